@@ -1,0 +1,1 @@
+"""Pure game engines: no Django, no I/O. See base.py for the protocol every game implements."""

@@ -1,0 +1,155 @@
+"""The engine protocol: what every game tells the turn server, and nothing more.
+
+An engine is a deterministic function of (player count, options, seed, ordered picks). Its state is
+plain JSON data (dicts, lists, str, int, bool, None) that the engine mutates in place; the server
+stores it as a snapshot. Every decision is a pick from an enumerated list of options (DESIGN.md,
+"The decision protocol"); a compound decision is a short sequence of picks within one step.
+
+Life of a step, as the server and the simulator drive it:
+
+    prompt = engine.prompt(state, seat)            # for each seat in engine.pending(state)
+    events = engine.apply(state, seat, option_id)  # validated pick; may open the next pick
+    if engine.is_step_complete(state):
+        events += engine.resolve(state)            # advances engine.step(state)
+
+Seats are numbered 0..players-1. Secrets stay inside the state; only ``view`` and the events'
+``seats`` field decide what leaves the engine, and every surface goes through them.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Mapping
+
+State = dict[str, Any]
+
+
+class IllegalPick(ValueError):
+    """A pick that is not among the seat's current options (or the seat has no prompt)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    id: str
+    label: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {"id": self.id, "label": self.label}
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """One pick a seat must make now. ``id`` changes whenever the options change."""
+
+    id: str
+    text: str
+    options: tuple[Option, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "text": self.text, "options": [o.as_dict() for o in self.options]}
+
+    def option_ids(self) -> set[str]:
+        return {o.id for o in self.options}
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened. ``seats`` is None when everyone (spectators too) may see it,
+    otherwise the tuple of seats allowed to see it."""
+
+    text: str
+    seats: tuple[int, ...] | None = None
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    def visible_to(self, seat: int | None) -> bool:
+        return self.seats is None or (seat is not None and seat in self.seats)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"text": self.text, "seats": None if self.seats is None else list(self.seats),
+                "data": dict(self.data)}
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """Final standing. ``ranks[seat]`` is 1 for the winner(s); tied seats share a rank."""
+
+    scores: tuple[int, ...]
+    ranks: tuple[int, ...]
+    breakdown: tuple[Mapping[str, int], ...]  # per seat: category -> points
+    tiebreak: tuple[int, ...] = ()  # per seat: the game's own tie-break value, if it has one
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "scores": list(self.scores),
+            "ranks": list(self.ranks),
+            "breakdown": [dict(b) for b in self.breakdown],
+            "tiebreak": list(self.tiebreak),
+        }
+
+
+class Engine(ABC):
+    """One game's rules. Stateless: every method takes the game state."""
+
+    slug: ClassVar[str]
+    name: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+
+    @abstractmethod
+    def new_game(self, *, players: int, options: Mapping[str, Any], seed: int) -> State:
+        """Set up a game; raise ValueError for an unsupported player count or option."""
+
+    @abstractmethod
+    def step(self, state: State) -> int:
+        """The step (phase) counter: increases every time ``resolve`` opens a new step."""
+
+    @abstractmethod
+    def pending(self, state: State) -> list[int]:
+        """Seats whose decision for the current step is not yet complete, in seat order."""
+
+    @abstractmethod
+    def prompt(self, state: State, seat: int) -> Prompt | None:
+        """The pick ``seat`` must make now, or None if it has nothing to decide."""
+
+    @abstractmethod
+    def apply(self, state: State, seat: int, option_id: str) -> list[Event]:
+        """Apply one pick of ``seat``; raise IllegalPick (changing nothing) if it is not an option."""
+
+    @abstractmethod
+    def is_step_complete(self, state: State) -> bool:
+        """True when every decision of the current step is in and ``resolve`` may run."""
+
+    @abstractmethod
+    def resolve(self, state: State) -> list[Event]:
+        """Resolve the complete step and advance to the next step that needs a decision (or the end)."""
+
+    @abstractmethod
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see (None: a spectator). Never another seat's secrets."""
+
+    @abstractmethod
+    def default_option(self, state: State, seat: int) -> str:
+        """The pick made for ``seat`` when its deadline passes (deterministic, always legal)."""
+
+    @abstractmethod
+    def is_over(self, state: State) -> bool:
+        """True once the game has ended."""
+
+    @abstractmethod
+    def result(self, state: State) -> Result | None:
+        """Final scores, ranks and breakdown once the game is over, else None."""
+
+    # Optional: standing orders a player may set ahead ("attend every lecture").
+    def standing_orders(self) -> tuple[Option, ...]:
+        """The standing orders this game offers (none by default)."""
+        return ()
+
+    def standing_order_pick(self, state: State, seat: int, order_id: str) -> str | None:
+        """The option a standing order picks for the seat's current prompt, or None to ask the player."""
+        return None
+
+    def validate_options(self, players: int, options: Mapping[str, Any]) -> None:
+        """Raise ValueError if the game cannot be created with these settings."""
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(f"{self.name} takes {self.min_players}-{self.max_players} players")
