@@ -1,0 +1,61 @@
+"""Option objects built once per id (their labels depend on the id alone), for cheap prompts."""
+
+from __future__ import annotations
+
+from ..base import Option
+from .cards import ATTRS, CARDS, COLORS, TYPE_LABEL
+
+_CACHE: dict[str, Option] = {}
+
+_FIXED = {
+    "attend": "Attend the lecture",
+    "skip": "Skip the lecture (off-campus action)",
+    "up": "Turn it face up: pay the cost and resolve it",
+    "down": "Keep it face down: take an off-campus action",
+    "study": "Study: take 1 Rainbow token",
+    "job": "Part-Time Job: take Sterlings",
+    "train": "Maid Training: raise attributes and/or apply for the licence",
+    "license": "Apply for the Provisional Maid's License",
+    "done": "Finish Maid Training",
+}
+
+
+def _label(oid: str) -> str:
+    if oid in _FIXED:
+        return _FIXED[oid]
+    head, _, arg = oid.partition(":")
+    if head == "fb":
+        return "Fallback: " + _label(arg)
+    if head in ("play", "draft"):
+        c = CARDS[arg]
+        return f"{'Play' if head == 'play' else 'Draft'} {c.id} {c.name} ({TYPE_LABEL[c.type]}: {c.text})"
+    if head == "shop":
+        c = CARDS[arg]
+        return f"Shopping: buy {c.name} for {c.cost_s} Sterlings ({c.text})"
+    if head == "study":
+        return f"Study: take 1 Rainbow and 1 {arg} token"
+    if head == "raise":
+        return f"Raise {ATTRS[COLORS.index(arg)].capitalize()} by 1 (3 {arg} tokens)"
+    if head == "rb":
+        return f"Use {arg} Rainbow token{'s' if arg != '1' else ''}"
+    if head == "col":
+        return f"Take {arg} tokens"
+    if head == "med":
+        return f"Meditation: return 3 {arg} tokens for 1 token of another colour"
+    if head == "medto":
+        return f"Take 1 {arg} token"
+    if head == "discard":
+        c = CARDS[arg]
+        return f"Discard {c.id} {c.name} ({c.text})"
+    if head in ("str", "int", "bea"):
+        return f"{ {'str': 'Strength', 'int': 'Intelligence', 'bea': 'Beauty'}[head]} {arg}"
+    if head == "char":
+        return f"{arg} {CARDS[arg].name}"
+    return oid
+
+
+def opt(oid: str) -> Option:
+    o = _CACHE.get(oid)
+    if o is None:
+        o = _CACHE[oid] = Option(oid, _label(oid))
+    return o

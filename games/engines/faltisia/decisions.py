@@ -1,0 +1,277 @@
+"""Per-seat decisions: the options of each pick and what a pick does, as a small stage machine.
+
+A seat with an open decision has ``seat["dec"] = {"st": stage, ...}``; each pick moves the stage on
+and, once the decision is complete, stores ``seat["plan"]`` and clears ``dec``. Plans are executed
+when the step resolves (flow.py), so nothing a seat picks is visible to others before then.
+
+Option ids (documented for bots): char:<C000n>, discard:<B00nn>, str:/int:/bea:<n>, draft:<card>,
+attend, skip, play:<card>, up, down, col:<colour>, rb:<n> (Rainbow tokens used), study, study:<colour>,
+job, shop:<item>, train, raise:<colour>, license, done, fb:<off-campus id>, med:<colour> then medto:<colour>.
+"""
+
+from __future__ import annotations
+
+from .base_opts import opt
+from .cards import ATTRS, CARDS, CHOICE, COLORS, COLOR_INDEX, RAINBOW
+from .effects import card_playable, license_ok
+
+COL = COLORS[:4]
+ATTR_KEYS = ("str", "int", "bea")
+
+
+def _tok(seat: dict, dec: dict) -> list[int]:
+    return dec["tok"] if "tok" in dec else seat["tok"]
+
+
+def offcampus_options(state: dict, seat: dict, prefix: str = "", exclude: str | None = None) -> list:
+    """The off-campus actions open to the seat now (Shopping only for affordable items)."""
+    out = []
+    if seat["lic"]:
+        out.extend(opt(prefix + "study:" + c) for c in COL)
+    else:
+        out.append(opt(prefix + "study"))
+    out.append(opt(prefix + "job"))
+    ster = seat["ster"]
+    for item in state["store"]:
+        if item != exclude and CARDS[item].cost_s <= ster:
+            out.append(opt(prefix + "shop:" + item))
+    tok = seat["tok"]
+    w = tok[RAINBOW]
+    attr = seat["attr"]
+    if (not seat["lic"] and license_ok(attr)) or any(tok[i] + w >= 3 and attr[i] < 15 for i in range(4)):
+        out.append(opt(prefix + "train"))
+    return out
+
+
+def base_options(state: dict, seat: dict, dec: dict) -> tuple[str, list]:
+    """Text and options of the stage, before the Meditation options are added."""
+    st = dec["st"]
+    if st == "lec":
+        ci = state["lecture"]
+        return (f"Term {state['term']}: attend the {COLORS[ci]} lecture (+1 {ATTRS[ci].capitalize()}) "
+                "or skip it for an off-campus action?", [opt("attend"), opt("skip")])
+    if st == "play":
+        return "Play an action card from your hand.", [opt("play:" + c) for c in seat["hand"]]
+    if st == "face":
+        card = dec["card"]
+        ops = [opt("up")] if card_playable(seat, card) else []
+        ops.append(opt("down"))
+        return f"{CARDS[card].name}: turn it face up (resolve it) or keep it face down (off-campus action)?", ops
+    if st == "oc":
+        return "Choose your off-campus action.", offcampus_options(state, seat)
+    if st == "fb":
+        return ("If your item is sold before your turn, what do you do instead?",
+                offcampus_options(state, seat, "fb:", dec["act"][1]))
+    if st == "train":
+        tok, att = dec["tok"], dec["att"]
+        w = tok[RAINBOW]
+        ops = [opt("raise:" + COL[i]) for i in range(4) if tok[i] + w >= 3 and att[i] < 15]
+        if not seat["lic"] and not dec["lic"] and license_ok(att):
+            ops.append(opt("license"))
+        ops.append(opt("done"))
+        return "Maid Training: raise an attribute (3 tokens of its colour), apply for the licence, or finish.", ops
+    if st == "rb":
+        lo, hi = dec["rng"]
+        return (f"Pay {dec['need']} {COLORS[dec['rc']]}: how many Rainbow tokens to use?",
+                [opt(f"rb:{k}") for k in range(lo, hi + 1)])
+    if st == "color":
+        return "Choose the colour of the tokens you gain.", [opt("col:" + c) for c in COL]
+    if st == "draft":
+        return f"Draft pick {state['pick']} of 7: keep one card, pass the rest.", [opt("draft:" + c) for c in seat["pack"]]
+    if st == "discard":
+        return "Graduation requirements: discard one, keep two.", [opt("discard:" + c) for c in seat["offer"]]
+    if st == "a0":
+        return "Starting Strength (attributes sum to 8, each 1-5).", [opt(f"str:{v}") for v in range(1, 6)]
+    if st == "a1":
+        s = dec["a"][0]
+        return "Starting Intelligence.", [opt(f"int:{v}") for v in range(max(1, 8 - s - 10), min(5, 6 - s) + 1)]
+    if st == "a2":
+        s, i = dec["a"]
+        rest = 8 - s - i
+        return "Starting Beauty (Purity takes the rest).", [opt(f"bea:{v}") for v in range(1, 6) if 1 <= rest - v <= 5]
+    if st == "char":
+        return "Choose your character.", [opt("char:" + c) for c in state["chars_free"]]
+    raise AssertionError(st)
+
+
+def options(state: dict, seat: dict) -> tuple[str, list]:
+    """Text and full option list of the seat's open decision (Meditation added at every point)."""
+    dec = seat["dec"]
+    if "med" in dec:
+        src = dec["med"]
+        return (f"Meditation: return 3 {COLORS[src]} tokens for one token of which colour?",
+                [opt("medto:" + c) for i, c in enumerate(COL) if i != src])
+    text, ops = base_options(state, seat, dec)
+    if dec["st"] == "rb":  # not mid-payment: a Meditation there could make the chosen payment impossible
+        return text, ops
+    tok = _tok(seat, dec)
+    for i in range(5):
+        if tok[i] >= 3:
+            ops.append(opt("med:" + COLORS[i]))
+    return text, ops
+
+
+# ---- applying a pick (already validated against options) ----
+
+def _finish(seat: dict, plan: dict) -> None:
+    seat["plan"] = plan
+    seat["dec"] = None
+
+
+def _finish_act(seat: dict, dec: dict, act: list) -> None:
+    """An off-campus action is fully chosen: store it as the primary or the fallback."""
+    if dec.get("slot") == "fb":
+        dec["fb"] = act
+    else:
+        dec["act"] = act
+        if act[0] == "shop" and dec["ctx"] != "re":
+            # Another player may buy it first: ask for a fallback in the same step.
+            dec["st"] = "fb"
+            return
+    ctx = dec["ctx"]
+    if ctx == "lec":
+        _finish(seat, {"k": "skip", "act": dec["act"], "fb": dec.get("fb")})
+    elif ctx == "down":
+        _finish(seat, {"k": "down", "card": dec["card"], "act": dec["act"], "fb": dec.get("fb")})
+    else:
+        _finish(seat, {"k": "re", "act": dec["act"]})
+
+
+def _offcampus_pick(seat: dict, dec: dict, pid: str) -> None:
+    if pid == "study":
+        _finish_act(seat, dec, ["study", -1])
+    elif pid.startswith("study:"):
+        _finish_act(seat, dec, ["study", COLOR_INDEX[pid[6:]]])
+    elif pid == "job":
+        _finish_act(seat, dec, ["job"])
+    elif pid.startswith("shop:"):
+        _finish_act(seat, dec, ["shop", pid[5:]])
+    else:  # train
+        dec["tok"] = list(seat["tok"])
+        dec["att"] = list(seat["attr"])
+        dec["raises"] = []
+        dec["lic"] = False
+        dec["st"] = "train"
+
+
+def _next_payment(seat: dict, dec: dict) -> None:
+    """Advance the card-cost payment to the next colour where Rainbow use is a real choice."""
+    tok, need, rbp = dec["tok"], dec["needv"], dec["rbp"]
+    while dec["todo"]:
+        c = dec["todo"][0]
+        used = sum(rbp)
+        w = tok[RAINBOW] - used
+        later = sum(max(0, need[j] - tok[j]) for j in dec["todo"][1:])
+        lo = max(0, need[c] - tok[c])
+        hi = min(need[c], w - later)
+        if lo >= hi:
+            rbp[c] = lo
+            dec["todo"].pop(0)
+            continue
+        dec["st"] = "rb"
+        dec["rc"] = c
+        dec["need"] = need[c]
+        dec["rng"] = [lo, hi]
+        dec["for"] = "cost"
+        return
+    _finish(seat, {"k": "up", "card": dec["card"], "rb": rbp, "col": dec.get("col")})
+
+
+def _start_payment(seat: dict, dec: dict) -> None:
+    need = CARDS[dec["card"]].cost_t
+    dec["tok"] = list(seat["tok"])
+    dec["needv"] = list(need)
+    dec["rbp"] = [0, 0, 0, 0]
+    dec["todo"] = [i for i in range(4) if need[i]]
+    _next_payment(seat, dec)
+
+
+def _raise(dec: dict, c: int, rb: int) -> None:
+    tok = dec["tok"]
+    tok[c] -= 3 - rb
+    tok[RAINBOW] -= rb
+    if dec["att"][c] < 15:
+        dec["att"][c] += 1
+    dec["raises"].append([c, rb])
+    dec["st"] = "train"
+
+
+def apply_pick(state: dict, seat: dict, pid: str) -> None:
+    """Apply a validated pick to the seat's open decision."""
+    dec = seat["dec"]
+    if pid.startswith("med:"):
+        dec["med"] = COLOR_INDEX[pid[4:]]
+        return
+    if pid.startswith("medto:"):
+        src, dst = dec.pop("med"), COLOR_INDEX[pid[6:]]
+        for tok in ((seat["tok"], dec["tok"]) if "tok" in dec else (seat["tok"],)):
+            tok[src] -= 3
+            tok[dst] += 1
+        return
+    st = dec["st"]
+    if st == "lec":
+        if pid == "attend":
+            _finish(seat, {"k": "attend"})
+        else:
+            dec["st"] = "oc"
+            dec["ctx"] = "lec"
+    elif st == "play":
+        dec["card"] = pid[5:]
+        dec["st"] = "face"
+    elif st == "face":
+        if pid == "up":
+            if dec["card"] in CHOICE:
+                dec["st"] = "color"
+            else:
+                _start_payment(seat, dec)
+        else:
+            dec["st"] = "oc"
+            dec["ctx"] = "down"
+    elif st == "color":
+        dec["col"] = COLOR_INDEX[pid[4:]]
+        _start_payment(seat, dec)
+    elif st == "oc":
+        _offcampus_pick(seat, dec, pid)
+    elif st == "fb":
+        dec["slot"] = "fb"
+        _offcampus_pick(seat, dec, pid[3:])
+    elif st == "train":
+        if pid == "done":
+            dec.pop("tok")
+            dec.pop("att")
+            _finish_act(seat, dec, ["train", dec.pop("raises"), dec.pop("lic")])
+        elif pid == "license":
+            dec["lic"] = True
+        else:
+            c = COLOR_INDEX[pid[6:]]
+            tok = dec["tok"]
+            lo, hi = max(0, 3 - tok[c]), min(3, tok[RAINBOW])
+            if lo >= hi:
+                _raise(dec, c, lo)
+            else:
+                dec.update(st="rb", rc=c, need=3, rng=[lo, hi], **{"for": "raise"})
+    elif st == "rb":
+        k = int(pid[3:])
+        if dec["for"] == "raise":
+            _raise(dec, dec["rc"], k)
+        else:
+            dec["rbp"][dec["rc"]] = k
+            dec["todo"].pop(0)
+            _next_payment(seat, dec)
+    elif st == "draft":
+        _finish(seat, {"card": pid[6:]})
+    elif st == "discard":
+        dec["discard"] = pid[8:]
+        dec["st"] = "a0"
+        dec["a"] = []
+    elif st in ("a0", "a1"):
+        dec["a"].append(int(pid[4:]))
+        dec["st"] = "a1" if st == "a0" else "a2"
+    elif st == "a2":
+        s, i = dec["a"]
+        b = int(pid[4:])
+        _finish(seat, {"discard": dec["discard"], "attr": [s, i, b, 8 - s - i - b]})
+    elif st == "char":
+        _finish(seat, {"char": pid[5:]})
+    else:
+        raise AssertionError(st)

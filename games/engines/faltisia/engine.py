@@ -1,0 +1,103 @@
+"""FaltisiaEngine: the base game (2-6 players) behind the engine protocol of base.py."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..base import Engine, Event, IllegalPick, Option, Prompt, Result, State
+from . import flow
+from .decisions import apply_pick, options
+from .setup import new_state
+from .view import view as _view
+
+
+class FaltisiaEngine(Engine):
+    slug = "faltisia"
+    name = "Maid Knight Saga: The Story of Faltisia"
+    min_players = 2
+    max_players = 6
+
+    def new_game(self, *, players: int, options: Mapping[str, Any], seed: int) -> State:
+        state = new_state(players, options or {}, seed)
+        flow.start(state)
+        return state
+
+    def validate_options(self, players: int, options: Mapping[str, Any]) -> None:
+        super().validate_options(players, options)
+        new_state(players, options or {}, 0)
+
+    def step(self, state: State) -> int:
+        return state["step"]
+
+    def pending(self, state: State) -> list[int]:
+        return [i for i, s in enumerate(state["seats"]) if s["dec"] is not None]
+
+    def prompt(self, state: State, seat: int) -> Prompt | None:
+        s = state["seats"][seat]
+        if s["dec"] is None:
+            return None
+        text, ops = options(state, s)
+        # step.seat.pick-counter: changes whenever this seat's options can have changed.
+        return Prompt(f"{state['step']}.{seat}.{s['n']}", text, tuple(ops))
+
+    def apply(self, state: State, seat: int, option_id: str) -> list[Event]:
+        if not 0 <= seat < state["players"]:
+            raise IllegalPick(f"no seat {seat}")
+        s = state["seats"][seat]
+        if s["dec"] is None:
+            raise IllegalPick(f"seat {seat} has nothing to decide")
+        _, ops = options(state, s)
+        for o in ops:
+            if o.id == option_id:
+                break
+        else:
+            raise IllegalPick(f"{option_id!r} is not an option for seat {seat} now")
+        s["n"] += 1
+        apply_pick(state, s, option_id)
+        return []
+
+    def apply_prompted(self, state: State, seat: int, prompt_id: str, option_id: str) -> list[Event]:
+        """Apply a pick made against a given prompt id; IllegalPick if that prompt is stale."""
+        p = self.prompt(state, seat)
+        if p is None or p.id != prompt_id:
+            raise IllegalPick(f"stale prompt {prompt_id!r}")
+        return self.apply(state, seat, option_id)
+
+    def is_step_complete(self, state: State) -> bool:
+        if state["over"]:
+            return False
+        for s in state["seats"]:
+            if s["dec"] is not None:
+                return False
+        return True
+
+    def resolve(self, state: State) -> list[Event]:
+        if not self.is_step_complete(state):
+            raise IllegalPick("the step is not complete")
+        return flow.resolve(state)
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return _view(state, seat)
+
+    def default_option(self, state: State, seat: int) -> str:
+        from .bots import GreedyBot  # the greedy bot is the deadline default
+        return GreedyBot().choose(self, state, seat)
+
+    def is_over(self, state: State) -> bool:
+        return state["over"]
+
+    def result(self, state: State) -> Result | None:
+        r = state["result"]
+        if r is None:
+            return None
+        return Result(tuple(r["scores"]), tuple(r["ranks"]), tuple(dict(b) for b in r["breakdown"]),
+                      tuple(r["tiebreak"]))
+
+    def standing_orders(self) -> tuple[Option, ...]:
+        return (Option("attend-all", "Attend every lecture"),)
+
+    def standing_order_pick(self, state: State, seat: int, order_id: str) -> str | None:
+        s = state["seats"][seat]
+        if order_id == "attend-all" and s["dec"] is not None and s["dec"]["st"] == "lec" and "med" not in s["dec"]:
+            return "attend"
+        return None

@@ -1,0 +1,279 @@
+"""Steps and phases: open each decision step, resolve it in the rules' order, move the time marker."""
+
+from __future__ import annotations
+
+from ..base import Event
+from ..rng import Rng
+from .cards import ATTRS, CARDS, COLORS, NUM
+from .effects import attend, card_playable, resolve_card
+from .offcampus import execute, is_legal
+from .scoring import final_result
+from .setup import RESTOCK
+
+EXAM_MP = {1: 1, 2: 1, 3: 2}
+EXAM_STERLINGS = {1: 1, 2: 3, 3: 6}
+
+
+def _name(state: dict, si: int) -> str:
+    return f"Seat {si} ({CARDS[state['seats'][si]['char']].name})" if state["seats"][si]["char"] else f"Seat {si}"
+
+
+def open_step(state: dict, phase: str, stage: str, seats=None) -> None:
+    """Open a new decision step for the given seats (all by default)."""
+    state["step"] += 1
+    state["phase"] = phase
+    for i, s in enumerate(state["seats"]):
+        if seats is None or i in seats:
+            s["dec"] = {"st": stage}
+            s["plan"] = None
+
+
+def start(state: dict) -> None:
+    """Open the first step of a fresh game."""
+    if state["chars_free"]:
+        open_step(state, "characters", "char")
+    else:
+        open_step(state, "setup", "discard")
+
+
+def resolve(state: dict) -> list[Event]:
+    """Resolve the complete step and open the next one (or end the game)."""
+    ev: list[Event] = []
+    ph = state["phase"]
+    if ph == "characters":
+        _resolve_characters(state, ev)
+    elif ph == "setup":
+        _resolve_setup(state, ev)
+    elif ph == "draft":
+        _resolve_draft(state, ev)
+    elif ph == "lecture":
+        _resolve_lecture(state, ev)
+    elif ph == "action":
+        _resolve_action(state, ev)
+    elif ph == "reprompt":
+        kind, si = state["queue"].pop(0)
+        seat = state["seats"][si]
+        ev.append(Event(f"{_name(state, si)} {execute(state, si, seat['plan']['act'])}"))
+        _run_queue(state, ev)
+    else:
+        raise AssertionError(f"nothing to resolve in phase {ph}")
+    return ev
+
+
+def _resolve_characters(state: dict, ev: list) -> None:
+    rng = Rng(state["rng"])
+    wants: dict[str, list[int]] = {}
+    for i, s in enumerate(state["seats"]):
+        if s["plan"] is not None:
+            wants.setdefault(s["plan"]["char"], []).append(i)
+    losers = []
+    for cid in sorted(wants):
+        seats = wants[cid]
+        winner = seats[rng.below(len(seats))] if len(seats) > 1 else seats[0]
+        if len(seats) > 1:
+            # Collision: a seeded draw among the seats that picked it; the others choose again.
+            state["decisions"].append({"kind": "character_collision", "character": cid, "seats": seats,
+                                       "winner": winner})
+            ev.append(Event(f"Seats {seats} all chose {CARDS[cid].name}; a draw gives it to seat {winner}."))
+            losers += [s for s in seats if s != winner]
+        seat = state["seats"][winner]
+        seat["char"], seat["ability"] = cid, cid[1:]
+        state["chars_free"].remove(cid)
+    state["rng"] = rng.state
+    for s in state["seats"]:
+        s["plan"] = None
+    if losers:
+        open_step(state, "characters", "char", set(losers))
+        return
+    state["box"] += state["chars_free"] + [c[1:] for c in state["chars_free"]]
+    state["chars_free"] = []
+    ev.append(Event("Characters: " + ", ".join(_name(state, i) for i in range(state["players"]))))
+    open_step(state, "setup", "discard")
+
+
+def _resolve_setup(state: dict, ev: list) -> None:
+    for s in state["seats"]:
+        plan = s["plan"]
+        s["offer"].remove(plan["discard"])
+        state["box"].append(plan["discard"])
+        s["reqs"], s["offer"] = s["offer"], []
+        s["attr"] = list(plan["attr"])
+        s["plan"] = None
+    ev.append(Event("Starting attributes revealed: " + "; ".join(
+        f"{_name(state, i)} {s['attr']}" for i, s in enumerate(state["seats"]))))
+    start_round(state, 1, ev)
+
+
+def start_round(state: dict, rnd: int, ev: list) -> None:
+    """Registration phase: restock the Academy Store, deal the draft packs."""
+    state["round"], state["term"] = rnd, 0
+    n = state["players"]
+    for _ in range(RESTOCK[n]):
+        if state["item_deck"]:
+            state["store"].append(state["item_deck"].pop())
+    deck = state["decks"][str(rnd)]
+    for s in state["seats"]:
+        s["pack"] = deck[-7:]
+        del deck[-7:]
+    state["box"] += deck
+    deck.clear()
+    state["pick"] = 1
+    ev.append(Event(f"Round {rnd}: the Academy Store now offers "
+                    + ", ".join(CARDS[c].name for c in state["store"]) + "; drafting begins."))
+    open_step(state, "draft", "draft")
+
+
+def _resolve_draft(state: dict, ev: list) -> None:
+    seats = state["seats"]
+    for s in seats:
+        card = s["plan"]["card"]
+        s["pack"].remove(card)
+        s["picked"].append(card)
+        s["plan"] = None
+    if state["pick"] < 7:
+        n = state["players"]
+        # "Left" is seat+1 (Rounds 1 and 3); "right" is seat-1 (Round 2).
+        d = -1 if state["round"] == 2 else 1
+        packs = [s["pack"] for s in seats]
+        for i in range(n):
+            seats[(i + d) % n]["pack"] = packs[i]
+        state["pick"] += 1
+        open_step(state, "draft", "draft")
+        return
+    for s in seats:
+        s["hand"] += s["picked"]
+        s["picked"] = []
+    state["pick"] = 0
+    start_term(state, 1, ev)
+
+
+def start_term(state: dict, term: int, ev: list) -> None:
+    state["term"] = term
+    col = state["schedule"][state["round"] - 1][term - 1]
+    if col < 0:  # an X space: no lecture, no skipping
+        state["lecture"] = None
+        open_step(state, "action", "play")
+    else:
+        state["lecture"] = col
+        open_step(state, "lecture", "lec")
+
+
+def skip_order_key(state: dict, si: int) -> tuple[int, int]:
+    """Highest-numbered face-up action card in the notebook (0 if none), then the character number."""
+    s = state["seats"][si]
+    return (max((NUM[c] for c in s["up"]), default=0), NUM[s["char"]])
+
+
+def _resolve_lecture(state: dict, ev: list) -> None:
+    col = state["lecture"]
+    skippers = []
+    attendees = []
+    for i, s in enumerate(state["seats"]):
+        if s["plan"]["k"] == "attend":
+            attend(s, col)
+            attendees.append(i)
+        else:
+            skippers.append(i)
+    if attendees:
+        ev.append(Event(f"{COLORS[col].capitalize()} lecture attended by seats {attendees} "
+                        f"(+1 {ATTRS[col].capitalize()})."))
+    skippers.sort(key=lambda i: skip_order_key(state, i))
+    state["queue"] = [["oc", i] for i in skippers]
+    state["qctx"] = "lecture"
+    _run_queue(state, ev)
+
+
+def _resolve_action(state: dict, ev: list) -> None:
+    downs, ups = [], []
+    for i, s in enumerate(state["seats"]):
+        plan = s["plan"]
+        card = plan["card"]
+        s["hand"].remove(card)
+        if plan["k"] == "down":
+            s["down"].append(card)
+            downs.append((NUM[card], i))
+        else:
+            s["played"] = card
+            ups.append((NUM[card], i))
+    downs.sort()
+    ups.sort()
+    # Decision (see docs): every face-down off-campus action goes before the face-up effects.
+    state["queue"] = [["oc", i] for _, i in downs] + [["up", i] for _, i in ups]
+    state["qctx"] = "action"
+    if downs:
+        ev.append(Event(f"Face-down cards (off-campus, in card-number order): seats {[i for _, i in downs]}."))
+    _run_queue(state, ev)
+
+
+def _run_queue(state: dict, ev: list) -> None:
+    """Work through the ordered resolution; pause with a re-prompt when a planned action became illegal."""
+    q = state["queue"]
+    seats = state["seats"]
+    while q:
+        kind, si = q[0]
+        seat = seats[si]
+        plan = seat["plan"]
+        if kind == "oc":
+            act = plan["act"]
+            if not is_legal(state, seat, act):
+                fb = plan.get("fb")
+                if fb is not None and is_legal(state, seat, fb):
+                    act = fb
+                else:
+                    ev.append(Event(f"{_name(state, si)}'s chosen item is gone: they choose again."))
+                    open_step(state, "reprompt", "oc", {si})
+                    seat["dec"]["ctx"] = "re"
+                    return
+            ev.append(Event(f"{_name(state, si)} {execute(state, si, act)}"))
+        else:
+            card = seat["played"]
+            seat["played"] = None
+            if card_playable(seat, card):
+                resolve_card(state, si, card, plan.get("rb"), plan.get("col"))
+                ev.append(Event(f"{_name(state, si)} plays {card} {CARDS[card].name} face up."))
+            else:  # cannot happen with self-only effects; kept as a safe landing
+                seat["down"].append(card)
+                ev.append(Event(f"{_name(state, si)} cannot pay for their card; it stays face down."))
+        q.pop(0)
+        seat["plan"] = None
+    state["qctx"], ctx = None, state["qctx"]
+    for s in seats:
+        s["plan"] = None
+    if ctx == "lecture":
+        open_step(state, "action", "play")
+        return
+    if state["term"] < 7:
+        start_term(state, state["term"] + 1, ev)
+        return
+    _exams(state, ev)
+    if state["round"] < 3:
+        start_round(state, state["round"] + 1, ev)
+    else:
+        _end(state, ev)
+
+
+def _exams(state: dict, ev: list) -> None:
+    """Exams: top score in each attribute gains MP, top total gains Sterlings; ties all gain."""
+    rnd = state["round"]
+    seats = state["seats"]
+    for a in range(4):
+        top = max(s["attr"][a] for s in seats)
+        winners = [i for i, s in enumerate(seats) if s["attr"][a] == top]
+        for i in winners:
+            seats[i]["mp"] += EXAM_MP[rnd]
+        ev.append(Event(f"Exams, {ATTRS[a]}: seats {winners} gain {EXAM_MP[rnd]} MP."))
+    totals = [sum(s["attr"]) for s in seats]
+    top = max(totals)
+    winners = [i for i, t in enumerate(totals) if t == top]
+    for i in winners:
+        seats[i]["ster"] += EXAM_STERLINGS[rnd]
+    ev.append(Event(f"Exams, total: seats {winners} gain {EXAM_STERLINGS[rnd]} Sterlings."))
+
+
+def _end(state: dict, ev: list) -> None:
+    state["over"] = True
+    state["phase"] = "over"
+    state["step"] += 1
+    state["lecture"] = None
+    state["result"] = final_result(state)
+    ev.append(Event(f"Game over: scores {state['result']['scores']}, ranks {state['result']['ranks']}."))

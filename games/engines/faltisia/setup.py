@@ -1,0 +1,81 @@
+"""New game: decks by player count, characters, requirements, the class schedule (Game Set Up)."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..rng import Rng, seed_state
+from .cards import deck_for
+
+KNOWN_OPTIONS = {"choose_characters"}
+FUTURE_OPTIONS = {"solo", "expansion", "battle_for_london"}  # reserved: not built yet
+RESTOCK = {2: 2, 3: 2, 4: 3, 5: 4, 6: 5}
+# Board X spaces (no lecture); the rulebook prints them but does not list them: see the decisions doc.
+X_TERMS = {1: (), 2: (4, 7), 3: (2, 4, 6, 7)}
+
+
+def make_schedule(rng: Rng) -> list[list[int]]:
+    """Class Schedule Assignment, the rulebook's three steps; -1 marks an X space."""
+    bag = [0, 0, 1, 1, 2, 2, 3, 3]
+    rng.shuffle(bag)
+    r1, leftover = bag[:7], bag[7]
+    bag2 = [0, 1, 2, 3, leftover]
+    rng.shuffle(bag2)
+    bag3 = [0, 1, 2, 3]
+    rng.shuffle(bag3)  # bag3[3] is the last leftover, returned to the supply
+    out = [r1]
+    for rnd, tokens in ((2, bag2), (3, bag3[:3])):
+        it = iter(tokens)
+        out.append([-1 if t in X_TERMS[rnd] else next(it) for t in range(1, 8)])
+    return out
+
+
+def new_seat() -> dict:
+    return {"char": None, "ability": None, "lic": False, "attr": None, "tok": [1, 1, 1, 1, 0], "ster": 3,
+            "mp": 0, "offer": [], "reqs": [], "hand": [], "pack": [], "picked": [], "played": None,
+            "up": [], "down": [], "items": [], "ongoing": [], "n": 0, "dec": None, "plan": None,
+            "kind": "player"}  # "kind" leaves room for the solo Classmate seat
+
+
+def new_state(players: int, options: Mapping[str, Any], seed: int) -> dict:
+    """Build the state up to (not including) the first decision."""
+    if not 2 <= players <= 6:
+        raise ValueError("Faltisia takes 2-6 players (solo mode is not built yet)")
+    unknown = set(options) - KNOWN_OPTIONS
+    if unknown & FUTURE_OPTIONS:
+        raise ValueError(f"not supported yet: {sorted(unknown & FUTURE_OPTIONS)}")
+    if unknown:
+        raise ValueError(f"unknown options: {sorted(unknown)}")
+    rng = Rng(seed_state(seed))
+    box: list[str] = []
+    decks = {}
+    for r in (1, 2, 3):
+        d = deck_for("action", players, r)
+        rng.shuffle(d)
+        decks[str(r)] = d
+    box += [c for c in deck_for("action", 6) if c not in set(decks["1"] + decks["2"] + decks["3"])]
+    items = deck_for("item", players)
+    box += [c for c in deck_for("item", 6) if c not in items]
+    rng.shuffle(items)
+    reqs = deck_for("requirement", 6)
+    rng.shuffle(reqs)
+    chars = deck_for("character", 6)
+    seats = [new_seat() for _ in range(players)]
+    for s in seats:
+        s["offer"] = [reqs.pop(), reqs.pop(), reqs.pop()]
+    box += reqs
+    schedule = make_schedule(rng)
+    choose = bool(options.get("choose_characters"))
+    if not choose:
+        rng.shuffle(chars)
+        for s in seats:
+            s["char"] = chars.pop()
+            s["ability"] = s["char"][1:]
+        box += chars + [c[1:] for c in chars]
+    return {
+        "game": "faltisia", "version": 1, "players": players, "options": dict(options), "rng": rng.state,
+        "step": 0, "phase": "setup", "round": 0, "term": 0, "pick": 0, "lecture": None,
+        "schedule": schedule, "decks": decks, "item_deck": items, "store": [], "box": box,
+        "chars_free": chars if choose else [], "seats": seats, "queue": [], "qctx": None,
+        "decisions": [], "over": False, "result": None,
+    }

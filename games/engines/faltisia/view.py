@@ -1,0 +1,120 @@
+"""What a seat (or a spectator) may see: the one function every surface goes through.
+
+Shape (keys are stable; cards are dicts ``{number, name, type, type_label, text, cost, condition, effect,
+mp[, club]}`` so that a page renders without the CSV)::
+
+    {
+      "game": "faltisia", "players": 4, "step": 17, "phase": "lecture" | "action" | "draft" | "setup" |
+               "characters" | "reprompt" | "over",
+      "round": 1, "term": 3, "draft_pick": 0,
+      "time_marker": {"round": 1, "term": 3, "phase": "lecture"},
+      "schedule": [{"round": 1, "lectures": ["red", "X", ...]}, ...],      # 7 entries per round
+      "lecture": "red" | None,                                              # this term's lecture
+      "store": [card, ...], "item_deck_count": 11, "deck_counts": {"1": 0, "2": 16, "3": 16},
+      "seats": [{"seat": 0, "character": card | None, "licensed": bool,
+                 "attributes": {"strength": 2, ...} | None (before the reveal),
+                 "tokens": {"red": 1, "blue": 0, "yellow": 2, "green": 1, "rainbow": 0},
+                 "sterlings": 3, "mp_tokens": 0, "face_up": [card, ...], "items": [card, ...],
+                 "face_down_count": 2, "hand_size": 7, "requirements_count": 2, "deciding": bool}, ...],
+      "decisions": [...recorded rulings, e.g. character collisions...],
+      "over": bool, "result": {"scores", "ranks", "breakdown", "tiebreak"} | None,
+      "you": None (spectator) | {"seat": 0, "hand": [card + {"playable": bool}], "draft_pack": [card],
+              "drafted": [card], "requirements": [card], "requirement_offer": [card],
+              "face_down": [card], "ability_card": card | None, "plan": {...} | None,
+              "decision": {...stage being decided...} | None},
+    }
+"""
+
+from __future__ import annotations
+
+from .cards import ATTRS, COLORS, card_dict
+from .effects import card_playable
+
+_CARD_CACHE: dict[str, dict] = {}
+
+
+def _card(cid: str) -> dict:
+    d = _CARD_CACHE.get(cid)
+    if d is None:
+        d = _CARD_CACHE[cid] = card_dict(cid)
+    return dict(d)
+
+
+def _tokens(tok: list[int]) -> dict[str, int]:
+    return {COLORS[i]: tok[i] for i in range(5)}
+
+
+def public_seat(state: dict, i: int) -> dict:
+    s = state["seats"][i]
+    revealed = s["attr"] is not None
+    return {
+        "seat": i,
+        "character": _card(s["char"]) if s["char"] else None,
+        "licensed": s["lic"],
+        "attributes": {ATTRS[a]: s["attr"][a] for a in range(4)} if revealed else None,
+        "tokens": _tokens(s["tok"]),
+        "sterlings": s["ster"],
+        "mp_tokens": s["mp"],
+        "face_up": [_card(c) for c in s["up"]],
+        "items": [_card(c) for c in s["items"]],
+        "face_down_count": len(s["down"]),
+        "hand_size": len(s["hand"]),
+        "requirements_count": len(s["reqs"]) or len(s["offer"]),
+        "deciding": s["dec"] is not None,
+    }
+
+
+def view(state: dict, seat: int | None) -> dict:
+    """The redacted view for ``seat`` (None: a spectator, who sees only public information)."""
+    rnd = state["round"]
+    out = {
+        "game": "faltisia",
+        "players": state["players"],
+        "step": state["step"],
+        "phase": state["phase"],
+        "round": rnd,
+        "term": state["term"],
+        "draft_pick": state["pick"],
+        "time_marker": {"round": rnd, "term": state["term"], "phase": state["phase"]},
+        "schedule": [{"round": r + 1, "lectures": ["X" if c < 0 else COLORS[c] for c in row]}
+                     for r, row in enumerate(state["schedule"])],
+        "lecture": None if state["lecture"] is None else COLORS[state["lecture"]],
+        "store": [_card(c) for c in state["store"]],
+        "item_deck_count": len(state["item_deck"]),
+        "deck_counts": {k: len(v) for k, v in state["decks"].items()},
+        "seats": [public_seat(state, i) for i in range(state["players"])],
+        "decisions": [dict(d) for d in state["decisions"]],
+        "over": state["over"],
+        "result": _jsonish(state["result"]),
+        "you": None,
+    }
+    if seat is not None:
+        s = state["seats"][seat]
+        hand = []
+        for c in s["hand"]:
+            d = _card(c)
+            d["playable"] = s["attr"] is not None and card_playable(s, c)
+            hand.append(d)
+        dec = s["dec"]
+        out["you"] = {
+            "seat": seat,
+            "hand": hand,
+            "draft_pack": [_card(c) for c in s["pack"]],
+            "drafted": [_card(c) for c in s["picked"]],
+            "requirements": [_card(c) for c in s["reqs"]],
+            "requirement_offer": [_card(c) for c in s["offer"]],
+            "face_down": [_card(c) for c in s["down"]],
+            "ability_card": _card(s["ability"]) if s["ability"] else None,
+            "plan": _jsonish(s["plan"]),
+            "decision": _jsonish(dec),
+        }
+    return out
+
+
+def _jsonish(d):
+    """A deep copy of plain JSON data (the view must not alias the state)."""
+    if isinstance(d, dict):
+        return {k: _jsonish(v) for k, v in d.items()}
+    if isinstance(d, list):
+        return [_jsonish(v) for v in d]
+    return d
