@@ -5,7 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from importlib import import_module
 
-from .base import Engine, State
+from .base import Engine, Prompt, State
 from .rng import Rng, seed_state
 
 # slug -> "module:Class" of that game's greedy bot.
@@ -16,7 +16,8 @@ class Bot(ABC):
     """Pick one option id from the seat's current prompt."""
 
     @abstractmethod
-    def choose(self, engine: Engine, state: State, seat: int) -> str: ...
+    def choose(self, engine: Engine, state: State, seat: int, prompt: Prompt | None = None) -> str:
+        """``prompt`` may be passed when the caller already has the seat's current prompt."""
 
 
 class RandomBot(Bot):
@@ -25,8 +26,8 @@ class RandomBot(Bot):
     def __init__(self, seed: int = 0) -> None:
         self.rng = Rng(seed_state(seed))
 
-    def choose(self, engine: Engine, state: State, seat: int) -> str:
-        ops = engine.prompt(state, seat).options
+    def choose(self, engine: Engine, state: State, seat: int, prompt: Prompt | None = None) -> str:
+        ops = (prompt or engine.prompt(state, seat)).options
         return ops[self.rng.below(len(ops))].id
 
 
@@ -47,11 +48,13 @@ def play(engine: Engine, state: State, bots: list[Bot], on_step=None, max_decisi
                                                  engine.is_step_complete, engine.resolve)
     while not engine.is_over(state):
         for seat in pending(state):
-            while prompt(state, seat) is not None:
-                apply(state, seat, bots[seat].choose(engine, state, seat))
+            p = prompt(state, seat)
+            while p is not None:
+                apply(state, seat, bots[seat].choose(engine, state, seat, p))
                 decisions += 1
                 if decisions > max_decisions:
                     raise RuntimeError("game did not end")
+                p = prompt(state, seat)
         if complete(state):
             resolve(state)
             if on_step is not None:

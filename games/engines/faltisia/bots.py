@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..base import Engine, State
+from ..base import Engine, Prompt, State
 from ..bots import Bot
 
 COL = ("red", "blue", "yellow", "green")
@@ -30,8 +30,8 @@ def card_value(card: dict, me: dict) -> float:
 class GreedyBot(Bot):
     """Deterministic: the same state always gives the same pick (it is the deadline default)."""
 
-    def choose(self, engine: Engine, state: State, seat: int) -> str:
-        p = engine.prompt(state, seat)
+    def choose(self, engine: Engine, state: State, seat: int, prompt: Prompt | None = None) -> str:
+        p = prompt or engine.prompt(state, seat)
         ids = [o.id for o in p.options if not o.id.startswith("med:")]
         first = ids[0]
         head = first.split(":")[0]

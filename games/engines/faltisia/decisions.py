@@ -17,6 +17,21 @@ from .effects import card_playable, license_ok
 
 COL = COLORS[:4]
 ATTR_KEYS = ("str", "int", "bea")
+# Prebuilt options for the hot stages (Option objects are immutable and shared).
+PLAY = {c: opt("play:" + c) for c in CARDS}
+DRAFT = {c: opt("draft:" + c) for c in CARDS}
+SHOP = {c: opt("shop:" + c) for c in CARDS}
+FB_SHOP = {c: opt("fb:shop:" + c) for c in CARDS}
+MED = [opt("med:" + c) for c in COLORS]
+STUDY_LIC = {p: [opt(p + "study:" + c) for c in COL] for p in ("", "fb:")}
+STUDY = {p: opt(p + "study") for p in ("", "fb:")}
+JOB = {p: opt(p + "job") for p in ("", "fb:")}
+TRAIN = {p: opt(p + "train") for p in ("", "fb:")}
+RAISE = [opt("raise:" + c) for c in COL]
+ATTEND_SKIP = [opt("attend"), opt("skip")]
+UP, DOWN, LICENSE, DONE = opt("up"), opt("down"), opt("license"), opt("done")
+LEC_TEXT = [f"Attend the {COLORS[i]} lecture (+1 {ATTRS[i].capitalize()}) or skip it for an off-campus action?"
+            for i in range(4)]
 
 
 def _tok(seat: dict, dec: dict) -> list[int]:
@@ -25,21 +40,18 @@ def _tok(seat: dict, dec: dict) -> list[int]:
 
 def offcampus_options(state: dict, seat: dict, prefix: str = "", exclude: str | None = None) -> list:
     """The off-campus actions open to the seat now (Shopping only for affordable items)."""
-    out = []
-    if seat["lic"]:
-        out.extend(opt(prefix + "study:" + c) for c in COL)
-    else:
-        out.append(opt(prefix + "study"))
-    out.append(opt(prefix + "job"))
+    out = list(STUDY_LIC[prefix]) if seat["lic"] else [STUDY[prefix]]
+    out.append(JOB[prefix])
     ster = seat["ster"]
+    shop = FB_SHOP if prefix else SHOP
     for item in state["store"]:
         if item != exclude and CARDS[item].cost_s <= ster:
-            out.append(opt(prefix + "shop:" + item))
+            out.append(shop[item])
     tok = seat["tok"]
     w = tok[RAINBOW]
     attr = seat["attr"]
     if (not seat["lic"] and license_ok(attr)) or any(tok[i] + w >= 3 and attr[i] < 15 for i in range(4)):
-        out.append(opt(prefix + "train"))
+        out.append(TRAIN[prefix])
     return out
 
 
@@ -47,15 +59,12 @@ def base_options(state: dict, seat: dict, dec: dict) -> tuple[str, list]:
     """Text and options of the stage, before the Meditation options are added."""
     st = dec["st"]
     if st == "lec":
-        ci = state["lecture"]
-        return (f"Term {state['term']}: attend the {COLORS[ci]} lecture (+1 {ATTRS[ci].capitalize()}) "
-                "or skip it for an off-campus action?", [opt("attend"), opt("skip")])
+        return LEC_TEXT[state["lecture"]], list(ATTEND_SKIP)
     if st == "play":
-        return "Play an action card from your hand.", [opt("play:" + c) for c in seat["hand"]]
+        return "Play an action card from your hand.", [PLAY[c] for c in seat["hand"]]
     if st == "face":
         card = dec["card"]
-        ops = [opt("up")] if card_playable(seat, card) else []
-        ops.append(opt("down"))
+        ops = [UP, DOWN] if card_playable(seat, card) else [DOWN]
         return f"{CARDS[card].name}: turn it face up (resolve it) or keep it face down (off-campus action)?", ops
     if st == "oc":
         return "Choose your off-campus action.", offcampus_options(state, seat)
@@ -65,10 +74,10 @@ def base_options(state: dict, seat: dict, dec: dict) -> tuple[str, list]:
     if st == "train":
         tok, att = dec["tok"], dec["att"]
         w = tok[RAINBOW]
-        ops = [opt("raise:" + COL[i]) for i in range(4) if tok[i] + w >= 3 and att[i] < 15]
+        ops = [RAISE[i] for i in range(4) if tok[i] + w >= 3 and att[i] < 15]
         if not seat["lic"] and not dec["lic"] and license_ok(att):
-            ops.append(opt("license"))
-        ops.append(opt("done"))
+            ops.append(LICENSE)
+        ops.append(DONE)
         return "Maid Training: raise an attribute (3 tokens of its colour), apply for the licence, or finish.", ops
     if st == "rb":
         lo, hi = dec["rng"]
@@ -77,7 +86,7 @@ def base_options(state: dict, seat: dict, dec: dict) -> tuple[str, list]:
     if st == "color":
         return "Choose the colour of the tokens you gain.", [opt("col:" + c) for c in COL]
     if st == "draft":
-        return f"Draft pick {state['pick']} of 7: keep one card, pass the rest.", [opt("draft:" + c) for c in seat["pack"]]
+        return f"Draft pick {state['pick']} of 7: keep one card, pass the rest.", [DRAFT[c] for c in seat["pack"]]
     if st == "discard":
         return "Graduation requirements: discard one, keep two.", [opt("discard:" + c) for c in seat["offer"]]
     if st == "a0":
@@ -104,10 +113,10 @@ def options(state: dict, seat: dict) -> tuple[str, list]:
     text, ops = base_options(state, seat, dec)
     if dec["st"] == "rb":  # not mid-payment: a Meditation there could make the chosen payment impossible
         return text, ops
-    tok = _tok(seat, dec)
+    tok = dec["tok"] if "tok" in dec else seat["tok"]
     for i in range(5):
         if tok[i] >= 3:
-            ops.append(opt("med:" + COLORS[i]))
+            ops.append(MED[i])
     return text, ops
 
 
