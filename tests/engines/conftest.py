@@ -6,6 +6,6 @@ import os
 
 from hypothesis import HealthCheck, settings
 
-settings.register_profile("engine", max_examples=int(os.environ.get("ENGINE_EXAMPLES", "60")), deadline=None,
+settings.register_profile("engine", max_examples=int(os.environ.get("ENGINE_EXAMPLES", "150")), deadline=None,
                           suppress_health_check=[HealthCheck.too_slow], derandomize=True)
 settings.load_profile("engine")

@@ -118,6 +118,8 @@ def _instant(parts: list[str]) -> tuple:
             return ("attr", _color(parts[1], False, True), int(parts[2]))
         if k == "remedial" and len(parts) == 4:
             return ("remedial", _color(parts[1], False), int(parts[2]), int(parts[3]))
+    except CardDataError:
+        raise
     except ValueError as exc:
         raise CardDataError(f"bad number in {':'.join(parts)!r}") from exc
     raise CardDataError(f"unknown effect {':'.join(parts)!r}")
