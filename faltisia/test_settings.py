@@ -1,0 +1,12 @@
+"""Test settings: the base settings (still chosen by the environment) plus fast hashing and the tiny
+test engine. CI runs these with DATABASE_URL=postgres://... and CELERY_BROKER_URL=redis://..."""
+
+from .settings import *  # noqa: F401,F403
+from .settings import GAME_ENGINES
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+GAME_ENGINES = {**GAME_ENGINES, "tinygame": "tests.fake_engine:TinyEngine"}
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+LOGGING = {"version": 1, "disable_existing_loggers": False}
+# The test process runs tasks in-process; end-to-end tests start real workers with the base settings.
+CELERY_TASK_ALWAYS_EAGER = True

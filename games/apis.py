@@ -1,0 +1,155 @@
+"""The JSON API of DESIGN.md: thin views that parse input, call a service or selector, shape output."""
+
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from .engines.registry import get_engine, slugs
+from .errors import ErrorCode, GameError
+from .models import Game, SubmissionSource
+from .selectors import (event_as_dict, events_for_user, game_detail_for_user, game_summary, games_for_user,
+                        open_prompt_for_seat, prompt_as_dict, seat_for_user)
+from .services import (game_create, game_join, game_pause, game_resume, seat_reclaim, seat_standing_orders_set,
+                       submission_create)
+
+ErrorOutput = inline_serializer("Error", {"error": serializers.CharField(), "detail": serializers.CharField()})
+GameOutput = inline_serializer("GameDetail", {
+    "id": serializers.IntegerField(), "game": serializers.CharField(), "status": serializers.CharField(),
+    "view": serializers.JSONField(), "prompt": serializers.JSONField(allow_null=True),
+    "result": serializers.JSONField(allow_null=True)})
+
+
+def _game_or_404(game_id: int) -> Game:
+    return get_object_or_404(Game, pk=game_id)
+
+
+def _my_seat(game: Game, user):
+    seat = seat_for_user(game=game, user=user)
+    if seat is None:
+        raise GameError(ErrorCode.NOT_YOUR_SEAT, "you have no seat in this game")
+    return seat
+
+
+class GameListCreateApi(APIView):
+    class Input(serializers.Serializer):
+        game = serializers.CharField(max_length=40)
+        seats = serializers.IntegerField(min_value=1, max_value=12)
+        options = serializers.DictField(required=False, default=dict)
+        clock = serializers.DictField(required=False, default=dict)
+        public = serializers.BooleanField(required=False, default=True)
+        bots = serializers.IntegerField(required=False, default=0, min_value=0)
+        seed = serializers.IntegerField(required=False, allow_null=True, default=None)
+
+    @extend_schema(responses={200: inline_serializer("GameList", {"games": serializers.ListField()})})
+    def get(self, request):
+        games = games_for_user(user=request.user)[:200]
+        return Response({"games": [game_summary(game=g) for g in games], "available": slugs()})
+
+    @extend_schema(request=Input, responses={201: GameOutput, 400: ErrorOutput})
+    def post(self, request):
+        data = self.Input(data=request.data)
+        data.is_valid(raise_exception=True)
+        d = data.validated_data
+        game = game_create(created_by=request.user, engine=d["game"], players=d["seats"], options=d["options"],
+                           clock=d["clock"], is_public=d["public"], bots=d["bots"], seed=d["seed"])
+        return Response(game_detail_for_user(game=game, user=request.user), status=status.HTTP_201_CREATED)
+
+
+class GameDetailApi(APIView):
+    @extend_schema(responses={200: GameOutput, 404: ErrorOutput})
+    def get(self, request, game_id: int):
+        return Response(game_detail_for_user(game=_game_or_404(game_id), user=request.user))
+
+
+class GameJoinApi(APIView):
+    @extend_schema(request=None, responses={200: inline_serializer("Joined", {"seat": serializers.IntegerField()}),
+                                            409: ErrorOutput})
+    def post(self, request, game_id: int):
+        seat = game_join(game=_game_or_404(game_id), user=request.user)
+        return Response({"seat": seat.position, "game": game_id})
+
+
+class MoveApi(APIView):
+    class Input(serializers.Serializer):
+        prompt = serializers.CharField(max_length=100)
+        option = serializers.CharField(max_length=100)
+
+    @extend_schema(request=Input,
+                   parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False)],
+                   responses={201: GameOutput, 200: GameOutput, 400: ErrorOutput, 403: ErrorOutput,
+                              409: ErrorOutput})
+    def post(self, request, game_id: int):
+        game = _game_or_404(game_id)
+        seat = _my_seat(game, request.user)
+        data = self.Input(data=request.data)
+        data.is_valid(raise_exception=True)
+        key = request.headers.get("Idempotency-Key") or None
+        submission = submission_create(seat=seat, prompt_id=data.validated_data["prompt"],
+                                       option_id=data.validated_data["option"], idempotency_key=key,
+                                       source=SubmissionSource.API)
+        seat.refresh_from_db()
+        body = {"submission": {"id": submission.pk, "prompt": submission.prompt_id, "option": submission.option_id,
+                               "phase": submission.phase, "source": submission.source},
+                "replayed": not submission.is_new,
+                "prompt": prompt_as_dict(open_prompt_for_seat(seat=seat))}
+        return Response(body, status=status.HTTP_201_CREATED if submission.is_new else status.HTTP_200_OK)
+
+
+class LogApi(APIView):
+    @extend_schema(responses={200: inline_serializer("Log", {"events": serializers.ListField()})})
+    def get(self, request, game_id: int):
+        game = _game_or_404(game_id)
+        return Response({"events": [event_as_dict(e) for e in events_for_user(game=game, user=request.user)]})
+
+
+class StandingOrdersApi(APIView):
+    class Input(serializers.Serializer):
+        orders = serializers.ListField(child=serializers.CharField(max_length=100), allow_empty=True)
+
+    @extend_schema(responses={200: inline_serializer("StandingOrders", {
+        "orders": serializers.ListField(), "available": serializers.ListField()})})
+    def get(self, request, game_id: int):
+        game = _game_or_404(game_id)
+        seat = _my_seat(game, request.user)
+        return Response(self._body(game, seat))
+
+    @extend_schema(request=Input, responses={200: inline_serializer("StandingOrdersSet", {
+        "orders": serializers.ListField(), "available": serializers.ListField()}), 400: ErrorOutput})
+    def post(self, request, game_id: int):
+        game = _game_or_404(game_id)
+        seat = _my_seat(game, request.user)
+        data = self.Input(data=request.data)
+        data.is_valid(raise_exception=True)
+        seat = seat_standing_orders_set(seat=seat, order_ids=data.validated_data["orders"])
+        return Response(self._body(game, seat))
+
+    @staticmethod
+    def _body(game: Game, seat) -> dict:
+        available = [o.as_dict() for o in get_engine(game.engine).standing_orders()]
+        return {"orders": seat.standing_orders, "available": available}
+
+
+class GamePauseApi(APIView):
+    @extend_schema(request=None, responses={200: GameOutput, 403: ErrorOutput, 409: ErrorOutput})
+    def post(self, request, game_id: int):
+        game = game_pause(game=_game_or_404(game_id), by=request.user)
+        return Response(game_detail_for_user(game=game, user=request.user))
+
+
+class GameResumeApi(APIView):
+    @extend_schema(request=None, responses={200: GameOutput, 403: ErrorOutput, 409: ErrorOutput})
+    def post(self, request, game_id: int):
+        game = game_resume(game=_game_or_404(game_id), by=request.user)
+        return Response(game_detail_for_user(game=game, user=request.user))
+
+
+class SeatReclaimApi(APIView):
+    @extend_schema(request=None, responses={200: GameOutput, 403: ErrorOutput})
+    def post(self, request, game_id: int):
+        game = _game_or_404(game_id)
+        seat_reclaim(seat=_my_seat(game, request.user))
+        return Response(game_detail_for_user(game=game, user=request.user))

@@ -1,0 +1,164 @@
+"""Persistence of games: the engine's state snapshot, seats, open prompts, submissions and the event log.
+
+A game's rules live in its engine (games/engines); these rows only record who sits where, what each
+seat has been asked, what it answered, and what happened.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class GameStatus(models.TextChoices):
+    OPEN = "open"  # waiting for players to join
+    ACTIVE = "active"
+    PAUSED = "paused"
+    FINISHED = "finished"
+    ABANDONED = "abandoned"
+
+
+class SubmissionSource(models.TextChoices):
+    API = "api"
+    WEB = "web"
+    EMAIL = "email"
+    DEFAULT = "default"  # the engine's default pick at a missed deadline
+    BOT = "bot"  # a bot playing a seat (bot player, or a seat taken over after repeated misses)
+    STANDING = "standing"  # a standing order set ahead by the player
+
+
+HUMAN_SOURCES = frozenset({SubmissionSource.API, SubmissionSource.WEB, SubmissionSource.EMAIL})
+
+
+class Game(models.Model):
+    engine = models.CharField(max_length=40)  # registry slug, e.g. "faltisia"
+    options = models.JSONField(default=dict, blank=True)
+    seed = models.BigIntegerField()
+    players = models.PositiveSmallIntegerField()
+    state = models.JSONField(null=True, blank=True)  # engine snapshot; None until the game starts
+    phase = models.PositiveIntegerField(default=0)  # = engine.step(state)
+    status = models.CharField(max_length=10, choices=GameStatus.choices, default=GameStatus.OPEN)
+    clock = models.JSONField(default=dict, blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
+                                   related_name="created_games")
+    is_public = models.BooleanField(default=True)
+    result = models.JSONField(null=True, blank=True)
+    # Set when the current step is complete but not yet resolved; the sweep resolves games whose
+    # request is older than a grace period, so a lost task (broker down, worker killed) never stalls.
+    resolve_requested_at = models.DateTimeField(null=True, blank=True)
+    paused_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["resolve_requested_at"], name="game_resolve_requested",
+                         condition=Q(resolve_requested_at__isnull=False)),
+            models.Index(fields=["status", "is_public"], name="game_status_public"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.engine} #{self.pk} ({self.status})"
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    missed_deadlines = models.PositiveIntegerField(default=0)  # consecutive misses; reset by a pick
+    extensions_used = models.PositiveIntegerField(default=0)
+    bank_seconds = models.FloatField(null=True, blank=True)  # time-bank clocks only
+    standing_orders = models.JSONField(default=list, blank=True)  # engine order ids, in priority order
+    is_bot = models.BooleanField(default=False)  # a bot plays this seat (until its player reclaims it)
+    email_token_hash = models.CharField(max_length=128, blank=True)  # for the email layer's reply address
+
+    class Meta:
+        ordering = ["game", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="seat_unique_position"),
+            models.UniqueConstraint(fields=["game", "user"], condition=Q(user__isnull=False),
+                                    name="seat_one_per_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.position} of game {self.game_id}"
+
+
+class Prompt(models.Model):
+    """One pick a seat was asked for. Open while closed_at is null; at most one open per seat."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="prompts")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="prompts")
+    prompt_id = models.CharField(max_length=100)  # the engine's id; changes whenever the options do
+    phase = models.PositiveIntegerField()
+    text = models.TextField()
+    options = models.JSONField()  # [{"id", "label"}]
+    deadline = models.DateTimeField(null=True, blank=True)
+    opened_at = models.DateTimeField()
+    closed_at = models.DateTimeField(null=True, blank=True)
+    answered = models.BooleanField(default=False)  # closed by a pick (vs. superseded or game over)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["seat"], condition=Q(closed_at__isnull=True),
+                                    name="prompt_one_open_per_seat"),
+        ]
+        indexes = [
+            # The sweep's index: only open prompts, so its cost grows with due prompts, not history.
+            models.Index(fields=["deadline"], name="prompt_open_deadline",
+                         condition=Q(closed_at__isnull=True)),
+        ]
+
+    def option_ids(self) -> set[str]:
+        return {o["id"] for o in self.options}
+
+    def __str__(self) -> str:
+        return f"{self.prompt_id} for {self.seat}"
+
+
+class Submission(models.Model):
+    """One applied pick. The one-to-one with Prompt makes a double application impossible."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="submissions")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="submissions")
+    prompt_row = models.OneToOneField(Prompt, on_delete=models.CASCADE, related_name="submission")
+    phase = models.PositiveIntegerField()
+    prompt_id = models.CharField(max_length=100)
+    option_id = models.CharField(max_length=100)
+    idempotency_key = models.CharField(max_length=100, null=True, blank=True)
+    source = models.CharField(max_length=10, choices=SubmissionSource.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(fields=["seat", "idempotency_key"],
+                                    condition=Q(idempotency_key__isnull=False),
+                                    name="submission_unique_idempotency_key"),
+        ]
+        indexes = [models.Index(fields=["seat", "prompt_id"], name="submission_seat_prompt")]
+
+    def __str__(self) -> str:
+        return f"{self.seat} picked {self.option_id} at {self.prompt_id}"
+
+
+class Event(models.Model):
+    """Append-only log. visibility None: everyone; else the list of seat positions that may see it."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    phase = models.PositiveIntegerField()
+    text = models.TextField()
+    data = models.JSONField(default=dict, blank=True)
+    visibility = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def visible_to(self, position: int | None) -> bool:
+        return self.visibility is None or (position is not None and position in self.visibility)
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} phase {self.phase}: {self.text[:40]}"

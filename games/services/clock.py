@@ -1,0 +1,94 @@
+"""Deadlines: a fixed time per step or a per-seat time bank, stretched over the player's vacations.
+
+Clock settings (Game.clock, merged over settings.DEFAULT_CLOCK):
+  type: "fixed" (step_seconds per prompt) | "bank" (initial_seconds, increment_seconds per pick) | "none"
+  extensions: how many times a seat's missed deadline is extended before the default pick is made
+  extension_seconds: length of one extension (default: step_seconds, or increment/initial for banks)
+  bot_after_misses: consecutive misses after which a bot takes the seat until its player returns
+  vacation_grace_seconds: time left to a player whose deadline passed while on vacation
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+
+from accounts.selectors import vacations_overlapping
+
+from ..models import Game, Seat
+
+CLOCK_TYPES = ("fixed", "bank", "none")
+
+
+def clock_settings(game: Game) -> dict[str, Any]:
+    return {**settings.DEFAULT_CLOCK, **(game.clock or {})}
+
+
+def clock_validate(clock: dict[str, Any]) -> None:
+    """Raise ValueError for a clock the server cannot run."""
+    merged = {**settings.DEFAULT_CLOCK, **clock}
+    if merged["type"] not in CLOCK_TYPES:
+        raise ValueError(f"clock type must be one of {CLOCK_TYPES}")
+    for key in ("step_seconds", "initial_seconds", "increment_seconds", "extension_seconds",
+                "extensions", "bot_after_misses", "vacation_grace_seconds"):
+        value = merged.get(key)
+        if value is not None and (not isinstance(value, (int, float)) or value < 0):
+            raise ValueError(f"clock {key} must be a non-negative number")
+
+
+def extend_over_vacations(*, user_id: int | None, start: datetime, seconds: float) -> datetime:
+    """The moment ``seconds`` of the player's active (non-vacation) time have passed after ``start``."""
+    remaining = timedelta(seconds=seconds)
+    if user_id is None:
+        return start + remaining
+    t = start
+    horizon = start + remaining + timedelta(days=365)
+    for v in vacations_overlapping(user_id=user_id, start=start, end=horizon):
+        if v.starts >= t + remaining:
+            break
+        away_from = max(v.starts, t)
+        if v.ends <= away_from:
+            continue
+        remaining -= away_from - t
+        t = v.ends
+    return t + remaining
+
+
+def seat_time_allowance(*, game: Game, seat: Seat) -> float | None:
+    """Seconds the seat gets for its next prompt (None: no deadline)."""
+    clock = clock_settings(game)
+    if clock["type"] == "none":
+        return None
+    if clock["type"] == "bank":
+        if seat.bank_seconds is None:
+            seat.bank_seconds = float(clock.get("initial_seconds", 7 * 24 * 3600))
+        return seat.bank_seconds
+    return float(clock["step_seconds"])
+
+
+def prompt_deadline(*, game: Game, seat: Seat, now: datetime) -> datetime | None:
+    seconds = seat_time_allowance(game=game, seat=seat)
+    if seconds is None:
+        return None
+    return extend_over_vacations(user_id=seat.user_id, start=now, seconds=seconds)
+
+
+def bank_after_pick(*, game: Game, seat: Seat, opened_at: datetime, now: datetime, timed_out: bool) -> None:
+    """Charge a time-bank seat for the time it took, then add the per-move increment."""
+    clock = clock_settings(game)
+    if clock["type"] != "bank" or seat.bank_seconds is None:
+        return
+    used = 0.0 if seat.is_bot else (now - opened_at).total_seconds()
+    left = 0.0 if timed_out else max(0.0, seat.bank_seconds - used)
+    seat.bank_seconds = left + float(clock.get("increment_seconds", 0))
+
+
+def extension_seconds(game: Game) -> float:
+    clock = clock_settings(game)
+    if clock.get("extension_seconds") is not None:
+        return float(clock["extension_seconds"])
+    if clock["type"] == "bank":
+        return float(clock.get("increment_seconds") or clock.get("initial_seconds", 24 * 3600))
+    return float(clock.get("step_seconds", 24 * 3600))

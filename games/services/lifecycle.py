@@ -1,0 +1,130 @@
+"""Creating, joining, starting, pausing and resuming games."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from accounts.models import User
+
+from ..engines.base import Event as EngineEvent
+from ..engines.registry import get_engine
+from ..errors import ErrorCode, GameError
+from ..models import Game, GameStatus, Prompt, Seat
+from .clock import clock_validate
+from .enqueue import resolve_enqueue_on_commit
+from .turn import events_store, prompts_sync, step_check, turn_load, turn_save
+
+
+def _engine_or_error(slug: str):
+    try:
+        return get_engine(slug)
+    except (KeyError, ImportError, AttributeError):
+        raise GameError(ErrorCode.UNKNOWN_GAME, f"no game called {slug!r} is available here")
+
+
+@transaction.atomic
+def game_create(*, created_by: User, engine: str, players: int, options: dict[str, Any] | None = None,
+                clock: dict[str, Any] | None = None, is_public: bool = True, seed: int | None = None,
+                bots: int = 0) -> Game:
+    """Create a game; the creator takes seat 0 and ``bots`` seats go to bots. Starts it if full."""
+    options, clock = options or {}, clock or {}
+    game_engine = _engine_or_error(engine)
+    try:
+        game_engine.validate_options(players, options)
+        clock_validate(clock)
+    except ValueError as e:
+        raise GameError(ErrorCode.INVALID_SETTINGS, str(e))
+    if not 0 <= bots < players:
+        raise GameError(ErrorCode.INVALID_SETTINGS, "bots must leave at least the creator's seat")
+    game = Game.objects.create(engine=engine, options=options, clock=clock, players=players, is_public=is_public,
+                               seed=seed if seed is not None else secrets.randbits(62), created_by=created_by)
+    Seat.objects.bulk_create([Seat(game=game, position=0, user=created_by)]
+                             + [Seat(game=game, position=p, is_bot=True) for p in range(players - bots, players)]
+                             + [Seat(game=game, position=p) for p in range(1, players - bots)])
+    if bots == players - 1:
+        _game_start(game_id=game.pk)
+        game.refresh_from_db()
+    return game
+
+
+@transaction.atomic
+def game_join(*, game: Game, user: User) -> Seat:
+    """Take the lowest free seat (or return the user's seat); the game starts when every seat is taken."""
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    mine = Seat.objects.filter(game=game, user=user).first()
+    if mine is not None:
+        return mine
+    if game.status != GameStatus.OPEN:
+        raise GameError(ErrorCode.GAME_NOT_OPEN, f"the game is {game.status}")
+    free = Seat.objects.filter(game=game, user__isnull=True, is_bot=False).order_by("position").first()
+    if free is None:
+        raise GameError(ErrorCode.GAME_FULL, "every seat is taken")
+    free.user = user
+    try:
+        with transaction.atomic():
+            free.save(update_fields=["user"])
+    except IntegrityError:
+        raise GameError(ErrorCode.GAME_FULL, "you already sit at this game")
+    if not Seat.objects.filter(game=game, user__isnull=True, is_bot=False).exists():
+        _game_start(game_id=game.pk)
+    return free
+
+
+def _game_start(*, game_id: int) -> None:
+    """Deal the game from its stored seed and open the first prompts."""
+    turn = turn_load(game_id=game_id)
+    game = turn.game
+    game.state = turn.engine.new_game(players=game.players, options=game.options, seed=game.seed)
+    game.phase = turn.engine.step(game.state)
+    game.status = GameStatus.ACTIVE
+    game.started_at = turn.now
+    events_store(turn, [EngineEvent("The game begins.")], phase=game.phase)
+    prompts_sync(turn)
+    step_check(turn)
+    turn_save(turn)
+
+
+def _check_admin(game: Game, user: User) -> None:
+    if not (user.is_staff or game.created_by_id == user.pk):
+        raise GameError(ErrorCode.NOT_GAME_ADMIN, "only the game's creator or staff may do this")
+
+
+@transaction.atomic
+def game_pause(*, game: Game, by: User) -> Game:
+    """Stop the clocks: no picks, no deadlines, until game_resume."""
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    _check_admin(game, by)
+    if game.status != GameStatus.ACTIVE:
+        raise GameError(ErrorCode.GAME_NOT_ACTIVE, f"the game is {game.status}")
+    game.status = GameStatus.PAUSED
+    game.paused_at = timezone.now()
+    game.save(update_fields=["status", "paused_at", "updated_at"])
+    return game
+
+
+@transaction.atomic
+def game_resume(*, game: Game, by: User) -> Game:
+    """Restart the clocks, pushing every open deadline back by the time spent paused."""
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    _check_admin(game, by)
+    if game.status != GameStatus.PAUSED:
+        raise GameError(ErrorCode.GAME_NOT_ACTIVE, "the game is not paused")
+    paused_for = timezone.now() - (game.paused_at or timezone.now())
+    Prompt.objects.filter(game=game, closed_at__isnull=True, deadline__isnull=False).update(
+        deadline=F("deadline") + paused_for)
+    game.status = GameStatus.ACTIVE
+    game.paused_at = None
+    game.save(update_fields=["status", "paused_at", "updated_at"])
+    if game.resolve_requested_at is not None:
+        resolve_enqueue_on_commit(game_id=game.pk, phase=game.phase)
+    return game
+
+
+def paused_for(game: Game) -> timedelta:
+    return timezone.now() - game.paused_at if game.paused_at else timedelta(0)

@@ -1,0 +1,112 @@
+"""Resolving a step: missed deadlines first, then the engine's resolve, then the next step's prompts.
+
+Safe to call any number of times, concurrently or late: under the game row lock it re-checks that
+``phase`` is still the open step and that it is complete (or due), and otherwise changes nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from django.db import transaction
+
+from accounts.models import Vacation
+
+from ..engines.base import Event as EngineEvent
+from ..models import GameStatus, SubmissionSource
+from ..signals import phase_resolved
+from . import clock
+from .enqueue import signal_on_commit
+from .turn import Turn, events_store, game_finish, pick_apply, prompts_sync, step_check, turn_load, turn_save
+
+logger = logging.getLogger(__name__)
+
+
+def _on_vacation_until(turn: Turn, position: int):
+    user_id = turn.seats[position].user_id
+    if user_id is None:
+        return None
+    v = (Vacation.objects.filter(user_id=user_id, starts__lte=turn.now, ends__gt=turn.now)
+         .order_by("-ends").first())
+    return v.ends if v else None
+
+
+def _seat_defaults(turn: Turn, position: int) -> None:
+    """The seat missed its deadline: make the engine's default picks for the rest of its step."""
+    phase = turn.game.phase
+    for _ in range(1000):
+        row = turn.open_prompts.get(position)
+        if row is None or row.phase != phase or turn.engine.is_over(turn.state):
+            break
+        option_id = turn.engine.default_option(turn.state, position)
+        pick_apply(turn, position=position, option_id=option_id, source=SubmissionSource.DEFAULT)
+        prompts_sync(turn)
+
+
+def due_prompts_handle(turn: Turn) -> bool:
+    """Extend or default every open prompt whose deadline has passed; True if anything changed."""
+    settings = clock.clock_settings(turn.game)
+    changed = False
+    for position in sorted(turn.open_prompts):
+        row = turn.open_prompts.get(position)
+        if row is None or row.deadline is None or row.deadline > turn.now:
+            continue
+        seat = turn.seats[position]
+        changed = True
+        back = _on_vacation_until(turn, position)
+        if back is not None:
+            # The player is away: their deadline waits for them (with some time to answer on return).
+            row.deadline = back + timedelta(seconds=float(settings.get("vacation_grace_seconds", 12 * 3600)))
+            row.save(update_fields=["deadline"])
+            continue
+        if not seat.is_bot and seat.extensions_used < int(settings.get("extensions", 0)):
+            seat.extensions_used += 1
+            turn.dirty_seats.add(position)
+            row.deadline = turn.now + timedelta(seconds=clock.extension_seconds(turn.game))
+            row.save(update_fields=["deadline"])
+            events_store(turn, [EngineEvent(f"Seat {position} missed a deadline and got an extension.")],
+                         phase=turn.game.phase)
+            continue
+        _seat_defaults(turn, position)
+        seat.missed_deadlines += 1
+        turn.dirty_seats.add(position)
+        misses = int(settings.get("bot_after_misses", 0))
+        if misses and seat.missed_deadlines >= misses and not seat.is_bot:
+            seat.is_bot = True
+            events_store(turn, [EngineEvent(f"Seat {position} missed {seat.missed_deadlines} deadlines in a row;"
+                                            " a bot plays it until its player returns.")],
+                         phase=turn.game.phase)
+            prompts_sync(turn)  # the bot answers whatever the seat is asked now
+    return changed
+
+
+@transaction.atomic
+def phase_resolve(*, game_id: int, phase: int) -> bool:
+    """Resolve step ``phase`` of the game if it is still open and complete or due; True if resolved."""
+    turn = turn_load(game_id=game_id)
+    if turn is None:
+        return False
+    game = turn.game
+    if game.status != GameStatus.ACTIVE or game.phase != phase:
+        return False
+    changed = due_prompts_handle(turn)
+    if not turn.engine.is_step_complete(turn.state) or turn.engine.is_over(turn.state):
+        game.resolve_requested_at = None
+        if changed:
+            step_check(turn)  # defaults may have ended the game
+        turn_save(turn)
+        return False
+    events = turn.engine.resolve(turn.state)
+    stored = events_store(turn, events, phase=phase)
+    game.phase = turn.engine.step(turn.state)
+    game.resolve_requested_at = None
+    if turn.engine.is_over(turn.state):
+        game_finish(turn)
+    else:
+        prompts_sync(turn)
+        step_check(turn)  # bots and standing orders may have completed the next step already
+    turn_save(turn)
+    signal_on_commit(phase_resolved, game=game, phase=phase, events=stored)
+    logger.info("game %s: resolved phase %s -> %s", game.pk, phase, game.phase)
+    return True

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# ./run.sh        install into .venv, migrate, create the demo game, run the dev server + deadline sweeper
+# ./run.sh test   install into .venv and run the test suite (extra arguments go to pytest)
+set -euo pipefail
+cd "$(dirname "$0")"
+PY="${PYTHON:-python3}"
+if [ ! -x .venv/bin/python ]; then
+  "$PY" -m venv .venv
+fi
+if [ ! -f .venv/.installed ] || [ requirements.txt -nt .venv/.installed ]; then
+  .venv/bin/pip install -q --disable-pip-version-check -r requirements.txt
+  touch .venv/.installed
+fi
+
+case "${1:-run}" in
+  test)
+    shift || true
+    exec .venv/bin/pytest "$@"
+    ;;
+  run)
+    # Until the Faltisia engine lands, the demo falls back to the tiny engine the tests use.
+    export GAME_ENGINES="${GAME_ENGINES:-tinygame=tests.fake_engine:TinyEngine}"
+    ADDR="${ADDR:-127.0.0.1:8000}"
+    .venv/bin/python manage.py migrate --noinput -v 0
+    .venv/bin/python manage.py demo_setup --base-url "http://$ADDR"
+    # Deadlines fire in the embedded mode too: a child process sweeps every few seconds.
+    .venv/bin/python manage.py sweep_deadlines --loop "${SWEEP_INTERVAL_SECONDS:-5}" &
+    SWEEPER=$!
+    trap 'kill $SWEEPER 2>/dev/null' EXIT INT TERM
+    .venv/bin/python manage.py runserver "$ADDR"
+    ;;
+  *)
+    echo "usage: $0 [run|test [pytest args]]" >&2; exit 2
+    ;;
+esac

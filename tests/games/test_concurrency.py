@@ -1,0 +1,59 @@
+"""Races against real PostgreSQL row locks: threads, each on its own connection."""
+
+import threading
+
+import pytest
+from django.db import connection
+
+from games.errors import GameError
+from games.models import Event, Submission, SubmissionSource
+from games.services import phase_resolve, submission_create
+from games.tasks import resolve_phase
+from tests.factories import make_started_game
+from tests.games.helpers import open_prompt, play_step, seat
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+def run_threads(n, target):
+    barrier = threading.Barrier(n)
+    results, errors = [], []
+
+    def worker():
+        try:
+            barrier.wait()
+            results.append(target())
+        except GameError as e:
+            errors.append(e)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=worker) for _ in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return results, errors
+
+
+@pytest.mark.parametrize("key", [None, "same-key"])
+def test_twenty_identical_concurrent_submissions_store_exactly_one(key):
+    game, _ = make_started_game(players=2)
+    p = open_prompt(game, 0)
+    s = seat(game, 0)
+    results, errors = run_threads(20, lambda: submission_create(
+        seat=s, prompt_id=p.prompt_id, option_id=p.options[0]["id"], idempotency_key=key,
+        source=SubmissionSource.API))
+    assert not errors
+    assert Submission.objects.filter(game=game).count() == 1
+    assert len({r.pk for r in results}) == 1
+    assert sum(r.is_new for r in results) == 1
+
+
+def test_concurrent_resolutions_resolve_the_phase_once(monkeypatch):
+    game, _ = make_started_game(players=3)
+    monkeypatch.setattr(resolve_phase, "apply_async", lambda *a, **k: None)  # as if the task were lost
+    play_step(game)
+    results, errors = run_threads(8, lambda: phase_resolve(game_id=game.pk, phase=0))
+    assert not errors and sorted(results) == [False] * 7 + [True]
+    assert Event.objects.filter(game=game, phase=0, text__startswith="Seat").count() == 3
