@@ -10,7 +10,7 @@ import sys
 from games.engines.bots import RandomBot, make_bot, play
 from games.engines.simulate import main, simulate
 
-from faltisia_helpers import E, new
+from tests.engines.faltisia_helpers import E, new
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

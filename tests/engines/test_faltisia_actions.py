@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from games.engines.faltisia.effects import gain_attr, license_ok
 
-from faltisia_helpers import E, at_action, at_lecture, finish, ids, picks
+from tests.engines.faltisia_helpers import E, at_action, at_lecture, finish, ids, picks
 
 
 def _skip_lecture(seat_setup, *choice, players=2, colour=0):

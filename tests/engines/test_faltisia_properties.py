@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from games.engines.bots import RandomBot, make_bot
 from games.engines.faltisia.invariants import check
 
-from faltisia_helpers import E, new
+from tests.engines.faltisia_helpers import E, new
 
 HIDDEN = ("hand", "pack", "picked", "down", "reqs", "offer")
 

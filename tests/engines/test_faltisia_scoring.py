@@ -5,7 +5,7 @@ from __future__ import annotations
 from games.engines.faltisia.scoring import attribute_points, breakdown, final_result
 from games.engines.faltisia.setup import new_seat
 
-from faltisia_helpers import E, at, at_action, drive, finish, new, picks
+from tests.engines.faltisia_helpers import E, at, at_action, drive, finish, new, picks
 
 
 def _seat(**kw):

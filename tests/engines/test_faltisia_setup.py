@@ -9,7 +9,7 @@ import pytest
 from games.engines.faltisia.cards import CARDS, NUM
 from games.engines.faltisia.setup import X_TERMS
 
-from faltisia_helpers import E, at, calm, drive, finish, ids, new, picks
+from tests.engines.faltisia_helpers import E, at, calm, drive, finish, ids, new, picks
 
 
 def test_random_character_draw_and_matching_maid_ability():

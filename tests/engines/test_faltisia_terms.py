@@ -6,7 +6,7 @@ import json
 
 from games.engines.faltisia.flow import skip_order_key
 
-from faltisia_helpers import E, at, at_action, at_lecture, drive, finish, ids, new, picks
+from tests.engines.faltisia_helpers import E, at, at_action, at_lecture, drive, finish, ids, new, picks
 
 
 def _lecture(players=2, seed=0, colour=0):

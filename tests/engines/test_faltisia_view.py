@@ -9,7 +9,7 @@ import pytest
 from games.engines.faltisia import cards as C
 from games.engines.faltisia import view as V
 
-from faltisia_helpers import E, at_action, new
+from tests.engines.faltisia_helpers import E, at_action, new
 
 CANARIES = {"hand": "CANARY-HAND", "pack": "CANARY-PACK", "picked": "CANARY-DRAFTED", "down": "CANARY-FACEDOWN",
             "reqs": "CANARY-REQUIREMENT", "offer": "CANARY-OFFER", "deck": "CANARY-DECK", "items": "CANARY-ITEMDECK"}
