@@ -3,7 +3,9 @@
     python benchmarks/engine_bench.py [--games 200] [--repeat 3] [--game faltisia]
 
 Fixed seeds, so every run plays the same games; the best of ``--repeat`` runs is reported because the
-machine is shared. Target: at least 100 complete 4-player random-bot Faltisia games per second on one core.
+machine is shared. Both wall-clock and CPU (process) time are printed: on a loaded machine the wall clock
+counts other workers' time slices, the CPU time counts only this process on its one core.
+Target: at least 100 complete 4-player random-bot Faltisia games per second on one core.
 """
 
 from __future__ import annotations
@@ -19,14 +21,14 @@ from games.engines.bots import RandomBot, play  # noqa: E402
 from games.engines.registry import get_engine  # noqa: E402
 
 
-def run(slug: str, players: int, games: int, seed: int) -> tuple[float, int]:
+def run(slug: str, players: int, games: int, seed: int) -> tuple[float, float, int]:
     engine = get_engine(slug)
     decisions = 0
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     for g in range(games):
         state = engine.new_game(players=players, options={}, seed=seed + g)
         decisions += play(engine, state, [RandomBot(seed * 100 + g * 7 + i) for i in range(players)])
-    return time.perf_counter() - t0, decisions
+    return time.perf_counter() - t0, time.process_time() - c0, decisions
 
 
 def main() -> int:
@@ -38,18 +40,14 @@ def main() -> int:
     print(f"{a.game} engine benchmark, random bots, {a.games} games per run, best of {a.repeat}")
     ok = True
     for players in (2, 4, 6):
-        best = None
-        for _ in range(a.repeat):
-            dt, dec = run(a.game, players, a.games, seed=12345)
-            if best is None or dt < best[0]:
-                best = (dt, dec)
-        dt, dec = best
-        gps = a.games / dt
-        print(f"  {players} players: {gps:8.1f} games/s  {dt / dec * 1e6:6.2f} us/decision  "
-              f"{dec / a.games:6.1f} decisions/game")
-        if players == 4 and gps < 100:
+        wall, cpu, dec = min(run(a.game, players, a.games, seed=12345) for _ in range(a.repeat))
+        cpu = min(cpu, wall)
+        print(f"  {players} players: {a.games / wall:7.1f} games/s wall ({wall / dec * 1e6:5.2f} us/decision), "
+              f"{a.games / cpu:7.1f} games/s CPU ({cpu / dec * 1e6:5.2f} us/decision), "
+              f"{dec / a.games:.1f} decisions/game")
+        if players == 4 and a.games / cpu < 100:
             ok = False
-    print("target (>= 100 4-player games/s):", "met" if ok else "NOT met")
+    print("target (>= 100 4-player games/s on one core, CPU time):", "met" if ok else "NOT met")
     return 0 if ok else 1
 
 

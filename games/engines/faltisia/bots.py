@@ -18,9 +18,47 @@ def _cost_size(card: dict) -> int:
     return n
 
 
-def card_value(card: dict, me: dict) -> float:
+def req_difficulty(cond: str) -> float:
+    """A rough cost of meeting a graduation requirement (condition vocabulary of cards.py)."""
+    total = 0.0
+    for part in cond.split("&"):
+        if part == "licensed":
+            total += 0.5
+            continue
+        key, _, n = part.partition(">=")
+        n = int(n) if n.isdigit() else 0
+        if key.startswith("attr:"):
+            total += (n - 2) / 3
+        elif key == "attr_total":
+            total += (n - 8) / 8
+        elif key == "attr_min":
+            total += (n - 2) / 2
+        elif key == "attr_max":
+            total += (n - 2) / 3.5
+        elif key.startswith("face_up:"):
+            total += 0.8 * n
+        elif key == "items":
+            total += n
+        else:
+            total += n / 5
+    return total
+
+
+def wanted(you: dict) -> tuple[set[str], set[str]]:
+    """Card types and attributes that the kept requirements ask for."""
+    types, attrs = set(), set()
+    for r in you["requirements"]:
+        for part in r["condition"].split("&"):
+            if part.startswith("face_up:"):
+                types.add(part[8:].split(">=")[0])
+            elif part.startswith("attr:"):
+                attrs.add(part[5:].split(">=")[0])
+    return types, attrs
+
+
+def card_value(card: dict, me: dict, want_types: set[str] = frozenset()) -> float:
     """A rough worth of playing the card face up."""
-    v = card["mp"] + TYPE_VALUE.get(card["type"], 1.0)
+    v = card["mp"] + TYPE_VALUE.get(card["type"], 1.0) + (1.5 if card["type"] in want_types else 0.0)
     if card["type"] == "extracurricular":
         same = sum(1 for c in me["face_up"] if c.get("club") == card.get("club"))
         v += 1.5 * same
@@ -49,18 +87,21 @@ class GreedyBot(Bot):
         me = v["seats"][seat]
         you = v["you"]
         if head == "discard":
-            offer = sorted(you["requirement_offer"], key=lambda c: (-c["mp"], c["number"]))
+            offer = sorted(you["requirement_offer"],
+                           key=lambda c: (c["mp"] - 1.5 * req_difficulty(c["condition"]), c["number"]))
             return "discard:" + offer[0]["number"]
+        want_types, want_attrs = wanted(you)
         if head == "draft":
-            best = max(you["draft_pack"], key=lambda c: (card_value(c, me), c["number"]))
+            best = max(you["draft_pack"], key=lambda c: (card_value(c, me, want_types), c["number"]))
             return "draft:" + best["number"]
         if head == "play":
             hand = you["hand"]
             playable = [c for c in hand if c["playable"]]
             if playable and not self._license_by_training(me):
-                best = max(playable, key=lambda c: (card_value(c, me), c["number"]))
+                best = max(playable, key=lambda c: (card_value(c, me, want_types), c["number"]))
                 return "play:" + best["number"]
-            worst = min(hand, key=lambda c: (card_value(c, me) + (5 if c["playable"] else 0), c["number"]))
+            worst = min(hand, key=lambda c: (card_value(c, me, want_types) + (5 if c["playable"] else 0),
+                                             c["number"]))
             return "play:" + worst["number"]
         if first == "up" or first == "down":
             if "up" in ids and not self._license_by_training(me):
@@ -75,6 +116,10 @@ class GreedyBot(Bot):
             raises = [i for i in ids if i.startswith("raise:")]
             if raises:
                 attrs = me["attributes"]
+                if me["licensed"] and want_attrs:
+                    goals = [r for r in raises if ATTR[COL.index(r[6:])] in want_attrs]
+                    if goals:
+                        return max(goals, key=lambda r: (attrs[ATTR[COL.index(r[6:])]], r))
                 return min(raises, key=lambda r: (attrs[ATTR[COL.index(r[6:])]], r))
             return "done"
         prefix = "fb:" if first.startswith("fb:") else ""

@@ -354,8 +354,14 @@ def card_dict(cid: str) -> dict:
     return d
 
 
+_DECKS: dict[tuple[str, int, int], tuple[str, ...]] = {}
+
+
 def deck_for(kind: str, players: int, rnd: int = 0) -> list[str]:
-    """Card ids of a kind in use at this player count, in number order."""
-    return sorted((c.id for c in CARDS.values()
-                   if c.kind == kind and c.players <= players and (not rnd or c.round == rnd)),
-                  key=lambda i: NUM[i])
+    """Card ids of a kind in use at this player count, in number order (a fresh list)."""
+    key = (kind, players, rnd)
+    if key not in _DECKS:
+        _DECKS[key] = tuple(sorted((c.id for c in CARDS.values()
+                                    if c.kind == kind and c.players <= players and (not rnd or c.round == rnd)),
+                                   key=lambda i: NUM[i]))
+    return list(_DECKS[key])

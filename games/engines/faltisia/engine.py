@@ -11,11 +11,19 @@ from .setup import new_state
 from .view import view as _view
 
 
+def _fingerprint(state: State, s: dict) -> tuple:
+    """What a seat's options depend on, cheaply: guards the prompt cache against outside edits."""
+    return (state["step"], s["n"], s["ster"], len(s["hand"]), len(state["store"]), *s["tok"], *(s["attr"] or ()),
+            s["lic"], len(s["dec"]))
+
+
 class FaltisiaEngine(Engine):
     slug = "faltisia"
     name = "Maid Knight Saga: The Story of Faltisia"
     min_players = 2
     max_players = 6
+    # The last prompt built (a strong reference, so the state's id cannot be reused while cached).
+    _last: tuple | None = None
 
     def new_game(self, *, players: int, options: Mapping[str, Any], seed: int) -> State:
         state = new_state(players, options or {}, seed)
@@ -38,7 +46,9 @@ class FaltisiaEngine(Engine):
             return None
         text, ops = options(state, s)
         # step.seat.pick-counter: changes whenever this seat's options can have changed.
-        return Prompt(f"{state['step']}.{seat}.{s['n']}", text, tuple(ops))
+        p = Prompt(f"{state['step']}.{seat}.{s['n']}", text, tuple(ops))
+        self._last = (state, seat, _fingerprint(state, s), p)
+        return p
 
     def apply(self, state: State, seat: int, option_id: str) -> list[Event]:
         if not 0 <= seat < state["players"]:
@@ -46,7 +56,12 @@ class FaltisiaEngine(Engine):
         s = state["seats"][seat]
         if s["dec"] is None:
             raise IllegalPick(f"seat {seat} has nothing to decide")
-        _, ops = options(state, s)
+        last = self._last
+        if last is not None and last[0] is state and last[1] == seat and last[2] == _fingerprint(state, s):
+            ops = last[3].options  # the prompt just shown for this very state: no need to rebuild it
+        else:
+            _, ops = options(state, s)
+        self._last = None
         for o in ops:
             if o.id == option_id:
                 break

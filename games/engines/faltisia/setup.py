@@ -53,9 +53,11 @@ def new_state(players: int, options: Mapping[str, Any], seed: int) -> dict:
         d = deck_for("action", players, r)
         rng.shuffle(d)
         decks[str(r)] = d
-    box += [c for c in deck_for("action", 6) if c not in set(decks["1"] + decks["2"] + decks["3"])]
+    used = set(decks["1"] + decks["2"] + decks["3"])
+    box += [c for c in deck_for("action", 6) if c not in used]
     items = deck_for("item", players)
-    box += [c for c in deck_for("item", 6) if c not in items]
+    used = set(items)
+    box += [c for c in deck_for("item", 6) if c not in used]
     rng.shuffle(items)
     reqs = deck_for("requirement", 6)
     rng.shuffle(reqs)
