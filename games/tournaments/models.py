@@ -4,9 +4,15 @@ The rules of a tournament (format, table size, scoring, tie-breaks) live in the 
 games themselves are ordinary games (games.Game) created through the games services.
 """
 
+import secrets
+
 from django.conf import settings as django_settings
 from django.db import models
 from django.db.models import Q
+
+
+def new_seed() -> int:
+    return secrets.randbits(48)
 
 
 class TournamentFormat(models.TextChoices):
@@ -40,7 +46,7 @@ class Tournament(models.Model):
     max_players = models.PositiveIntegerField(null=True, blank=True)
     status = models.CharField(max_length=12, choices=TournamentStatus.choices,
                               default=TournamentStatus.REGISTRATION)
-    seed = models.BigIntegerField()  # games' seeds derive from it, so a tournament can be replayed
+    seed = models.BigIntegerField(default=new_seed)  # games' seeds derive from it, so a tournament can be replayed
     current_round = models.PositiveSmallIntegerField(default=0)
     created_by = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
                                    related_name="created_tournaments")
