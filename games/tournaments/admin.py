@@ -7,6 +7,7 @@ from django.contrib import admin, messages
 from django.contrib.admin.helpers import ActionForm
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 
 from accounts.models import User
 from games.errors import GameError
@@ -51,7 +52,7 @@ class RoundInline(admin.TabularInline):
                 rows.append((url, f"table {t.number}: game #{t.game_id} ({names})"))
             else:
                 rows.append(("#", f"bye: {names}"))
-        return format_html_join(format_html("<br>"), '<a href="{}">{}</a>', rows)
+        return format_html_join(mark_safe("<br>"), '<a href="{}">{}</a>', rows)
 
 
 class TournamentForm(forms.ModelForm):
@@ -127,7 +128,7 @@ class TournamentAdmin(admin.ModelAdmin):
         if t.pk is None:
             return "—"
         rows = tournament_standings(tournament=t)["rows"]
-        return format_html_join(format_html("<br>"), "{}. {} — {} pts, {} MP, tie-break {} ({})",
+        return format_html_join(mark_safe("<br>"), "{}. {} — {} pts, {} MP, tie-break {} ({})",
                                 ((r["rank"], r["player"], r["points"], r["mp"], r["tiebreak"], r["status"])
                                  for r in rows)) or "—"
 
