@@ -32,7 +32,7 @@ def _wants_mail(notice: Notice) -> bool:
 def notice_mail(*, notice_id: int) -> bool:
     """Mail one notice if it was not mailed yet; True if a mail went out."""
     with transaction.atomic():
-        notice = (Notice.objects.select_for_update().select_related("user", "user__notification_preferences")
+        notice = (Notice.objects.select_for_update(of=("self",)).select_related("user", "user__notification_preferences")
                   .filter(pk=notice_id, emailed_at__isnull=True).first())
         if notice is None or not _wants_mail(notice):
             return False

@@ -287,7 +287,7 @@ def tournament_game_over(*, game: Game) -> bool:
     if table is None:
         return False
     tournament = _locked(table.round.tournament)
-    table = Table.objects.select_for_update().select_related("round", "game").get(pk=table.pk)
+    table = Table.objects.select_for_update(of=("self",)).select_related("round", "game").get(pk=table.pk)
     if table.scored_at is not None or table.game.status not in (GameStatus.FINISHED, GameStatus.ABANDONED):
         return False
     _table_score(table, tournament_rules(tournament))
@@ -363,7 +363,7 @@ def _unfinished_seats(entry: Entry):
 def entry_drop(*, entry: Entry, by: User) -> Entry:
     """The entry leaves: it keeps its points, is paired no more, and bots finish its open games."""
     tournament = _locked(entry.tournament)
-    entry = Entry.objects.select_for_update().select_related("user").get(pk=entry.pk)
+    entry = Entry.objects.select_for_update(of=("self",)).select_related("user").get(pk=entry.pk)
     if by.pk != entry.user_id:
         _check_director(tournament, by)
     if tournament.status != TournamentStatus.RUNNING:
@@ -384,7 +384,7 @@ def entry_replace(*, entry: Entry, user: User, by: User) -> Entry:
     """A substitute takes over the entry (its points, history and seats in unfinished games)."""
     tournament = _locked(entry.tournament)
     _check_director(tournament, by)
-    entry = Entry.objects.select_for_update().select_related("user").get(pk=entry.pk)
+    entry = Entry.objects.select_for_update(of=("self",)).select_related("user").get(pk=entry.pk)
     if tournament.status not in (TournamentStatus.REGISTRATION, TournamentStatus.RUNNING):
         raise TournamentError(ErrorCode.GAME_NOT_ACTIVE, f"the tournament is {tournament.status}")
     if Entry.objects.filter(tournament=tournament, user=user).exists():
