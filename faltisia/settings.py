@@ -154,3 +154,8 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
 }
+
+# --- Tournaments and ratings (games/tournaments, games/ratings) ----------------------------------
+INSTALLED_APPS += ["games.ratings", "games.tournaments"]
+# Tournament notices (new round, your next game, final standings) also go out as a plain-text mail.
+TOURNAMENT_NOTICES_BY_MAIL = env.bool("TOURNAMENT_NOTICES_BY_MAIL", default=True)

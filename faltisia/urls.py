@@ -10,3 +10,7 @@ urlpatterns = [
     path("api/auth/", include("accounts.urls")),
     path("api/", include("games.urls")),
 ]
+urlpatterns += [
+    path("api/", include("games.tournaments.api_urls")),
+    path("", include("games.tournaments.urls")),
+]
