@@ -10,3 +10,4 @@ urlpatterns = [
     path("api/auth/", include("accounts.urls")),
     path("api/", include("games.urls")),
 ]
+urlpatterns += [path("mail/", include("games.mail.urls"))]
