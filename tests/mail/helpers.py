@@ -71,3 +71,11 @@ def pipe(raw: bytes, *, recipient: str | None = None, commit: bool = True) -> st
 
 def outbox_rows(**filters) -> list[Notification]:
     return list(Notification.objects.filter(**filters).order_by("id"))
+
+
+def start_game(**kwargs):
+    """make_started_game with its on-commit side effects (the first prompt emails) run."""
+    from tests.factories import make_started_game
+
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        return make_started_game(**kwargs)
