@@ -79,3 +79,25 @@ def start_game(**kwargs):
 
     with TestCase.captureOnCommitCallbacks(execute=True):
         return make_started_game(**kwargs)
+
+
+def newest_unanswered_prompt_mail(address: str, answered: set[str]):
+    """The newest prompt email in the mailbox, if we have not replied to it yet."""
+    for m in reversed(mails_to(address)):
+        if "X-Faltisia-Prompt" in m.extra_headers:
+            return None if m.extra_headers["Message-ID"] in answered else m
+    return None
+
+
+def reply_round(users, answered: set[str], *, choose=lambda m: "1") -> int:
+    """Each player replies to their newest unanswered prompt email; returns how many replied."""
+    n = 0
+    for u in users:
+        m = newest_unanswered_prompt_mail(u.email, answered)
+        if m is None:
+            continue
+        answered.add(m.extra_headers["Message-ID"])
+        out = pipe(reply_bytes(m, choose(m)))
+        assert out.startswith("recorded"), (out, m.body)
+        n += 1
+    return n

@@ -122,7 +122,9 @@ def test_reminders_at_the_players_lead_times_once_each_and_fresh_after_a_moved_d
     Prompt.objects.filter(pk=prompt.pk).update(deadline=deadline + timedelta(days=1))
     run_on_commit(notify.reminders_due_queue, now=deadline + timedelta(hours=23))
     assert [r.lead_hours for r in reminders()] == [24, 2, 2]
-    # Bob's default leads are [24, 2] as well, but bob's own prompt never got near its deadline here.
+    # Bob (default leads [24, 2]) had the old deadline: his reminders came once each, none for the move.
+    assert sorted(Notification.objects.filter(kind=NotificationKind.REMINDER, seat__user=bob)
+                  .values_list("lead_hours", flat=True)) == [2, 24]
 
 
 def test_no_reminder_once_the_player_decided(tiny):

@@ -11,7 +11,7 @@ from django.core import mail
 
 from games.engines.registry import get_engine
 from games.models import Game, GameStatus, Submission, SubmissionSource
-from tests.mail.helpers import mails_to, pipe, reply_bytes, start_game
+from tests.mail.helpers import mails_to, reply_round, start_game
 
 pytestmark = pytest.mark.django_db
 
@@ -31,29 +31,13 @@ def replay_result(game: Game) -> dict:
     return engine.result(state).as_dict()
 
 
-def newest_unanswered_prompt_mail(address: str, answered: set[str]):
-    """The newest prompt email in the mailbox, if we have not replied to it yet."""
-    for m in reversed(mails_to(address)):
-        if "X-Faltisia-Prompt" in m.extra_headers:
-            return None if m.extra_headers["Message-ID"] in answered else m
-    return None
-
-
 def play_by_email_to_the_end(game: Game, users) -> int:
     answered: set[str] = set()
     replies = 0
     while Game.objects.get(pk=game.pk).status == GameStatus.ACTIVE:
-        progressed = False
-        for u in users:
-            m = newest_unanswered_prompt_mail(u.email, answered)
-            if m is None:
-                continue
-            answered.add(m.extra_headers["Message-ID"])
-            out = pipe(reply_bytes(m, "1"))  # the first option: fast, and always legal
-            assert out.startswith("recorded"), (out, m.body)
-            replies += 1
-            progressed = True
-        assert progressed, "nobody has a prompt email to answer, but the game is not over"
+        n = reply_round(users, answered)  # the first option: fast, and always legal
+        assert n, "nobody has a prompt email to answer, but the game is not over"
+        replies += n
         assert replies < MAX_REPLIES
     return replies
 
