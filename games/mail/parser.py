@@ -141,7 +141,10 @@ def _auto_reason(msg: EmailMessage, from_address: str, subject: str) -> str | No
 
 
 def _message_key(msg: EmailMessage | None, raw: bytes) -> str:
-    mid = str(msg.get("Message-ID", "") or "").strip() if msg is not None else ""
+    try:
+        mid = str(msg.get("Message-ID", "") or "").strip() if msg is not None else ""
+    except Exception:  # a hostile Message-ID the header parser chokes on: identify by the bytes
+        mid = ""
     basis = ("mid:" + mid).encode() if mid else b"raw:" + raw
     return hashlib.sha256(basis).hexdigest()
 
@@ -167,6 +170,7 @@ def parse_message(raw: bytes, *, recipient: str | None = None, max_bytes: int = 
         for h in ("In-Reply-To", "References"):
             refs += re.findall(r"<[^<>\s]{1,250}>", " ".join(str(v) for v in msg.get_all(h, [])))
         auto = _auto_reason(msg, from_address, subject)
+        key = _message_key(msg, data)
         first = None
         if not oversized and auto is None:
             first = first_meaningful_line(_text_body(msg))
@@ -179,7 +183,7 @@ def parse_message(raw: bytes, *, recipient: str | None = None, max_bytes: int = 
         raise
     except Exception as e:  # the email package raises many things on hostile input
         raise GarbledMessage(f"unreadable message: {type(e).__name__}") from None
-    return ParsedMessage(message_key=_message_key(msg, data), from_address=from_address, subject=subject,
+    return ParsedMessage(message_key=key, from_address=from_address, subject=subject,
                          targets=targets, references=refs[:50], auto_reason=auto, first_line=first,
                          oversized=oversized)
 
