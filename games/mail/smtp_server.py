@@ -11,7 +11,6 @@ import asyncio
 import logging
 
 from aiosmtpd.controller import Controller
-from aiosmtpd.smtp import SMTP
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
@@ -55,8 +54,7 @@ def make_controller(*, host: str = "127.0.0.1", port: int = 8025) -> Controller:
     # decode_data=False keeps the bytes as sent; the size cap is enforced by the SMTP server itself
     # (a little above the service's own cap, so the service can still answer "too large").
     return Controller(InboundHandler(), hostname=host, port=port,
-                      server_kwargs={"data_size_limit": settings.MAIL_INBOUND_MAX_BYTES * 4},
-                      decode_data=False)
+                      data_size_limit=settings.MAIL_INBOUND_MAX_BYTES * 4, decode_data=False)
 
 
 def serve_forever(*, host: str, port: int) -> None:
@@ -74,5 +72,3 @@ def serve_forever(*, host: str, port: int) -> None:
 async def _wait_forever() -> None:
     await asyncio.Event().wait()
 
-
-__all__ = ["InboundHandler", "make_controller", "serve_forever", "SMTP"]

@@ -101,3 +101,8 @@ def reply_round(users, answered: set[str], *, choose=lambda m: "1") -> int:
         assert out.startswith("recorded"), (out, m.body)
         n += 1
     return n
+
+
+def crlf(raw: bytes) -> bytes:
+    """Wire line endings: smtplib sends bytes as they are, and SMTP lines end in CRLF."""
+    return raw.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")

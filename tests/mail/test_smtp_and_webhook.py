@@ -14,7 +14,7 @@ from django.test import Client
 
 from games.mail.smtp_server import make_controller
 from games.models import Submission
-from tests.mail.helpers import latest_prompt_mail, reply_bytes, start_game
+from tests.mail.helpers import crlf, latest_prompt_mail, reply_bytes, start_game
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the SMTP server's thread must see committed rows
 
@@ -39,7 +39,7 @@ def test_a_reply_over_real_smtp_is_recorded_and_answered(smtp_server):
     m = latest_prompt_mail(alice.email)
     reply_to = m.extra_headers["Reply-To"]
     with smtplib.SMTP("127.0.0.1", smtp_server, timeout=30) as client:
-        refused = client.sendmail(alice.email, [reply_to], reply_bytes(m, "2"))
+        refused = client.sendmail(alice.email, [reply_to], crlf(reply_bytes(m, "2")))
     assert refused == {}
     sub = Submission.objects.get()
     assert sub.source == "email" and sub.seat.user == alice
