@@ -159,3 +159,19 @@ LOGGING = {
 INSTALLED_APPS += ["games.ratings", "games.tournaments"]
 # Tournament notices (new round, your next game, final standings) also go out as a plain-text mail.
 TOURNAMENT_NOTICES_BY_MAIL = env.bool("TOURNAMENT_NOTICES_BY_MAIL", default=True)
+# --- Play by email (games/mail) -------------------------------------------------------------------
+INSTALLED_APPS += ["anymail", "games.mail"]
+# Reply addresses are <EMAIL_REPLY_LOCAL>+<seat token>.<prompt ref>@<EMAIL_DOMAIN>.
+EMAIL_REPLY_LOCAL = env("EMAIL_REPLY_LOCAL", default="play")
+# Absolute base of the one-click and unsubscribe links in emails.
+MAIL_BASE_URL = env("MAIL_BASE_URL", default=env("SITE_URL", default="http://127.0.0.1:8000"))
+MAIL_LINK_MAX_AGE_SECONDS = env.int("MAIL_LINK_MAX_AGE_SECONDS", default=14 * 24 * 3600)
+MAIL_INBOUND_MAX_BYTES = env.int("MAIL_INBOUND_MAX_BYTES", default=256 * 1024)
+MAIL_REMINDER_INTERVAL_SECONDS = env.float("MAIL_REMINDER_INTERVAL_SECONDS", default=300.0)
+# Provider settings for django-anymail (EMAIL_BACKEND=anymail.backends.<esp>.EmailBackend), e.g.
+# ANYMAIL='{"MAILGUN_API_KEY": "..."}'; the inbound webhook's basic auth is ANYMAIL_WEBHOOK_SECRET=user:pass.
+ANYMAIL = {**env.json("ANYMAIL", default={}),
+           **({"WEBHOOK_SECRET": env("ANYMAIL_WEBHOOK_SECRET")} if env("ANYMAIL_WEBHOOK_SECRET", default="") else {})}
+CELERY_BEAT_SCHEDULE["mail-reminders"] = {"task": "mail.send_due_reminders",
+                                          "schedule": MAIL_REMINDER_INTERVAL_SECONDS}
+CELERY_BEAT_SCHEDULE["mail-digests"] = {"task": "mail.send_digests", "schedule": 3600.0}

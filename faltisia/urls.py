@@ -14,3 +14,4 @@ urlpatterns += [
     path("api/", include("games.tournaments.api_urls")),
     path("", include("games.tournaments.urls")),
 ]
+urlpatterns += [path("mail/", include("games.mail.urls"))]

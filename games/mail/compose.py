@@ -1,0 +1,180 @@
+"""Render the emails: the context of each kind and its text and HTML parts (templates/email/).
+
+Everything a seat is shown comes from ``engine.view(state, seat)`` (via games.selectors) and from the
+events visible to that seat; this module never reads the engine state itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from django.conf import settings
+from django.template.loader import render_to_string
+
+from accounts.models import User
+from games.engines.registry import get_engine
+from games.models import Event, Game, Prompt, Seat, Submission
+from games.selectors import game_view_for_seat
+
+from .links import pick_link_url, unsubscribe_url
+from .situation import situation_sections, where_in_game
+from .tokens import reply_address
+
+MAX_SUMMARY_EVENTS = 40
+
+
+@dataclass
+class Rendered:
+    subject: str
+    text: str
+    html: str
+    reply_to: str
+    unsubscribe: str | None = None
+    extra_headers: dict[str, str] = field(default_factory=dict)
+
+
+def game_title(game: Game) -> str:
+    try:
+        name = get_engine(game.engine).name
+    except KeyError:
+        name = game.engine
+    return f"[Game #{game.pk}] {name}"
+
+
+def deadline_local(deadline: datetime | None, user: User | None) -> str | None:
+    """The deadline in the player's own time zone (UTC if theirs is unknown)."""
+    if deadline is None:
+        return None
+    name = (user.timezone if user is not None else None) or "UTC"
+    try:
+        tz = ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        tz, name = ZoneInfo("UTC"), "UTC"
+    return deadline.astimezone(tz).strftime("%a %d %b %Y, %H:%M ") + f"({name})"
+
+
+def option_rows(prompt: Prompt, *, links: bool = True) -> list[dict[str, Any]]:
+    return [{"number": i, "id": o["id"], "label": o["label"],
+             "url": pick_link_url(prompt_pk=prompt.pk, option_id=o["id"]) if links else None}
+            for i, o in enumerate(prompt.options, start=1)]
+
+
+def events_since_last_decision(*, seat: Seat) -> list[Event]:
+    """The events this seat may see since we last asked it for a decision (newest last, capped).
+
+    "Since the previous prompt email" rather than "since the previous pick": a pick's own events are
+    stored just before its Submission row, and the player should see them once, in the next email.
+    """
+    from .models import Notification, NotificationKind  # models import nothing from here; keep it local
+
+    last = (Notification.objects.filter(seat=seat, kind=NotificationKind.PROMPT).order_by("-id")
+            .values_list("created_at", flat=True).first())
+    if last is None:
+        last = Submission.objects.filter(seat=seat).order_by("-id").values_list("created_at", flat=True).first()
+    qs = Event.objects.filter(game_id=seat.game_id)
+    if last is not None:
+        qs = qs.filter(created_at__gt=last)
+    visible = [e for e in qs.order_by("-id")[:MAX_SUMMARY_EVENTS * 4] if e.visible_to(seat.position)]
+    return list(reversed(visible[:MAX_SUMMARY_EVENTS]))
+
+
+def _base_context(*, game: Game, seat: Seat | None, user: User | None) -> dict[str, Any]:
+    view = game_view_for_seat(game=game, seat=seat) if game.state is not None else {}
+    return {
+        "game": game, "game_title": game_title(game), "user": user, "seat": seat,
+        "where": where_in_game(view) if view else "",
+        "sections": situation_sections(engine_slug=game.engine, view=view, seat=seat.position)
+        if seat is not None and view else [],
+        "site_url": settings.MAIL_BASE_URL,
+    }
+
+
+def _render(template: str, context: dict[str, Any]) -> tuple[str, str]:
+    return (render_to_string(f"email/{template}.txt", context).strip() + "\n",
+            render_to_string(f"email/{template}.html", context))
+
+
+def prompt_context(*, prompt: Prompt, user: User, reminder_hours: int | None = None) -> dict[str, Any]:
+    seat, game = prompt.seat, prompt.game
+    ctx = _base_context(game=game, seat=seat, user=user)
+    ctx.update({
+        "prompt": prompt, "options": option_rows(prompt), "reminder_hours": reminder_hours,
+        "deadline": deadline_local(prompt.deadline, user),
+        "events": events_since_last_decision(seat=seat) if reminder_hours is None else [],
+        "reply_to": reply_address(seat=seat, prompt_pk=prompt.pk),
+    })
+    return ctx
+
+
+def render_prompt(*, prompt: Prompt, user: User, reminder_hours: int | None = None) -> Rendered:
+    ctx = prompt_context(prompt=prompt, user=user, reminder_hours=reminder_hours)
+    text, html = _render("prompt", ctx)
+    return Rendered(subject=ctx["game_title"], text=text, html=html, reply_to=ctx["reply_to"],
+                    unsubscribe=unsubscribe_url(user_id=user.pk))
+
+
+def current_reply_to(seat: Seat) -> str:
+    prompt = Prompt.objects.filter(seat=seat, closed_at__isnull=True).first()
+    return reply_address(seat=seat, prompt_pk=prompt.pk if prompt else None)
+
+
+def render_result(*, game: Game, seat: Seat, user: User, phase: int, events: list[Event]) -> Rendered:
+    ctx = _base_context(game=game, seat=seat, user=user)
+    ctx.update({"phase": phase, "events": events})
+    text, html = _render("result", ctx)
+    return Rendered(subject=game_title(game), text=text, html=html, reply_to=current_reply_to(seat),
+                    unsubscribe=unsubscribe_url(user_id=user.pk))
+
+
+def result_rows(game: Game) -> list[dict[str, Any]]:
+    result = game.result or {}
+    seats = {s.position: s for s in Seat.objects.filter(game=game).select_related("user")}
+    rows = []
+    for pos, score in enumerate(result.get("scores", [])):
+        s = seats.get(pos)
+        rows.append({"position": pos, "player": s.user.username if s and s.user else f"Seat {pos}",
+                     "score": score, "rank": result.get("ranks", [None] * (pos + 1))[pos],
+                     "breakdown": sorted((result.get("breakdown") or [{}] * (pos + 1))[pos].items())})
+    return sorted(rows, key=lambda r: (r["rank"] or 0, r["position"]))
+
+
+def render_finished(*, game: Game, seat: Seat, user: User) -> Rendered:
+    ctx = _base_context(game=game, seat=seat, user=user)
+    ctx.update({"rows": result_rows(game), "events": events_since_last_decision(seat=seat)[-10:]})
+    ctx["sections"] = []  # the situation is moot once the game is over
+    text, html = _render("finished", ctx)
+    return Rendered(subject=game_title(game), text=text, html=html, reply_to=reply_address(seat=seat),
+                    unsubscribe=unsubscribe_url(user_id=user.pk))
+
+
+def render_digest(*, user: User, games: list[dict[str, Any]]) -> Rendered:
+    ctx = {"user": user, "games": games, "site_url": settings.MAIL_BASE_URL}
+    text, html = _render("digest", ctx)
+    return Rendered(subject="Your Faltisia daily digest", text=text, html=html, reply_to=settings.DEFAULT_FROM_EMAIL,
+                    unsubscribe=unsubscribe_url(user_id=user.pk))
+
+
+def render_answer(*, seat: Seat | None, user: User | None, title: str, lines: list[str], ok: bool,
+                  show_prompt: bool = False, show_situation: bool = False, note: str | None = None) -> Rendered:
+    """Our answer to an inbound message: what was recorded, or why not and what is open now."""
+    ctx: dict[str, Any] = {"title": title, "lines": lines, "ok": ok, "note": note, "user": user,
+                           "site_url": settings.MAIL_BASE_URL, "sections": [], "options": [], "prompt": None}
+    subject = "Re: your Faltisia email"
+    reply_to = settings.DEFAULT_FROM_EMAIL
+    if seat is not None:
+        game = seat.game
+        ctx.update(_base_context(game=game, seat=seat, user=user))
+        if not show_situation:
+            ctx["sections"] = []
+        prompt = Prompt.objects.filter(seat=seat, closed_at__isnull=True).first()
+        if show_prompt and prompt is not None:
+            ctx.update({"prompt": prompt, "options": option_rows(prompt),
+                        "deadline": deadline_local(prompt.deadline, user)})
+        reply_to = reply_address(seat=seat, prompt_pk=prompt.pk if prompt else None)
+        subject = game_title(game)
+    text, html = _render("answer", ctx)
+    return Rendered(subject=subject, text=text, html=html, reply_to=reply_to,
+                    unsubscribe=unsubscribe_url(user_id=user.pk) if user is not None else None)

@@ -1,0 +1,129 @@
+"""Rows of the email layer: seat mailboxes (reply tokens), the outbox, used one-click links, inbound log.
+
+The outbox row is the idempotency key of every email we send: its ``dedupe_key`` is unique, so a
+signal delivered twice, a retried task or a second sweep can never send the same notification twice.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class SeatMailbox(models.Model):
+    """The secret behind a seat's reply address. Only a hash of the token is stored.
+
+    The token itself is derived from SECRET_KEY and ``nonce`` (tokens.py), so the server can put it in
+    every email without keeping it; a database dump alone does not reveal it. A new nonce revokes it.
+    """
+
+    seat = models.OneToOneField("games.Seat", on_delete=models.CASCADE, related_name="mailbox")
+    nonce = models.CharField(max_length=32)
+    token_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"mailbox of {self.seat}"
+
+
+class NotificationKind(models.TextChoices):
+    PROMPT = "prompt"
+    REMINDER = "reminder"
+    RESULT = "result"
+    DIGEST = "digest"
+    FINISHED = "finished"
+    ANSWER = "answer"  # our answer to an inbound message (confirmation or error)
+
+
+class NotificationStatus(models.TextChoices):
+    PENDING = "pending"
+    SENT = "sent"
+    SKIPPED = "skipped"  # no longer relevant when its turn came (the prompt was answered meanwhile)
+    FAILED = "failed"  # gave up after the retries
+
+
+class Notification(models.Model):
+    """One email, rendered when it is queued and sent by a task exactly once (the outbox)."""
+
+    kind = models.CharField(max_length=10, choices=NotificationKind.choices)
+    dedupe_key = models.CharField(max_length=200, unique=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+                             related_name="mail_notifications")
+    game = models.ForeignKey("games.Game", null=True, blank=True, on_delete=models.CASCADE,
+                             related_name="mail_notifications")
+    seat = models.ForeignKey("games.Seat", null=True, blank=True, on_delete=models.CASCADE,
+                             related_name="mail_notifications")
+    prompt = models.ForeignKey("games.Prompt", null=True, blank=True, on_delete=models.CASCADE,
+                               related_name="mail_notifications")
+    deadline = models.DateTimeField(null=True, blank=True)  # the prompt's deadline this mail was about
+    lead_hours = models.PositiveIntegerField(null=True, blank=True)  # reminders only
+    to_email = models.CharField(max_length=254)
+    subject = models.CharField(max_length=300)
+    body_text = models.TextField()
+    body_html = models.TextField(blank=True)
+    headers = models.JSONField(default=dict, blank=True)
+    message_id = models.CharField(max_length=200)
+    status = models.CharField(max_length=10, choices=NotificationStatus.choices,
+                              default=NotificationStatus.PENDING)
+    attempts = models.PositiveIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [
+            # The outbox sweep finds lost sends through this: cost grows with pending rows only.
+            models.Index(fields=["created_at"], name="mail_notification_pending",
+                         condition=Q(status="pending")),
+            models.Index(fields=["prompt", "kind"], name="mail_notification_prompt"),
+            models.Index(fields=["user", "kind", "created_at"], name="mail_notification_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} to {self.to_email} ({self.status})"
+
+
+class UsedLink(models.Model):
+    """A one-click link that has been used; the unique nonce makes every link work once."""
+
+    nonce = models.CharField(max_length=40, unique=True)
+    prompt = models.ForeignKey("games.Prompt", on_delete=models.CASCADE, related_name="used_links")
+    option_id = models.CharField(max_length=100)
+    used_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"link {self.nonce} ({self.option_id})"
+
+
+class InboundOutcome(models.TextChoices):
+    RECORDED = "recorded"  # a pick was applied
+    COMMAND = "command"  # status, help, orders, vacation
+    REFUSED = "refused"  # an error answer was sent (or would have been, if not rate-limited)
+    IGNORED = "ignored"  # auto-reply, bounce, duplicate, garbled: nothing done, nothing answered
+
+
+class InboundMessage(models.Model):
+    """Every message we received, so duplicates are recognised and answers can be rate-limited."""
+
+    mailbox = models.ForeignKey(SeatMailbox, null=True, blank=True, on_delete=models.CASCADE,
+                                related_name="inbound_messages")
+    message_key = models.CharField(max_length=64)  # hash of the Message-ID (or of the raw bytes)
+    from_address = models.CharField(max_length=254, blank=True)
+    subject = models.CharField(max_length=300, blank=True)
+    outcome = models.CharField(max_length=10, choices=InboundOutcome.choices)
+    reason = models.CharField(max_length=60, blank=True)
+    answered = models.BooleanField(default=False)
+    received_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            # The same message delivered twice (an MTA retry, a provider redelivery) is handled once.
+            models.UniqueConstraint(fields=["message_key"], name="mail_inbound_unique_message"),
+        ]
+        indexes = [
+            models.Index(fields=["mailbox", "received_at"], name="mail_inbound_mailbox"),
+            models.Index(fields=["from_address", "received_at"], name="mail_inbound_from"),
+        ]
+
+    def __str__(self) -> str:
+        return f"inbound {self.message_key[:8]} ({self.outcome})"

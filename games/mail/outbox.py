@@ -1,0 +1,159 @@
+"""The outbox: queue a rendered email once (unique dedupe key), send it once (row lock), on commit.
+
+queue -> Notification row (pending) -> on commit: task mail.send_notification(id)
+      -> lock the row, still pending and still relevant? send, mark sent; else mark skipped.
+A lost task (broker down, worker killed) leaves the row pending; the periodic sweep re-enqueues it.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from email.utils import make_msgid
+from typing import Callable
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games.models import Game, Prompt, Seat
+
+from .compose import Rendered
+from .models import Notification, NotificationKind, NotificationStatus
+
+logger = logging.getLogger(__name__)
+
+MAX_ATTEMPTS = 5
+SWEEP_AFTER = timedelta(seconds=60)
+
+
+def thread_id(*, game_id: int | None, user_id: int | None) -> str:
+    """The Message-ID every email of one game to one player refers to, so the game stays one thread."""
+    if game_id is None:
+        return f"<faltisia.user{user_id}@{settings.EMAIL_DOMAIN}>"
+    return f"<game{game_id}.user{user_id}@{settings.EMAIL_DOMAIN}>"
+
+
+def _headers(rendered: Rendered, *, game: Game | None, user_id: int | None, message_id: str,
+             kind: str, prompt: Prompt | None) -> dict[str, str]:
+    root = thread_id(game_id=game.pk if game else None, user_id=user_id)
+    headers = {
+        "Message-ID": message_id,
+        "In-Reply-To": root,
+        "References": root,
+        "Reply-To": rendered.reply_to,
+        # RFC 3834: tells well-behaved auto-responders not to answer, which breaks mail loops.
+        "Auto-Submitted": "auto-replied" if kind == NotificationKind.ANSWER else "auto-generated",
+        "X-Auto-Response-Suppress": "All",
+    }
+    if game is not None:
+        headers["List-Id"] = f"Faltisia game {game.pk} <game{game.pk}.{settings.EMAIL_DOMAIN}>"
+    if rendered.unsubscribe:
+        headers["List-Unsubscribe"] = f"<{rendered.unsubscribe}>"
+        headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"  # RFC 8058
+    if prompt is not None:
+        headers["X-Faltisia-Prompt"] = str(prompt.pk)
+    headers.update(rendered.extra_headers)
+    return headers
+
+
+def notification_queue(*, kind: str, dedupe_key: str, to_email: str, render: Callable[[], Rendered],
+                       user_id: int | None = None, game: Game | None = None, seat: Seat | None = None,
+                       prompt: Prompt | None = None, lead_hours: int | None = None) -> Notification | None:
+    """Store the email under ``dedupe_key`` and send it after the commit; None if it was queued before."""
+    if not to_email or Notification.objects.filter(dedupe_key=dedupe_key).exists():
+        return None
+    rendered = render()
+    message_id = make_msgid(idstring=kind, domain=settings.EMAIL_DOMAIN)
+    try:
+        with transaction.atomic():
+            row = Notification.objects.create(
+                kind=kind, dedupe_key=dedupe_key, user_id=user_id, game=game, seat=seat, prompt=prompt,
+                deadline=prompt.deadline if prompt is not None else None, lead_hours=lead_hours,
+                to_email=to_email, subject=rendered.subject[:300], body_text=rendered.text, body_html=rendered.html,
+                message_id=message_id,
+                headers=_headers(rendered, game=game, user_id=user_id, message_id=message_id, kind=kind,
+                                 prompt=prompt))
+    except IntegrityError:  # queued concurrently by a duplicate signal or sweep: that one wins
+        return None
+    send_enqueue_on_commit(notification_id=row.pk)
+    return row
+
+
+def send_enqueue_on_commit(*, notification_id: int) -> None:
+    def send() -> None:
+        from .tasks import send_notification  # tasks import this module
+
+        try:
+            send_notification.apply_async(args=(notification_id,), retry=False)
+        except Exception:
+            logger.warning("could not enqueue mail %s; the outbox sweep will", notification_id, exc_info=True)
+
+    transaction.on_commit(send)
+
+
+def _still_relevant(row: Notification) -> bool:
+    """A prompt or reminder email for a prompt already answered (or moved) would only confuse."""
+    if row.kind not in (NotificationKind.PROMPT, NotificationKind.REMINDER) or row.prompt_id is None:
+        return True
+    prompt = Prompt.objects.filter(pk=row.prompt_id).only("closed_at", "deadline").first()
+    if prompt is None or prompt.closed_at is not None:
+        return False
+    return row.kind != NotificationKind.REMINDER or prompt.deadline == row.deadline
+
+
+def build_message(row: Notification) -> EmailMultiAlternatives:
+    msg = EmailMultiAlternatives(subject=row.subject, body=row.body_text, from_email=settings.DEFAULT_FROM_EMAIL,
+                                 to=[row.to_email], headers=dict(row.headers))
+    if row.body_html:
+        msg.attach_alternative(row.body_html, "text/html")
+    return msg
+
+
+def notification_send(*, notification_id: int) -> str:
+    """Send the row's email unless it was sent (or became moot); returns the row's final status.
+
+    The row lock makes concurrent tasks for one row run one after another; the second sees "sent".
+    An exception from the backend propagates (the row stays pending) so the task can retry.
+    """
+    with transaction.atomic():
+        row = Notification.objects.select_for_update().filter(pk=notification_id).first()
+        if row is None or row.status != NotificationStatus.PENDING:
+            return row.status if row else "gone"
+        if not _still_relevant(row):
+            row.status = NotificationStatus.SKIPPED
+            row.save(update_fields=["status"])
+            return row.status
+        build_message(row).send(fail_silently=False)
+        row.status = NotificationStatus.SENT
+        row.sent_at = timezone.now()
+        row.attempts += 1
+        row.save(update_fields=["status", "sent_at", "attempts"])
+        return row.status
+
+
+def notification_failed(*, notification_id: int, error: str, final: bool) -> None:
+    """Record a failed attempt; after the last one the row is marked failed (and never resent)."""
+    with transaction.atomic():
+        row = Notification.objects.select_for_update().filter(pk=notification_id).first()
+        if row is None or row.status != NotificationStatus.PENDING:
+            return
+        row.attempts += 1
+        row.last_error = error[:2000]
+        if final or row.attempts >= MAX_ATTEMPTS:
+            row.status = NotificationStatus.FAILED
+        row.save(update_fields=["attempts", "last_error", "status"])
+
+
+def outbox_sweep(*, now=None, enqueue: Callable[[int], None] | None = None) -> int:
+    """Re-enqueue pending emails older than a minute (their task was lost); uses the pending index."""
+    now = now or timezone.now()
+    ids = list(Notification.objects.filter(status=NotificationStatus.PENDING, created_at__lte=now - SWEEP_AFTER)
+               .order_by("created_at").values_list("pk", flat=True)[:500])
+    for pk in ids:
+        if enqueue is not None:
+            enqueue(pk)
+        else:
+            send_enqueue_on_commit(notification_id=pk)
+    return len(ids)

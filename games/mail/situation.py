@@ -1,0 +1,101 @@
+"""A seat's situation as short text sections, rendered from ``engine.view(state, seat)`` only.
+
+Each game may register a renderer; any other engine gets the generic one, which lists the view's
+keys. Input is the view (already stripped of other seats' secrets), never the raw state.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable
+
+Section = tuple[str, list[str]]  # (title, lines)
+Renderer = Callable[[dict[str, Any], int], list[Section]]
+
+MAX_LINE = 300
+
+
+def _short(value: Any) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    return text if len(text) <= MAX_LINE else text[:MAX_LINE - 3] + "..."
+
+
+def generic_situation(view: dict[str, Any], seat: int) -> list[Section]:
+    """Any engine: one line per key of the view."""
+    return [("Your view of the game", [f"{key}: {_short(value)}" for key, value in view.items()])]
+
+
+def _card(c: dict) -> str:
+    return f"{c['number']} {c['name']} ({c['type_label']}: {c['text']})"
+
+
+def _tokens(tokens: dict[str, int]) -> str:
+    return ", ".join(f"{n} {colour}" for colour, n in tokens.items()) or "none"
+
+
+def faltisia_situation(view: dict[str, Any], seat: int) -> list[Section]:
+    me_public = view["seats"][seat]
+    you = view.get("you") or {}
+    sections: list[Section] = []
+    lines = []
+    if me_public.get("character"):
+        lines.append(f"Character: {me_public['character']['name']}"
+                     + (" (Provisional Maid's License)" if me_public["licensed"] else ""))
+    if me_public.get("attributes"):
+        lines.append("Attributes: " + ", ".join(f"{k.capitalize()} {v}" for k, v in me_public["attributes"].items()))
+    lines.append(f"Tokens: {_tokens(me_public['tokens'])}")
+    lines.append(f"Sterlings: {me_public['sterlings']}; MP tokens: {me_public['mp_tokens']}")
+    if me_public["face_up"]:
+        lines.append("Face up: " + "; ".join(c["name"] for c in me_public["face_up"]))
+    if me_public["items"]:
+        lines.append("Items: " + "; ".join(c["name"] for c in me_public["items"]))
+    sections.append(("You", lines))
+    hand = [("" if c.get("playable") else "(not playable now) ") + _card(c) for c in you.get("hand", [])]
+    sections.append(("Your hand", hand or ["(empty)"]))
+    notebook = []
+    if you.get("requirements"):
+        notebook.append("Graduation requirements: " + "; ".join(_card(c) for c in you["requirements"]))
+    if you.get("requirement_offer"):
+        notebook.append("Requirements on offer: " + "; ".join(_card(c) for c in you["requirement_offer"]))
+    if you.get("face_down"):
+        notebook.append("Face down: " + "; ".join(c["name"] for c in you["face_down"]))
+    if you.get("draft_pack"):
+        notebook.append("Draft pack: " + "; ".join(_card(c) for c in you["draft_pack"]))
+    if you.get("drafted"):
+        notebook.append("Drafted: " + "; ".join(c["name"] for c in you["drafted"]))
+    if you.get("ability_card"):
+        notebook.append("Maid Ability: " + _card(you["ability_card"]))
+    if notebook:
+        sections.append(("Notebook", notebook))
+    if view.get("store"):
+        sections.append(("Academy Store", [_card(c) for c in view["store"]]))
+    table = []
+    for s in view["seats"]:
+        if s["seat"] == seat:
+            continue
+        name = s["character"]["name"] if s.get("character") else f"Seat {s['seat']}"
+        attrs = ", ".join(f"{k[:3].capitalize()} {v}" for k, v in (s.get("attributes") or {}).items())
+        table.append(f"Seat {s['seat']} {name}: {attrs or 'attributes hidden'}; {s['sterlings']} Sterlings; "
+                     f"{len(s['face_up'])} face up, {s['face_down_count']} face down, hand {s['hand_size']}")
+    sections.append(("The table", table))
+    return sections
+
+
+RENDERERS: dict[str, Renderer] = {"faltisia": faltisia_situation}
+
+
+def situation_sections(*, engine_slug: str, view: dict[str, Any], seat: int) -> list[Section]:
+    renderer = RENDERERS.get(engine_slug, generic_situation)
+    try:
+        return renderer(view, seat)
+    except (KeyError, TypeError, IndexError):
+        # A view whose shape moved on must not stop a player's mail: fall back to the generic listing.
+        return generic_situation(view, seat)
+
+
+def where_in_game(view: dict[str, Any]) -> str:
+    """A short "round, step" line for the subject and heading."""
+    if view.get("game") == "faltisia":
+        phase = view.get("phase", "")
+        return f"Round {view.get('round')}, term {view.get('term')}, {phase} (step {view.get('step')})"
+    return f"Step {view.get('step', '?')}"

@@ -1,0 +1,89 @@
+"""Per-seat reply tokens and reply addresses: ``<local>+<token>.<prompt ref>@<EMAIL_DOMAIN>``.
+
+The token is the authority for a reply (the From header is easy to forge). It is derived from
+SECRET_KEY and the mailbox's random nonce, so it can be printed in every email while the database
+keeps only its SHA-256. Lower-case base32 survives MTAs that fold the local part's case.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import re
+import secrets
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+
+from games.models import Seat
+
+from .models import SeatMailbox
+
+TOKEN_LENGTH = 24  # 120 bits
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.lower().encode()).hexdigest()
+
+
+def _derive(nonce: str, seat_id: int) -> str:
+    mac = hmac.new(settings.SECRET_KEY.encode(), f"mail-seat-token:{seat_id}:{nonce}".encode(), hashlib.sha256)
+    return base64.b32encode(mac.digest()).decode().lower()[:TOKEN_LENGTH]
+
+
+def mailbox_for_seat(*, seat: Seat) -> SeatMailbox:
+    """The seat's mailbox, created on first use (also fills Seat.email_token_hash for other layers)."""
+    box = SeatMailbox.objects.filter(seat=seat).first()
+    if box is not None:
+        return box
+    nonce = secrets.token_hex(16)
+    digest = token_hash(_derive(nonce, seat.pk))
+    try:
+        with transaction.atomic():
+            box = SeatMailbox.objects.create(seat=seat, nonce=nonce, token_hash=digest)
+    except IntegrityError:  # created concurrently: use the winner's
+        return SeatMailbox.objects.get(seat=seat)
+    Seat.objects.filter(pk=seat.pk).update(email_token_hash=digest)
+    return box
+
+
+def seat_token(*, seat: Seat) -> str:
+    box = mailbox_for_seat(seat=seat)
+    return _derive(box.nonce, seat.pk)
+
+
+def mailbox_for_token(token: str) -> SeatMailbox | None:
+    if not token or len(token) != TOKEN_LENGTH:
+        return None
+    box = SeatMailbox.objects.select_related("seat", "seat__game", "seat__user").filter(
+        token_hash=token_hash(token)).first()
+    # The hash lookup already proves the token; compare again in constant time for good measure.
+    if box is None or not hmac.compare_digest(box.token_hash, token_hash(token)):
+        return None
+    return box
+
+
+def reply_address(*, seat: Seat, prompt_pk: int | None = None) -> str:
+    ref = f".{prompt_pk}" if prompt_pk else ""
+    return f"{settings.EMAIL_REPLY_LOCAL}+{seat_token(seat=seat)}{ref}@{settings.EMAIL_DOMAIN}"
+
+
+@dataclass(frozen=True)
+class ReplyTarget:
+    token: str
+    prompt_pk: int | None
+
+
+def _address_re() -> re.Pattern:
+    local = re.escape(settings.EMAIL_REPLY_LOCAL)
+    domain = re.escape(settings.EMAIL_DOMAIN)
+    return re.compile(rf"(?<![\w.+-]){local}\+([a-z2-7]{{{TOKEN_LENGTH}}})(?:\.(\d{{1,18}}))?@{domain}(?![\w-])",
+                      re.IGNORECASE)
+
+
+def reply_targets(text: str) -> list[ReplyTarget]:
+    """Every reply address of ours found in ``text`` (an envelope recipient or address headers)."""
+    return [ReplyTarget(m.group(1).lower(), int(m.group(2)) if m.group(2) else None)
+            for m in _address_re().finditer(text or "")]
