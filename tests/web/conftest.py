@@ -3,15 +3,29 @@
 from __future__ import annotations
 
 import pytest
-from django.test import Client
+from django.test import Client, TestCase
 
 from games.models import Game, Prompt
 from tests.factories import UserFactory, make_started_game
 from tests.games.helpers import pick
 
 
+class CommitClient(Client):
+    """A test client whose requests run their on-commit callbacks (mail, the eager resolve task), as they
+    would after a real commit; pytest-django's test transaction never commits."""
+
+    def request(self, **request):
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            return super().request(**request)
+
+
+@pytest.fixture
+def client():
+    return CommitClient()
+
+
 def client_for(user) -> Client:
-    c = Client()
+    c = CommitClient()
     c.force_login(user)
     return c
 

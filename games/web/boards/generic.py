@@ -19,4 +19,4 @@ def _node(key: str | None, value: Any) -> dict[str, Any]:
 
 
 def board(*, view: dict[str, Any], seats: list[dict[str, Any]], prompt_options) -> dict[str, Any]:
-    return {"template": "web/boards/generic.html", "tree": _node(None, view), "option_cards": {}}
+    return {"template": "web/boards/generic.html", "tree": _node(None, view), "option_cards": {}, "view": view}
