@@ -121,7 +121,8 @@ def test_two_players_sign_up_create_join_and_play_round_one(new_page, screenshot
     assert clicks == Submission.objects.filter(game=game).count() >= 2 * (1 + 3 + 7 + 7 + 7)
     # The history shows Round 1 and the board shows the time marker in Round 2.
     assert "Round 1" in alice.inner_text("#history")
-    assert alice.query_selector(".sched-row.current-round .sched-label").inner_text() == "Round 2"
+    assert alice.query_selector(".sched-row.current-round .sched-label").inner_text().endswith("Round 2")
+    assert alice.query_selector(".sched-row.current-round #time-marker") is not None
     # Both players' boards are drawn: two registration boards, attribute cubes on the tracks.
     assert len(alice.query_selector_all("article.student")) == 2
     assert len(alice.query_selector_all(".track .cube")) == 8
