@@ -175,3 +175,15 @@ ANYMAIL = {**env.json("ANYMAIL", default={}),
 CELERY_BEAT_SCHEDULE["mail-reminders"] = {"task": "mail.send_due_reminders",
                                           "schedule": MAIL_REMINDER_INTERVAL_SECONDS}
 CELERY_BEAT_SCHEDULE["mail-digests"] = {"task": "mail.send_digests", "schedule": 3600.0}
+# --- Web pages (games.web, accounts' pages) -----------------------------------------------------------
+INSTALLED_APPS += ["games.web"]
+# Dates on pages are shown in the signed-in player's own time zone (accounts.User.timezone).
+MIDDLEWARE += ["games.web.middleware.UserTimezoneMiddleware"]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "/"
+# Sign-up links and game invitations are signed; these say how long they stay good.
+EMAIL_VERIFICATION_MAX_AGE = env.int("EMAIL_VERIFICATION_MAX_AGE", default=3 * 24 * 3600)
+INVITE_MAX_AGE = env.int("INVITE_MAX_AGE", default=14 * 24 * 3600)
+# How often an open game page asks whether anything changed (milliseconds).
+WEB_POLL_INTERVAL_MS = env.int("WEB_POLL_INTERVAL_MS", default=4000)

@@ -9,6 +9,8 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(permission_classes=[]), name="api-schema"),
     path("api/auth/", include("accounts.urls")),
     path("api/", include("games.urls")),
+    path("accounts/", include("accounts.urls_web")),
+    path("", include("games.web.urls")),
 ]
 urlpatterns += [
     path("api/", include("games.tournaments.api_urls")),

@@ -1,0 +1,102 @@
+"""Forms of the account pages. They validate input; the writes are in accounts.preferences."""
+
+from __future__ import annotations
+
+import zoneinfo
+from functools import lru_cache
+
+from django import forms
+from django.contrib.auth import password_validation
+from django.contrib.auth.forms import AuthenticationForm
+from django.utils import timezone
+
+from .models import User
+
+
+@lru_cache(maxsize=1)
+def timezone_choices() -> list[tuple[str, str]]:
+    names = sorted(n for n in zoneinfo.available_timezones() if "/" in n or n == "UTC")
+    return [(n, n.replace("_", " ")) for n in names]
+
+
+class SignupForm(forms.Form):
+    username = forms.RegexField(max_length=150, regex=r"^[\w.@+-]+$",
+                                error_messages={"invalid": "Letters, digits and @ . + - _ only."})
+    email = forms.EmailField(help_text="We send a link to confirm it, and your turn notices later.")
+    password = forms.CharField(widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}))
+    timezone = forms.ChoiceField(choices=timezone_choices, initial="UTC",
+                                 help_text="Deadlines are shown in this time zone.")
+
+    def clean_username(self):
+        username = self.cleaned_data["username"]
+        if User.objects.filter(username__iexact=username).exists():
+            raise forms.ValidationError("That username is taken.")
+        return username
+
+    def clean(self):
+        data = super().clean()
+        if data.get("password") and data.get("username"):
+            probe = User(username=data["username"], email=data.get("email", ""))
+            try:
+                password_validation.validate_password(data["password"], probe)
+            except forms.ValidationError as e:
+                self.add_error("password", e)
+        return data
+
+
+class LoginForm(AuthenticationForm):
+    """Django's login form, with a helpful message for an account whose email is not yet confirmed."""
+
+    def clean(self):
+        try:
+            return super().clean()
+        except forms.ValidationError:
+            user = User.objects.filter(username=self.cleaned_data.get("username")).first()
+            if user is not None and not user.is_active and user.check_password(self.cleaned_data.get("password")):
+                raise forms.ValidationError(
+                    "Please confirm your email address first: open the link we sent you "
+                    "(or ask for a new one below).", code="unverified")
+            raise
+
+
+class ResendVerificationForm(forms.Form):
+    email = forms.EmailField()
+
+
+class PreferencesForm(forms.Form):
+    timezone = forms.ChoiceField(choices=timezone_choices)
+    email_prompts = forms.BooleanField(required=False, label="Email me when I have a decision to make")
+    email_results = forms.BooleanField(required=False, label="Email me what happened when a step resolves")
+    digest = forms.BooleanField(required=False, label="Bundle notices into one daily digest instead")
+    reminder_lead_hours = forms.CharField(
+        required=False, label="Reminders before a deadline (hours)",
+        help_text="Comma-separated, e.g. 24, 2. Leave empty for no reminders.")
+
+    def clean_reminder_lead_hours(self) -> list[int]:
+        raw = self.cleaned_data["reminder_lead_hours"].replace(";", ",")
+        hours = []
+        for part in filter(None, (p.strip() for p in raw.split(","))):
+            if not part.isdigit() or not 1 <= int(part) <= 24 * 14:
+                raise forms.ValidationError(f"{part!r} is not a whole number of hours between 1 and 336.")
+            hours.append(int(part))
+        if len(hours) > 5:
+            raise forms.ValidationError("At most 5 reminders.")
+        return hours
+
+
+class VacationForm(forms.Form):
+    starts = forms.DateTimeField(widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+                                 help_text="In your time zone.")
+    ends = forms.DateTimeField(widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+
+    def clean(self):
+        data = super().clean()
+        starts, ends = data.get("starts"), data.get("ends")
+        if starts and ends:
+            if ends <= starts:
+                raise forms.ValidationError("A vacation must end after it starts.")
+            if ends <= timezone.now():
+                raise forms.ValidationError("That vacation is already over.")
+            if (ends - starts).days > 90:
+                raise forms.ValidationError("A vacation can last at most 90 days.")
+        return data

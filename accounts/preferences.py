@@ -1,0 +1,55 @@
+"""Writes behind the account pages: sign-up from the web, API token, preferences, vacations."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+from rest_framework.authtoken.models import Token
+
+from .models import NotificationPreferences, User, Vacation
+from .services import user_create
+
+
+@transaction.atomic
+def user_signup(*, username: str, email: str, password: str, timezone: str = "UTC") -> User:
+    """A web sign-up: the usual user, inactive until the email address is verified."""
+    user = user_create(username=username, email=email, password=password, timezone=timezone)
+    user.is_active = False
+    user.save(update_fields=["is_active"])
+    return user
+
+
+@transaction.atomic
+def token_regenerate(*, user: User) -> str:
+    """Replace the user's API token; the old one stops working at once."""
+    Token.objects.filter(user=user).delete()
+    return Token.objects.create(user=user).key
+
+
+def preferences_for(*, user: User) -> NotificationPreferences:
+    prefs, _ = NotificationPreferences.objects.get_or_create(user=user)
+    return prefs
+
+
+@transaction.atomic
+def preferences_update(*, user: User, timezone: str, email_prompts: bool, email_results: bool, digest: bool,
+                       reminder_lead_hours: list[int]) -> NotificationPreferences:
+    """Save the player's time zone and which emails they get, and when."""
+    user.timezone = timezone
+    user.save(update_fields=["timezone"])
+    prefs = preferences_for(user=user)
+    prefs.email_prompts, prefs.email_results, prefs.digest = email_prompts, email_results, digest
+    prefs.reminder_lead_hours = sorted(set(reminder_lead_hours), reverse=True)
+    prefs.save()
+    return prefs
+
+
+def vacation_delete(*, user: User, vacation_id: int) -> bool:
+    """Cancel one of the user's own vacations; False if there is no such vacation of theirs."""
+    deleted, _ = Vacation.objects.filter(user=user, pk=vacation_id).delete()
+    return bool(deleted)
+
+
+def vacations_upcoming(*, user: User, now: datetime) -> list[Vacation]:
+    return list(Vacation.objects.filter(user=user, ends__gt=now).order_by("starts"))

@@ -1,0 +1,119 @@
+"""Faltisia's board: class schedule with the time marker, registration boards, store, hand and notebook.
+
+Input is the engine's view (games/engines/faltisia/view.py documents its shape); nothing else.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+ATTRIBUTES = (("strength", "red"), ("intelligence", "blue"), ("beauty", "yellow"), ("purity", "green"))
+TOKEN_COLOURS = ("red", "blue", "yellow", "green", "rainbow")
+TRACK = range(1, 16)
+# Attribute points at the end (6+ 1 MP, 10+ 2, 13+ 5, 15 10): marked on the tracks like on the board.
+THRESHOLDS = {6: 1, 10: 2, 13: 5, 15: 10}
+PHASES = {"characters": "Choosing characters", "setup": "Registration", "draft": "Drafting",
+          "lecture": "Lecture", "action": "Action", "reprompt": "Off-campus actions", "over": "Game over"}
+CATEGORY_LABELS = {"graduation": "Graduation", "organization": "Organization", "extracurricular": "Clubs",
+                   "assignment": "Assignments", "special_evaluation": "Special Eval.", "items": "Items",
+                   "character": "Character", "attributes": "Attributes", "sterlings": "Sterlings",
+                   "mp_tokens": "MP tokens"}
+
+
+def schedule_rows(view: dict[str, Any]) -> list[dict[str, Any]]:
+    marker = view.get("time_marker") or {}
+    now_round, now_term = marker.get("round", 0), marker.get("term", 0)
+    rows = []
+    for row in view["schedule"]:
+        r = row["round"]
+        cells = []
+        for t, colour in enumerate(row["lectures"], start=1):
+            past = r < now_round or (r == now_round and t < now_term)
+            cells.append({"term": t, "colour": colour, "is_x": colour == "X", "past": past,
+                          "current": r == now_round and t == now_term})
+        rows.append({"round": r, "cells": cells, "current": r == now_round})
+    return rows
+
+
+def mp_so_far(seat: dict[str, Any]) -> dict[str, int]:
+    """MP a player can already count: MP tokens, printed MP of face-up cards and items, a flipped character.
+
+    (Graduation requirements, clubs and attributes are scored only at the end; they stay out.)
+    """
+    printed = sum(int(c.get("mp") or 0) for c in seat["face_up"] + seat["items"])
+    character = int((seat.get("character") or {}).get("mp") or 0) if seat["licensed"] else 0
+    return {"total": seat["mp_tokens"] + printed + character, "tokens": seat["mp_tokens"],
+            "cards": printed + character}
+
+
+def seat_board(seat: dict[str, Any], players: dict[int, dict[str, Any]], me: int | None) -> dict[str, Any]:
+    attrs = seat.get("attributes")
+    tracks = []
+    for name, colour in ATTRIBUTES:
+        value = None if attrs is None else attrs[name]
+        tracks.append({"name": name, "colour": colour, "value": value,
+                       "cells": [{"n": n, "on": value == n, "threshold": THRESHOLDS.get(n)} for n in TRACK]})
+    player = players.get(seat["seat"], {})
+    character = seat.get("character")
+    return {
+        "seat": seat["seat"], "is_me": seat["seat"] == me,
+        "name": character["name"] if character else f"Seat {seat['seat']}",
+        "character": character, "player": player.get("player") or ("bot" if player.get("is_bot") else "—"),
+        "deciding": player.get("deciding", seat.get("deciding", False)),
+        "licensed": seat["licensed"], "tracks": tracks, "hidden_attributes": attrs is None,
+        "tokens": [{"colour": c, "count": seat["tokens"].get(c, 0)} for c in TOKEN_COLOURS],
+        "sterlings": seat["sterlings"], "mp": mp_so_far(seat),
+        "face_up": seat["face_up"], "items": seat["items"],
+        "face_down_backs": range(seat["face_down_count"]), "face_down_count": seat["face_down_count"],
+        "hand_size": seat["hand_size"], "requirements_count": seat["requirements_count"],
+    }
+
+
+VERBS = {"draft": "Keep this card", "play": "Play this card", "shop": "Buy this item", "discard": "Discard this"}
+
+
+def option_cards(view: dict[str, Any], options: list[dict[str, str]]) -> dict[str, dict]:
+    """Option id -> the card it is about, so a draft, play, shop or discard pick is drawn as that card."""
+    you = view.get("you") or {}
+    cards = {c["number"]: c for c in (view.get("store") or [])}
+    for key in ("hand", "draft_pack", "requirement_offer"):
+        cards.update({c["number"]: c for c in you.get(key) or []})
+    out = {}
+    for o in options:
+        kind, _, number = o["id"].partition(":")
+        if kind in ("draft", "play", "shop", "discard") and number in cards:
+            out[o["id"]] = {"card": cards[number], "verb": VERBS[kind]}
+    return out
+
+
+def result_table(view: dict[str, Any], boards: list[dict[str, Any]]) -> dict[str, Any] | None:
+    result = view.get("result")
+    if not result:
+        return None
+    categories = list(result["breakdown"][0].keys()) if result["breakdown"] else []
+    rows = []
+    for i, b in enumerate(boards):
+        rows.append({"seat": i, "name": b["name"], "player": b["player"], "is_me": b["is_me"],
+                     "score": result["scores"][i], "rank": result["ranks"][i],
+                     "tiebreak": result["tiebreak"][i] if result.get("tiebreak") else None,
+                     "points": [result["breakdown"][i].get(c, 0) for c in categories]})
+    rows.sort(key=lambda r: (r["rank"], r["seat"]))
+    return {"categories": [CATEGORY_LABELS.get(c, c.replace("_", " ").title()) for c in categories], "rows": rows}
+
+
+def board(*, view: dict[str, Any], seats: list[dict[str, Any]], prompt_options) -> dict[str, Any]:
+    you = view.get("you")
+    me = None if you is None else you["seat"]
+    players = {s["position"]: s for s in seats}
+    boards = [seat_board(s, players, me) for s in view["seats"]]
+    # My own board first, then the others in seat order.
+    ordered = sorted(boards, key=lambda b: (not b["is_me"], b["seat"]))
+    return {
+        "template": "web/boards/faltisia.html",
+        "phase_label": PHASES.get(view["phase"], view["phase"].title()),
+        "schedule": schedule_rows(view), "boards": ordered, "you": you,
+        "store": view["store"], "item_deck_count": view["item_deck_count"], "deck_counts": view["deck_counts"],
+        "lecture": view.get("lecture"), "decisions": view.get("decisions") or [],
+        "option_cards": option_cards(view, prompt_options), "result": result_table(view, boards),
+        "view": view,
+    }

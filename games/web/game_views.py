@@ -1,0 +1,132 @@
+"""The game page, its live fragment, the decision form's target, standing orders and the replay."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.views.decorators.http import require_GET, require_POST
+
+from games.engines.registry import get_engine
+from games.errors import ErrorCode, GameError
+from games.models import Game, GameStatus, SubmissionSource
+from games.selectors import events_for_user, open_prompt_for_seat
+from games.services import seat_standing_orders_set, submission_create
+
+from .boards import board_context
+from .invites import game_title
+from .pages import game_context
+from .replay import state_after_step
+from .selectors import history_by_round, page_version, seats_for_page, viewer_for
+
+STALE = ("This decision was already made, or the options changed since the page was loaded; "
+         "nothing was changed. Here is what you must decide now.")
+
+
+def _wants_fragment(request) -> bool:
+    return request.headers.get("X-Requested-With") == "fetch"
+
+
+def _fragment(request, game: Game, viewer) -> JsonResponse:
+    ctx = game_context(request=request, game=game, viewer=viewer)
+    html = render_to_string("web/game_live.html", ctx, request=request)
+    return JsonResponse({"version": ctx["version"], "phase": game.phase, "status": game.status, "html": html})
+
+
+@login_required
+@require_GET
+def game_page(request, game_id: int):
+    game = get_object_or_404(Game, pk=game_id)
+    viewer = viewer_for(game=game, user=request.user)
+    return render(request, "web/game.html", game_context(request=request, game=game, viewer=viewer))
+
+
+@login_required
+@require_GET
+def game_live(request, game_id: int):
+    """The page's changing part; 204 while nothing changed since the version the page holds."""
+    game = get_object_or_404(Game, pk=game_id)
+    viewer = viewer_for(game=game, user=request.user)
+    prompt = (open_prompt_for_seat(seat=viewer.seat)
+              if viewer.is_player and game.status == GameStatus.ACTIVE else None)
+    if request.GET.get("v") == page_version(game=game, viewer=viewer, prompt=prompt):
+        return HttpResponse(status=204)
+    return _fragment(request, game, viewer)
+
+
+@login_required
+@require_POST
+def game_move(request, game_id: int):
+    game = get_object_or_404(Game, pk=game_id)
+    viewer = viewer_for(game=game, user=request.user)
+    if not viewer.is_player:
+        messages.error(request, "You are watching this game; only its players make decisions.")
+    else:
+        prompt_id, option_id = request.POST.get("prompt", ""), request.POST.get("option", "")
+        try:
+            submission = submission_create(seat=viewer.seat, prompt_id=prompt_id, option_id=option_id,
+                                           source=SubmissionSource.WEB)
+        except GameError as e:
+            if e.code == ErrorCode.STALE_PROMPT:
+                messages.warning(request, STALE)
+            elif e.code == ErrorCode.NOT_AN_OPTION:
+                messages.warning(request, "That is not one of the options offered now; nothing was changed.")
+            else:
+                messages.error(request, f"Not accepted: {e.detail}.")
+        else:
+            if not submission.is_new:
+                messages.info(request, "That pick was already recorded (sent twice?); it counts once.")
+        game.refresh_from_db()
+    if _wants_fragment(request):
+        return _fragment(request, game, viewer)
+    return redirect("web:game", game_id=game.pk)
+
+
+@login_required
+@require_POST
+def game_orders(request, game_id: int):
+    game = get_object_or_404(Game, pk=game_id)
+    viewer = viewer_for(game=game, user=request.user)
+    if viewer.is_player:
+        try:
+            seat_standing_orders_set(seat=viewer.seat, order_ids=request.POST.getlist("orders"))
+            messages.success(request, "Standing orders saved.")
+        except GameError as e:
+            messages.error(request, f"Not saved: {e.detail}.")
+    return redirect("web:game", game_id=game.pk)
+
+
+@login_required
+@require_GET
+def game_replay(request, game_id: int):
+    """Step through a finished game: the events of one step and the board right after it."""
+    game = get_object_or_404(Game, pk=game_id)
+    viewer = viewer_for(game=game, user=request.user)
+    if game.status != GameStatus.FINISHED:
+        messages.info(request, "The replay opens when the game is finished.")
+        return redirect("web:game", game_id=game.pk)
+    events = events_for_user(game=game, user=request.user)
+    phases = sorted({e.phase for e in events})
+    if not phases:
+        return redirect("web:game", game_id=game.pk)
+    try:
+        phase = int(request.GET.get("step", phases[0]))
+    except ValueError:
+        phase = phases[0]
+    phase = min(phases, key=lambda p: abs(p - phase))  # snap to a step that has events
+    i = phases.index(phase)
+    state = state_after_step(game=game, phase=phase)
+    seats = seats_for_page(game=game)
+    board = None
+    if state is not None:
+        view = get_engine(game.engine).view(state, viewer.position)
+        board = board_context(engine=game.engine, view=view, seats=seats)
+    step_events = [e for e in events if e.phase == phase]
+    rounds = history_by_round([e for e in events if e.phase <= phase])
+    return render(request, "web/replay.html", {
+        "game": game, "title": game_title(game), "viewer": viewer, "board": board, "events": step_events,
+        "phase": phase, "index": i + 1, "count": len(phases), "round_title": rounds[-1].title if rounds else "",
+        "prev": phases[i - 1] if i > 0 else None, "next": phases[i + 1] if i + 1 < len(phases) else None,
+        "first": phases[0], "last": phases[-1], "all_steps": phases, "seats": seats})

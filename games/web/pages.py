@@ -1,0 +1,43 @@
+"""The game page's context: board, decision, who is deciding, history; shared by the page and its fragment."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.urls import reverse
+
+from games.engines.registry import get_engine
+from games.models import Game, GameStatus
+from games.selectors import events_for_user, game_view_for_seat, open_prompt_for_seat
+
+from .boards import board_context
+from .invites import game_title, invite_url
+from .selectors import Viewer, history_by_round, page_version, seats_for_page
+
+
+def game_context(*, request, game: Game, viewer: Viewer) -> dict[str, Any]:
+    prompt = (open_prompt_for_seat(seat=viewer.seat)
+              if viewer.is_player and game.status == GameStatus.ACTIVE else None)
+    seats = seats_for_page(game=game)
+    view = game_view_for_seat(game=game, seat=viewer.seat)
+    started = game.state is not None
+    board = board_context(engine=game.engine, view=view, seats=seats,
+                          prompt_options=prompt.options if prompt else None) if started else None
+    events = events_for_user(game=game, user=request.user)
+    engine = get_engine(game.engine)
+    orders = engine.standing_orders() if viewer.is_player else ()
+    return {
+        "game": game, "title": game_title(game), "viewer": viewer, "seats": seats, "view": view,
+        "prompt": prompt, "board": board, "started": started,
+        "deciding": [s for s in seats if s["deciding"] and s["position"] != viewer.position],
+        "history": list(reversed(history_by_round(events))), "event_count": len(events),
+        "version": page_version(game=game, viewer=viewer, prompt=prompt),
+        "live_url": reverse("web:game-live", args=[game.pk]),
+        "poll_ms": settings.WEB_POLL_INTERVAL_MS,
+        "invite_link": (invite_url(game=game, base_url=request.build_absolute_uri("/"))
+                        if viewer.is_player and game.status == GameStatus.OPEN else None),
+        "standing_orders": [{"id": o.id, "label": o.label, "on": o.id in (viewer.seat.standing_orders or [])}
+                            for o in orders] if viewer.is_player else [],
+        "waiting_for_players": view.get("waiting_for_players") if not started else 0,
+    }

@@ -1,0 +1,39 @@
+"""Replay a game from its log: the board after each step, rebuilt through the engine protocol only.
+
+An engine is a deterministic function of (players, options, seed, ordered picks), and every pick that
+changed the state is a Submission row (players, deadline defaults, bots, standing orders alike), so
+applying them in order and resolving each complete step reproduces the game. The frame for step N is
+the state right after step N resolved, shown through ``view(state, seat)`` like any live page.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from games.engines.base import IllegalPick
+from games.engines.registry import get_engine
+from games.models import Game, Submission
+
+logger = logging.getLogger(__name__)
+
+
+def state_after_step(*, game: Game, phase: int) -> dict[str, Any] | None:
+    """The engine state right after step ``phase`` resolved (or the last state, if it never did).
+
+    None if the log does not replay (a changed engine, a corrupt row): the page then shows events only.
+    """
+    engine = get_engine(game.engine)
+    try:
+        state = engine.new_game(players=game.players, options=game.options, seed=game.seed)
+        picks = Submission.objects.filter(game=game).order_by("id").values_list("seat__position", "option_id")
+        for position, option_id in picks.iterator():
+            if engine.step(state) > phase or engine.is_over(state):
+                break
+            engine.apply(state, position, option_id)
+            if engine.is_step_complete(state):
+                engine.resolve(state)
+        return state
+    except (IllegalPick, ValueError, KeyError, IndexError, TypeError) as e:
+        logger.warning("game %s does not replay at step %s: %s", game.pk, phase, e)
+        return None

@@ -1,0 +1,156 @@
+"""Reads for the web pages: lobby lists, who may see a game, who is still deciding, the history.
+
+Everything a page shows of a running game comes from the engine's ``view`` for the viewer's seat (None for
+a spectator) and from events filtered by their visibility (games.selectors).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Count, Q
+from django.http import Http404
+
+from accounts.models import User
+from games.models import Event, Game, GameStatus, Prompt, Seat
+from games.selectors import seat_for_user
+
+STATUS_ORDER = {GameStatus.ACTIVE: 0, GameStatus.PAUSED: 1, GameStatus.OPEN: 2, GameStatus.FINISHED: 3,
+                GameStatus.ABANDONED: 4}
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is looking at a game: a seated player (seat set) or a spectator of a public game."""
+
+    game: Game
+    seat: Seat | None
+
+    @property
+    def position(self) -> int | None:
+        return None if self.seat is None else self.seat.position
+
+    @property
+    def is_player(self) -> bool:
+        return self.seat is not None
+
+
+def viewer_for(*, game: Game, user: User) -> Viewer:
+    """The user's seat, or a spectator of a public game; Http404 for anyone else (private games hide)."""
+    seat = seat_for_user(game=game, user=user)
+    if seat is None and not game.is_public:
+        raise Http404("No such game.")
+    return Viewer(game=game, seat=seat)
+
+
+@dataclass
+class LobbyEntry:
+    game: Game
+    seat: Seat | None
+    prompt: Prompt | None = None
+    free_seats: int = 0
+    players: list[str] = field(default_factory=list)
+
+    @property
+    def waiting_for_me(self) -> bool:
+        return self.prompt is not None
+
+
+def my_games(*, user: User, limit: int = 100) -> list[LobbyEntry]:
+    """The user's games: those waiting for a decision from them first (soonest deadline first)."""
+    seats = list(Seat.objects.filter(user=user).select_related("game").order_by("-game_id")[:limit])
+    games = [s.game for s in seats]
+    prompts = {p.game_id: p for p in Prompt.objects.filter(seat__in=seats, closed_at__isnull=True,
+                                                           game__status=GameStatus.ACTIVE)}
+    names = _player_names([g.pk for g in games])
+    entries = [LobbyEntry(game=s.game, seat=s, prompt=prompts.get(s.game_id), players=names.get(s.game_id, []))
+               for s in seats]
+    far = 10 ** 12
+
+    def key(e: LobbyEntry):
+        deadline = e.prompt.deadline.timestamp() if e.prompt and e.prompt.deadline else far
+        return (not e.waiting_for_me, STATUS_ORDER.get(e.game.status, 9), deadline, -e.game.pk)
+
+    return sorted(entries, key=key)
+
+
+def open_games(*, user: User, limit: int = 50) -> list[LobbyEntry]:
+    """Public games still looking for players, that the user does not sit at."""
+    qs = (Game.objects.filter(status=GameStatus.OPEN, is_public=True)
+          .exclude(seats__user=user)
+          .annotate(free=Count("seats", filter=Q(seats__user__isnull=True, seats__is_bot=False)))
+          .filter(free__gt=0).order_by("-id")[:limit])
+    games = list(qs)
+    names = _player_names([g.pk for g in games])
+    return [LobbyEntry(game=g, seat=None, free_seats=g.free, players=names.get(g.pk, [])) for g in games]
+
+
+def watchable_games(*, user: User | None, limit: int = 20) -> list[LobbyEntry]:
+    """Public games under way, for spectators."""
+    qs = Game.objects.filter(status__in=[GameStatus.ACTIVE, GameStatus.FINISHED], is_public=True)
+    if user is not None and user.is_authenticated:
+        qs = qs.exclude(seats__user=user)
+    games = list(qs.order_by("-updated_at")[:limit])
+    names = _player_names([g.pk for g in games])
+    return [LobbyEntry(game=g, seat=None, players=names.get(g.pk, [])) for g in games]
+
+
+def _player_names(game_ids: list[int]) -> dict[int, list[str]]:
+    out: dict[int, list[str]] = {}
+    for game_id, name, is_bot in (Seat.objects.filter(game_id__in=game_ids).order_by("position")
+                                  .values_list("game_id", "user__username", "is_bot")):
+        out.setdefault(game_id, []).append(name or ("bot" if is_bot else "(free seat)"))
+    return out
+
+
+def seats_for_page(*, game: Game) -> list[dict[str, Any]]:
+    """Each seat's player and whether it still has a decision open (never what it chose)."""
+    deciding = set(Prompt.objects.filter(game=game, closed_at__isnull=True).values_list("seat__position", flat=True))
+    return [{"position": s.position, "player": s.user.username if s.user else None, "is_bot": s.is_bot,
+             "user_id": s.user_id, "deciding": s.position in deciding and game.status == GameStatus.ACTIVE}
+            for s in Seat.objects.filter(game=game).select_related("user").order_by("position")]
+
+
+def page_version(*, game: Game, viewer: Viewer, prompt: Prompt | None) -> str:
+    """Changes whenever what the page shows may have changed: the step, the status, my prompt, who decides."""
+    deciding = ",".join(str(p) for p in sorted(Prompt.objects.filter(game=game, closed_at__isnull=True)
+                                               .values_list("seat__position", flat=True)))
+    last_event = Event.objects.filter(game=game).order_by("-id").values_list("id", flat=True).first() or 0
+    return f"{game.phase}.{game.status}.{prompt.prompt_id if prompt else '-'}.{deciding}.{last_event}"
+
+
+# --- history --------------------------------------------------------------------------------------------
+ROUND_EVENT = re.compile(r"^Round (\d+):")
+
+
+@dataclass
+class HistoryStep:
+    phase: int
+    events: list[Event]
+
+
+@dataclass
+class HistoryRound:
+    title: str
+    steps: list[HistoryStep]
+
+
+def history_by_round(events: list[Event]) -> list[HistoryRound]:
+    """Events grouped by step, and steps by round (a round starts at the event that announces it).
+
+    Engines without rounds get one group. The newest round comes first on the page.
+    """
+    rounds: list[HistoryRound] = [HistoryRound(title="Setup", steps=[])]
+    for e in events:
+        m = ROUND_EVENT.match(e.text)
+        if m:
+            rounds.append(HistoryRound(title=f"Round {m.group(1)}", steps=[]))
+        steps = rounds[-1].steps
+        if not steps or steps[-1].phase != e.phase:
+            steps.append(HistoryStep(phase=e.phase, events=[]))
+        steps[-1].events.append(e)
+    if len(rounds) == 1:
+        rounds[0].title = "Game log"
+    return [r for r in rounds if r.steps]

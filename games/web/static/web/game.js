@@ -1,0 +1,94 @@
+/* The game page without reloads: poll a small fragment, send decisions in the background, count down.
+   Everything works without this file too (plain forms, redirect after POST); this only makes it smoother. */
+(function () {
+  "use strict";
+  var live = document.getElementById("live");
+
+  function csrfHeaders() { return { "X-Requested-With": "fetch" }; }
+
+  function swap(data) {
+    if (!live || !data || typeof data.html !== "string") return;
+    var open = Array.prototype.map.call(live.querySelectorAll("details"), function (d) { return d.open; });
+    live.innerHTML = data.html;
+    live.dataset.version = data.version;
+    // keep the history sections the player opened or closed
+    var details = live.querySelectorAll("details");
+    if (open.length === details.length) { details.forEach(function (d, i) { d.open = open[i]; }); }
+    var status = document.getElementById("game-status");
+    if (status && data.status) { status.textContent = data.status.charAt(0).toUpperCase() + data.status.slice(1); }
+    tick();
+    document.dispatchEvent(new CustomEvent("game:updated", { detail: data }));
+  }
+
+  /* --- polling: the server answers 204 until the version (step, status, my prompt, who decides) changes --- */
+  var delay = live ? parseInt(live.dataset.pollMs || "4000", 10) : 0;
+  var timer = null, busy = false, failures = 0;
+  function poll() {
+    if (!live || busy || document.hidden) { schedule(); return; }
+    busy = true;
+    fetch(live.dataset.liveUrl + "?v=" + encodeURIComponent(live.dataset.version || ""),
+          { headers: csrfHeaders(), credentials: "same-origin" })
+      .then(function (r) {
+        failures = 0;
+        if (r.status === 200) { return r.json().then(swap); }
+        if (r.status === 401 || r.status === 403 || r.redirected) { live = null; }
+      })
+      .catch(function () { failures += 1; })
+      .then(function () { busy = false; schedule(); });
+  }
+  function schedule() {
+    if (!live) return;
+    clearTimeout(timer);
+    timer = setTimeout(poll, delay * Math.min(8, Math.pow(2, failures)));
+  }
+  if (live && delay > 0) {
+    schedule();
+    document.addEventListener("visibilitychange", function () { if (!document.hidden) { poll(); } });
+  }
+
+  /* --- decisions: POST in the background, then show the fresh fragment --- */
+  document.addEventListener("submit", function (ev) {
+    var form = ev.target;
+    if (!live || !form.classList.contains("decision-form") || !window.fetch || !window.FormData) return;
+    ev.preventDefault();
+    var body = new FormData(form);
+    if (ev.submitter && ev.submitter.name) { body.append(ev.submitter.name, ev.submitter.value); }
+    form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });  // no double submit
+    if (ev.submitter) { ev.submitter.classList.add("sending"); }
+    busy = true;
+    fetch(form.action, { method: "POST", body: body, headers: csrfHeaders(), credentials: "same-origin" })
+      .then(function (r) { if (!r.ok) { throw new Error("HTTP " + r.status); } return r.json(); })
+      .then(swap)
+      .catch(function () { window.location.reload(); })
+      .then(function () { busy = false; schedule(); });
+  });
+
+  /* --- countdowns to each deadline --- */
+  function fmt(ms) {
+    if (ms <= 0) return "deadline passed";
+    var s = Math.floor(ms / 1000), d = Math.floor(s / 86400), h = Math.floor(s % 86400 / 3600),
+        m = Math.floor(s % 3600 / 60), sec = s % 60;
+    if (d > 0) return d + "d " + h + "h " + m + "m left";
+    if (h > 0) return h + "h " + m + "m left";
+    return m + "m " + (sec < 10 ? "0" : "") + sec + "s left";
+  }
+  function tick() {
+    document.querySelectorAll(".countdown[data-deadline]").forEach(function (el) {
+      var left = Date.parse(el.dataset.deadline) - Date.now();
+      el.textContent = fmt(left);
+      el.classList.toggle("soon", left < 3600 * 1000);
+    });
+  }
+  tick();
+  setInterval(tick, 1000);
+
+  /* --- copy buttons (invite link, API token) --- */
+  document.addEventListener("click", function (ev) {
+    var btn = ev.target.closest("[data-copy]");
+    if (!btn) return;
+    var src = document.querySelector(btn.dataset.copy);
+    if (src && navigator.clipboard) {
+      navigator.clipboard.writeText(src.textContent.trim()).then(function () { btn.textContent = "Copied"; });
+    }
+  });
+})();

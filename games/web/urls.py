@@ -1,0 +1,20 @@
+"""Web pages (mounted at the site root). The JSON API is under /api/ (games.urls)."""
+
+from django.urls import path
+
+from . import game_views, lobby_views
+
+app_name = "web"
+
+urlpatterns = [
+    path("", lobby_views.lobby, name="lobby"),
+    path("games/new/", lobby_views.game_new, name="game-new"),
+    path("games/<int:game_id>/", game_views.game_page, name="game"),
+    path("games/<int:game_id>/live/", game_views.game_live, name="game-live"),
+    path("games/<int:game_id>/move/", game_views.game_move, name="game-move"),
+    path("games/<int:game_id>/orders/", game_views.game_orders, name="game-orders"),
+    path("games/<int:game_id>/replay/", game_views.game_replay, name="game-replay"),
+    path("games/<int:game_id>/join/", lobby_views.game_join_view, name="game-join"),
+    path("games/<int:game_id>/invite/", lobby_views.game_invite, name="game-invite"),
+    path("invite/<str:token>/", lobby_views.invite_accept, name="invite"),
+]
