@@ -175,6 +175,9 @@ ANYMAIL = {**env.json("ANYMAIL", default={}),
 CELERY_BEAT_SCHEDULE["mail-reminders"] = {"task": "mail.send_due_reminders",
                                           "schedule": MAIL_REMINDER_INTERVAL_SECONDS}
 CELERY_BEAT_SCHEDULE["mail-digests"] = {"task": "mail.send_digests", "schedule": 3600.0}
+# A follow-up prompt within a step (the seat's previous pick came by web or API) is emailed this late,
+# and not at all if answered meanwhile; after an email pick it goes at once.
+MAIL_FOLLOWUP_DELAY_SECONDS = env.int("MAIL_FOLLOWUP_DELAY_SECONDS", default=600)
 # --- Web pages (games.web, accounts' pages) -----------------------------------------------------------
 INSTALLED_APPS += ["games.web"]
 # Dates on pages are shown in the signed-in player's own time zone (accounts.User.timezone).

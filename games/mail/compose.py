@@ -67,10 +67,13 @@ def events_since_last_decision(*, seat: Seat) -> list[Event]:
 
     "Since the previous prompt email" rather than "since the previous pick": a pick's own events are
     stored just before its Submission row, and the player should see them once, in the next email.
+    Only an email that went out counts: a held-back follow-up skipped because the player answered on
+    the web never reached them.
     """
-    from .models import Notification, NotificationKind  # models import nothing from here; keep it local
+    from .models import Notification, NotificationKind, NotificationStatus  # models import nothing from here
 
-    last = (Notification.objects.filter(seat=seat, kind=NotificationKind.PROMPT).order_by("-id")
+    last = (Notification.objects.filter(seat=seat, kind=NotificationKind.PROMPT, status=NotificationStatus.SENT)
+            .order_by("-id")
             .values_list("created_at", flat=True).first())
     if last is None:
         last = Submission.objects.filter(seat=seat).order_by("-id").values_list("created_at", flat=True).first()

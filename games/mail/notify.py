@@ -1,23 +1,33 @@
 """What the game signals turn into: prompt, reminder, result, digest and game-over emails.
 
 Each function is safe to call twice (the outbox's dedupe key) and checks the player's preferences.
+They render, so they run in a worker (tasks.py), never in the request that made a pick.
 """
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime, timedelta
+from typing import Callable
 
-from django.db.models import Q
+from django.conf import settings
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from accounts.models import NotificationPreferences, User
-from games.models import Event, Game, GameStatus, Prompt, Seat
+from games.models import Event, Game, GameStatus, Prompt, Seat, Submission, SubmissionSource
 
 from . import compose
 from .models import Notification, NotificationKind
-from .outbox import notification_queue
+from .outbox import SWEEP_AFTER, notification_queue
+
+logger = logging.getLogger(__name__)
 
 MAX_LEAD_HOURS = 24 * 7  # a reminder lead time above a week is clamped
+# Open prompts without a prompt email are looked for over this window (their on-commit task was lost:
+# broker down). Older ones are left to the deadline reminders, so the sweep's cost stays bounded.
+MISSING_PROMPT_WINDOW = timedelta(hours=24)
+MISSING_PROMPT_BATCH = 200
 
 
 def preferences_for(user: User) -> NotificationPreferences:
@@ -32,8 +42,29 @@ def _mailable(seat: Seat) -> User | None:
     return user
 
 
+def followup_delay() -> timedelta:
+    return timedelta(seconds=getattr(settings, "MAIL_FOLLOWUP_DELAY_SECONDS", 600))
+
+
+def prompt_not_before(prompt: Prompt) -> datetime | None:
+    """When a prompt's email may go out: None for at once.
+
+    A step's decision is a short series of picks per seat (play a card, face up or down, an action...).
+    The seat's first prompt of a step is emailed at once. A follow-up (the seat already answered a
+    prompt in this step) is emailed at once only if that pick came by email: the player is in their
+    inbox. Otherwise they are clicking through the web or API, so it waits, and is skipped if answered
+    meanwhile (outbox._still_relevant).
+    """
+    previous = (Submission.objects.filter(seat_id=prompt.seat_id, prompt_row__phase=prompt.phase)
+                .exclude(prompt_row_id=prompt.pk).order_by("-id").values_list("source", flat=True).first())
+    if previous is None or previous == SubmissionSource.EMAIL:
+        return None
+    return prompt.opened_at + followup_delay()
+
+
 def prompt_notification_queue(*, prompt_id: int) -> Notification | None:
-    """One email for a newly opened prompt (none for bots, opted-out players, or a prompt already closed)."""
+    """One email for a newly opened prompt (none for bots, opted-out players, or a prompt already closed);
+    a follow-up within a step may be held back (prompt_not_before)."""
     prompt = (Prompt.objects.select_related("seat", "seat__user", "game")
               .filter(pk=prompt_id, closed_at__isnull=True).first())
     if prompt is None or prompt.game.status != GameStatus.ACTIVE:
@@ -44,11 +75,41 @@ def prompt_notification_queue(*, prompt_id: int) -> Notification | None:
     return notification_queue(
         kind=NotificationKind.PROMPT, dedupe_key=f"prompt:{prompt.pk}:seat{prompt.seat_id}",
         to_email=user.email, user_id=user.pk, game=prompt.game, seat=prompt.seat, prompt=prompt,
-        render=lambda: compose.render_prompt(prompt=prompt, user=user))
+        not_before=prompt_not_before(prompt), render=lambda: compose.render_prompt(prompt=prompt, user=user))
 
 
-def result_notifications_queue(*, game: Game, phase: int, events: list[Event]) -> int:
+def missing_prompt_notifications_queue(*, enqueue: Callable[[int], None], now: datetime | None = None) -> int:
+    """Enqueue the prompt email of recently opened prompts that have none (their task was lost).
+
+    Walks the open-prompt ``opened_at`` index (migration mail 0002) over [now - window, now - a minute],
+    so it costs what the recent prompts cost; prompts no email is due for (bots, no address, opted out)
+    are filtered in the query so they are not retried every sweep. Returns how many were enqueued.
+    """
+    now = now or timezone.now()
+    has_prompt_mail = Notification.objects.filter(prompt=OuterRef("pk"), kind=NotificationKind.PROMPT)
+    ids = list(Prompt.objects
+               .filter(closed_at__isnull=True, opened_at__gt=now - MISSING_PROMPT_WINDOW,
+                       opened_at__lte=now - SWEEP_AFTER, game__status=GameStatus.ACTIVE,
+                       seat__is_bot=False, seat__user__is_active=True)
+               .exclude(seat__user__email="")
+               .exclude(seat__user__notification_preferences__email_prompts=False)
+               .filter(~Exists(has_prompt_mail))
+               .order_by("opened_at").values_list("pk", flat=True)[:MISSING_PROMPT_BATCH])
+    for n, pk in enumerate(ids):
+        try:
+            enqueue(pk)
+        except Exception:  # the broker went away mid-sweep: the next sweep finds the rest
+            logger.warning("could not enqueue the prompt email of prompt %s", pk, exc_info=True)
+            return n
+    return len(ids)
+
+
+def result_notifications_queue(*, game_id: int, phase: int, event_ids: list[int]) -> int:
     """After a resolution: what happened, to each player who wants one email per event (not a digest)."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return 0
+    events = list(Event.objects.filter(game=game, pk__in=event_ids).order_by("id"))
     sent = 0
     for seat in Seat.objects.filter(game=game).select_related("user", "game"):
         user = _mailable(seat)
@@ -182,5 +243,6 @@ def preferences_unsubscribe(*, user_id: int) -> bool:
     return True
 
 
-__all__ = ["prompt_notification_queue", "result_notifications_queue", "finished_notifications_queue",
-           "reminders_due_queue", "digests_queue", "preferences_unsubscribe"]
+__all__ = ["prompt_notification_queue", "prompt_not_before", "missing_prompt_notifications_queue",
+           "result_notifications_queue", "finished_notifications_queue", "reminders_due_queue", "digests_queue",
+           "preferences_unsubscribe"]

@@ -3,18 +3,20 @@
 queue -> Notification row (pending) -> on commit: task mail.send_notification(id)
       -> lock the row, still pending and still relevant? send, mark sent; else mark skipped.
 A lost task (broker down, worker killed) leaves the row pending; the periodic sweep re-enqueues it.
+A row with ``not_before`` is enqueued with a countdown and swept only once it is due.
 """
 
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 from email.utils import make_msgid
 from typing import Callable
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games.models import Game, Prompt, Seat
@@ -26,6 +28,8 @@ logger = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 5
 SWEEP_AFTER = timedelta(seconds=60)
+# A countdown task may run a moment before ``not_before`` by the worker's clock; that is not "early".
+NOT_BEFORE_TOLERANCE = timedelta(seconds=5)
 
 
 def thread_id(*, game_id: int | None, user_id: int | None) -> str:
@@ -60,8 +64,10 @@ def _headers(rendered: Rendered, *, game: Game | None, user_id: int | None, mess
 
 def notification_queue(*, kind: str, dedupe_key: str, to_email: str, render: Callable[[], Rendered],
                        user_id: int | None = None, game: Game | None = None, seat: Seat | None = None,
-                       prompt: Prompt | None = None, lead_hours: int | None = None) -> Notification | None:
-    """Store the email under ``dedupe_key`` and send it after the commit; None if it was queued before."""
+                       prompt: Prompt | None = None, lead_hours: int | None = None,
+                       not_before: datetime | None = None) -> Notification | None:
+    """Store the email under ``dedupe_key`` and send it after the commit (not before ``not_before``);
+    None if it was queued before."""
     if not to_email or Notification.objects.filter(dedupe_key=dedupe_key).exists():
         return None
     rendered = render()
@@ -72,21 +78,26 @@ def notification_queue(*, kind: str, dedupe_key: str, to_email: str, render: Cal
                 kind=kind, dedupe_key=dedupe_key, user_id=user_id, game=game, seat=seat, prompt=prompt,
                 deadline=prompt.deadline if prompt is not None else None, lead_hours=lead_hours,
                 to_email=to_email, subject=rendered.subject[:300], body_text=rendered.text, body_html=rendered.html,
-                message_id=message_id,
+                message_id=message_id, not_before=not_before,
                 headers=_headers(rendered, game=game, user_id=user_id, message_id=message_id, kind=kind,
                                  prompt=prompt))
     except IntegrityError:  # queued concurrently by a duplicate signal or sweep: that one wins
         return None
-    send_enqueue_on_commit(notification_id=row.pk)
+    send_enqueue_on_commit(notification_id=row.pk, not_before=not_before)
     return row
 
 
-def send_enqueue_on_commit(*, notification_id: int) -> None:
+def send_enqueue_on_commit(*, notification_id: int, not_before: datetime | None = None) -> None:
     def send() -> None:
         from .tasks import send_notification  # tasks import this module
 
+        countdown = 0.0 if not_before is None else max(0.0, (not_before - timezone.now()).total_seconds())
+        if countdown and send_notification.app.conf.task_always_eager:
+            # In-process (eager) tasks cannot wait: running it now would defeat the delay. The row
+            # stays pending and the outbox sweep (beat, or `manage.py mail_sweep`) sends it when due.
+            return
         try:
-            send_notification.apply_async(args=(notification_id,), retry=False)
+            send_notification.apply_async(args=(notification_id,), countdown=countdown or None, retry=False)
         except Exception:
             logger.warning("could not enqueue mail %s; the outbox sweep will", notification_id, exc_info=True)
 
@@ -125,6 +136,8 @@ def notification_send(*, notification_id: int) -> str:
             row.status = NotificationStatus.SKIPPED
             row.save(update_fields=["status"])
             return row.status
+        if row.not_before is not None and timezone.now() < row.not_before - NOT_BEFORE_TOLERANCE:
+            return row.status  # too early (a stray duplicate task): its countdown task or the sweep sends it
         build_message(row).send(fail_silently=False)
         row.status = NotificationStatus.SENT
         row.sent_at = timezone.now()
@@ -147,9 +160,15 @@ def notification_failed(*, notification_id: int, error: str, final: bool) -> Non
 
 
 def outbox_sweep(*, now=None, enqueue: Callable[[int], None] | None = None) -> int:
-    """Re-enqueue pending emails older than a minute (their task was lost); uses the pending index."""
+    """Re-enqueue pending emails due for over a minute (their task was lost); uses the pending index.
+
+    A row is due at ``not_before`` if it has one (a delayed follow-up prompt), else when it was queued;
+    a delayed row is left to its countdown task until then, so it is never sent early.
+    """
     now = now or timezone.now()
-    ids = list(Notification.objects.filter(status=NotificationStatus.PENDING, created_at__lte=now - SWEEP_AFTER)
+    cutoff = now - SWEEP_AFTER
+    ids = list(Notification.objects.filter(status=NotificationStatus.PENDING, created_at__lte=cutoff)
+               .filter(Q(not_before__isnull=True) | Q(not_before__lte=cutoff))
                .order_by("created_at").values_list("pk", flat=True)[:500])
     for pk in ids:
         if enqueue is not None:

@@ -1,32 +1,53 @@
-"""Hooks: the games signals (sent after commit) queue emails; anymail's inbound signal feeds the service."""
+"""Hooks: the games signals (sent after commit) enqueue the email tasks; anymail's inbound signal feeds
+the service.
+
+A receiver runs in whatever process made the change, often the HTTP request of a pick, so it only
+enqueues a task with ids (on commit): rendering and sending happen in a worker. If the broker is
+down, the caller is not failed: the reminder sweep (tasks.send_due_reminders) finds open prompts
+without an email. In the embedded mode (eager tasks) the task simply runs here.
+"""
 
 from __future__ import annotations
 
 import logging
 
 from anymail.signals import inbound
+from django.db import transaction
 from django.dispatch import receiver
 
 from games.signals import game_finished, phase_resolved, prompt_opened
 
-from . import notify
+from . import tasks
 
 logger = logging.getLogger(__name__)
 
 
+def task_enqueue_on_commit(task, *args) -> None:
+    """Enqueue ``task(*args)`` after the commit; a broker or task failure is logged, never raised."""
+
+    def send() -> None:
+        try:
+            task.apply_async(args=args, retry=False)
+        except Exception:
+            logger.warning("could not enqueue %s%r; the mail sweep will catch up", task.name, args, exc_info=True)
+
+    transaction.on_commit(send)
+
+
 @receiver(prompt_opened, dispatch_uid="mail.prompt_opened")
 def on_prompt_opened(sender, prompt, **kwargs) -> None:
-    notify.prompt_notification_queue(prompt_id=prompt.pk)
+    task_enqueue_on_commit(tasks.queue_prompt_notification, prompt.pk)
 
 
 @receiver(phase_resolved, dispatch_uid="mail.phase_resolved")
 def on_phase_resolved(sender, game, phase, events, **kwargs) -> None:
-    notify.result_notifications_queue(game=game, phase=phase, events=list(events))
+    event_ids = [e.pk for e in events if e.pk is not None]
+    task_enqueue_on_commit(tasks.queue_result_notifications, game.pk, phase, event_ids)
 
 
 @receiver(game_finished, dispatch_uid="mail.game_finished")
 def on_game_finished(sender, game, **kwargs) -> None:
-    notify.finished_notifications_queue(game_id=game.pk)
+    task_enqueue_on_commit(tasks.queue_finished_notifications, game.pk)
 
 
 @receiver(inbound, dispatch_uid="mail.anymail_inbound")
