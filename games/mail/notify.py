@@ -78,6 +78,22 @@ def prompt_notification_queue(*, prompt_id: int) -> Notification | None:
         not_before=prompt_not_before(prompt), render=lambda: compose.render_prompt(prompt=prompt, user=user))
 
 
+def prompts_without_mail(*, now: datetime):
+    """Open prompts opened within the window (and over a minute ago) that a prompt email is due for but
+    that have none; oldest first."""
+    has_prompt_mail = Notification.objects.filter(prompt=OuterRef("pk"), kind=NotificationKind.PROMPT)
+    # The game's status as a correlated test, not a join: a join on the status index tempts a planner
+    # without statistics (SQLite) into walking every prompt of every active game.
+    game_active = Game.objects.filter(pk=OuterRef("game_id"), status=GameStatus.ACTIVE)
+    return (Prompt.objects
+            .filter(closed_at__isnull=True, opened_at__gt=now - MISSING_PROMPT_WINDOW,
+                    opened_at__lte=now - SWEEP_AFTER, seat__is_bot=False, seat__user__is_active=True)
+            .exclude(seat__user__email="")
+            .exclude(seat__user__notification_preferences__email_prompts=False)
+            .filter(Exists(game_active), ~Exists(has_prompt_mail))
+            .order_by("opened_at"))
+
+
 def missing_prompt_notifications_queue(*, enqueue: Callable[[int], None], now: datetime | None = None) -> int:
     """Enqueue the prompt email of recently opened prompts that have none (their task was lost).
 
@@ -85,16 +101,7 @@ def missing_prompt_notifications_queue(*, enqueue: Callable[[int], None], now: d
     so it costs what the recent prompts cost; prompts no email is due for (bots, no address, opted out)
     are filtered in the query so they are not retried every sweep. Returns how many were enqueued.
     """
-    now = now or timezone.now()
-    has_prompt_mail = Notification.objects.filter(prompt=OuterRef("pk"), kind=NotificationKind.PROMPT)
-    ids = list(Prompt.objects
-               .filter(closed_at__isnull=True, opened_at__gt=now - MISSING_PROMPT_WINDOW,
-                       opened_at__lte=now - SWEEP_AFTER, game__status=GameStatus.ACTIVE,
-                       seat__is_bot=False, seat__user__is_active=True)
-               .exclude(seat__user__email="")
-               .exclude(seat__user__notification_preferences__email_prompts=False)
-               .filter(~Exists(has_prompt_mail))
-               .order_by("opened_at").values_list("pk", flat=True)[:MISSING_PROMPT_BATCH])
+    ids = list(prompts_without_mail(now=now or timezone.now()).values_list("pk", flat=True)[:MISSING_PROMPT_BATCH])
     for n, pk in enumerate(ids):
         try:
             enqueue(pk)

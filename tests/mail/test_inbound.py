@@ -7,6 +7,7 @@ from email.message import EmailMessage
 
 import pytest
 from django.core import mail
+from django.test import TestCase
 
 from accounts.models import Vacation
 from games.mail.inbound import ERROR_ANSWERS_PER_HOUR
@@ -73,6 +74,26 @@ def test_a_reply_to_an_old_email_is_refused_as_stale_with_the_current_options(ti
     # The same pick again is recognised as already recorded, not applied twice.
     assert pipe(reply_bytes(first, "1")).startswith("command already-recorded")
     assert snapshot(game) == before
+
+
+def test_a_reply_to_an_old_prompt_email_after_the_step_moved_on_is_stale_with_the_current_options(tiny):
+    """The old email's option numbers mean nothing now: refuse, change nothing, list what is open now."""
+    game, (alice, bob) = tiny
+    old = latest_prompt_mail(alice.email)  # step 0: play a card
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        play_step(game)  # both seats pick (the first card, a bet) on the site; the step resolves
+    game.refresh_from_db()
+    current = Prompt.objects.get(seat__user=alice, closed_at__isnull=True)
+    assert game.phase == current.phase == 1 and current.pk != int(old.extra_headers["X-Faltisia-Prompt"])
+    before = snapshot(game)
+    assert pipe(reply_bytes(old, "2")).startswith("refused stale-prompt")  # a card she did not play
+    assert snapshot(game) == before
+    error = answers(alice)[-1]
+    assert "already closed" in error.body and "nothing was recorded" in error.body
+    assert f"YOUR DECISION: {current.text}" in error.body and "YOUR DECISION: Play a card" not in error.body
+    for number, option in enumerate(current.options, start=1):
+        assert f"  {number}. {option['label']}  [{option['id']}]" in error.body
+    assert error.extra_headers["Reply-To"].endswith(f".{current.pk}@localhost")  # a reply answers the open one
 
 
 def test_not_an_option_and_empty_replies_change_nothing_and_say_why(tiny):

@@ -11,8 +11,11 @@ import re
 
 import pytest
 
+from django.test import TestCase
+
 from games.engines.faltisia.cards import CARDS
-from games.models import Game
+from games.mail import tasks
+from games.models import Event, Game
 from tests.mail.helpers import latest_prompt_mail, mails_to, pipe, reply_bytes, reply_round, start_game
 
 pytestmark = pytest.mark.django_db
@@ -68,3 +71,30 @@ def test_a_card_in_another_seats_hand_never_appears_in_my_emails():
     own = [m for m in mails_to(users[1].email) if m.body.startswith("Your current situation")]
     assert own and pattern.search(own[-1].body)  # the check can see the canary where it belongs
     assert Game.objects.get(pk=game.pk).status in ("active", "finished")
+
+
+def full_text(m) -> str:
+    return m.subject + "\n" + m.body + "\n" + (m.alternatives[0][0] if m.alternatives else "")
+
+
+def test_a_seats_private_event_never_reaches_another_seats_prompt_or_result_summary():
+    """Event visibility [1]: only seat 1 may read it, in any email (compose.events_since_last_decision and
+    notify.result_notifications_queue filter with Event.visible_to)."""
+    game, (alice, bob) = start_game(players=2, options={"rounds": 1})
+    secret = Event.objects.create(game=game, phase=0, visibility=[1],
+                                  text="Seat 1 privately drew the Canary Quill of Vexmoor.")
+    public = Event.objects.create(game=game, phase=0, visibility=None, text="The bell rings for everyone.")
+    # Both seats pick by email: the next prompt email summarises what they may see since the last one.
+    for user in (alice, bob):
+        assert pipe(reply_bytes(latest_prompt_mail(user.email), "1")).startswith("recorded")
+    alice_prompt, bob_prompt = latest_prompt_mail(alice.email), latest_prompt_mail(bob.email)
+    assert "Since your last decision" in alice_prompt.body and public.text in alice_prompt.body
+    assert "Canary Quill" not in full_text(alice_prompt)
+    assert secret.text in bob_prompt.body  # the check can see it where it belongs
+    # A resolution whose events include the private one: the result email of each seat.
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        tasks.queue_result_notifications.apply(args=(game.pk, 0, [secret.pk, public.pk]))
+    alice_result, bob_result = (mails_to(u.email)[-1] for u in (alice, bob))
+    assert "step 0 resolved" in alice_result.body and public.text in alice_result.body
+    assert "Canary Quill" not in full_text(alice_result)
+    assert "step 0 resolved" in bob_result.body and secret.text in bob_result.body
