@@ -27,6 +27,10 @@ case "${1:-run}" in
     .venv/bin/python manage.py sweep_deadlines --loop "${SWEEP_INTERVAL_SECONDS:-5}" &
     SWEEPER=$!
     trap 'kill $SWEEPER 2>/dev/null' EXIT INT TERM
+    # Reminders, held-back follow-up prompt emails, lost sends, digests: the mail beat's stand-in.
+    .venv/bin/python manage.py mail_sweep --loop "${MAIL_REMINDER_INTERVAL_SECONDS:-60}" &
+    MAIL_SWEEPER=$!
+    trap 'kill $SWEEPER $MAIL_SWEEPER 2>/dev/null' EXIT INT TERM
     .venv/bin/python manage.py runserver "$ADDR"
     ;;
   *)

@@ -91,11 +91,10 @@ def send_enqueue_on_commit(*, notification_id: int, not_before: datetime | None 
     def send() -> None:
         from .tasks import send_notification  # tasks import this module
 
+        # A worker holds a countdown task until it is due. Eager (in-process) tasks ignore countdowns:
+        # the task runs now, finds the row not yet due and leaves it to the outbox sweep (beat, or
+        # `manage.py mail_sweep` in the embedded mode).
         countdown = 0.0 if not_before is None else max(0.0, (not_before - timezone.now()).total_seconds())
-        if countdown and send_notification.app.conf.task_always_eager:
-            # In-process (eager) tasks cannot wait: running it now would defeat the delay. The row
-            # stays pending and the outbox sweep (beat, or `manage.py mail_sweep`) sends it when due.
-            return
         try:
             send_notification.apply_async(args=(notification_id,), countdown=countdown or None, retry=False)
         except Exception:

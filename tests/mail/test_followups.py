@@ -8,12 +8,14 @@ tinygame's draft step is such a compound decision: play a card, then bet.
 
 from __future__ import annotations
 
+import io
 from contextlib import contextmanager
 from datetime import timedelta
 from unittest import mock
 
 import pytest
 from django.core import mail
+from django.core.management import call_command
 from django.db.models import F
 from django.test import TestCase, override_settings
 
@@ -146,3 +148,20 @@ def test_the_send_task_is_enqueued_with_the_delay_as_its_countdown(tiny):
     bob_row = prompt_row(open_prompt(game, 1))
     assert any(c.kwargs["args"] == (bob_row.pk,) and c.kwargs["countdown"] is None for c in send.call_args_list)
     assert len(mail.outbox) == n  # the send task was mocked: nothing went out in this process
+
+
+def test_in_the_embedded_mode_the_mail_sweep_command_sends_a_held_back_follow_up_once_due(tiny):
+    """Eager tasks cannot wait: the send runs at once, finds the row not yet due and leaves it; the
+    embedded stand-in for beat (`manage.py mail_sweep`, started by run.sh) sends it when due."""
+    game, (alice, bob) = tiny
+    pick(game, 0, source=SubmissionSource.WEB)
+    row = prompt_row(open_prompt(game, 0))
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        call_command("mail_sweep", stdout=io.StringIO())
+    row.refresh_from_db()
+    assert row.status == NotificationStatus.PENDING and len(prompt_mails(alice)) == 1
+    minutes_pass(12)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        call_command("mail_sweep", stdout=io.StringIO())
+    row.refresh_from_db()
+    assert row.status == NotificationStatus.SENT and len(prompt_mails(alice)) == 2
