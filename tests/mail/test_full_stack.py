@@ -96,8 +96,11 @@ def test_a_whole_faltisia_game_by_email_over_smtp_with_a_real_worker(mail_stack)
     assert set(Submission.objects.filter(game=game).values_list("source", flat=True)) == {"email"}
     assert Submission.objects.filter(game=game).count() == replies
     assert game.result == replay_result(game)
-    wait_for(lambda: not Notification.objects.filter(status=NotificationStatus.PENDING).exists(),
-             what="the outbox to drain", timeout=120)
+    # The game-over emails are rendered by their own task (mail.queue_finished_notifications), so wait
+    # for them to be queued as well as for the outbox to drain.
+    wait_for(lambda: Notification.objects.filter(kind=NotificationKind.FINISHED).count() == len(users)
+             and not Notification.objects.filter(status=NotificationStatus.PENDING).exists(),
+             what="the game-over emails and the outbox to drain", timeout=120)
     for u in users:
         assert Notification.objects.filter(user=u, kind=NotificationKind.FINISHED, status="sent").count() == 1
     answers = Notification.objects.filter(kind=NotificationKind.ANSWER, status=NotificationStatus.SENT)
@@ -106,5 +109,6 @@ def test_a_whole_faltisia_game_by_email_over_smtp_with_a_real_worker(mail_stack)
     sent_files = list((stack.workdir / "sent").glob("*.log"))
     assert sent_files, "the worker's mail backend wrote nothing"
     assert "mail.send_notification" in stack.log("worker") and "games.resolve_phase" in stack.log("worker")
+    assert "mail.queue_prompt_notification" in stack.log("worker")  # rendered in the worker, not in the pipe
     print(f"{replies} replies by email in {time.time() - started:.1f}s; "
           f"{Notification.objects.count()} emails queued, {answers.count()} answers")
