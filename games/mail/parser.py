@@ -149,6 +149,11 @@ def _message_key(msg: EmailMessage | None, raw: bytes) -> str:
     return hashlib.sha256(basis).hexdigest()
 
 
+def _no_nul(text: str | None) -> str | None:
+    """Drop NUL characters: never meaningful in mail, and PostgreSQL text columns refuse them."""
+    return text.replace("\x00", "") if text else text
+
+
 def parse_message(raw: bytes, *, recipient: str | None = None, max_bytes: int = 256 * 1024) -> ParsedMessage:
     """Parse ``raw``; raise GarbledMessage when there is nothing we can read (no headers at all)."""
     if not isinstance(raw, (bytes, bytearray)) or not raw.strip():
@@ -168,7 +173,7 @@ def parse_message(raw: bytes, *, recipient: str | None = None, max_bytes: int = 
         targets = reply_targets(recipient or "") or reply_targets(address_text)
         refs = []
         for h in ("In-Reply-To", "References"):
-            refs += re.findall(r"<[^<>\s]{1,250}>", " ".join(str(v) for v in msg.get_all(h, [])))
+            refs += re.findall(r"<[^<>\s\x00]{1,250}>", " ".join(str(v) for v in msg.get_all(h, [])))
         auto = _auto_reason(msg, from_address, subject)
         key = _message_key(msg, data)
         first = None
@@ -183,8 +188,8 @@ def parse_message(raw: bytes, *, recipient: str | None = None, max_bytes: int = 
         raise
     except Exception as e:  # the email package raises many things on hostile input
         raise GarbledMessage(f"unreadable message: {type(e).__name__}") from None
-    return ParsedMessage(message_key=key, from_address=from_address, subject=subject,
-                         targets=targets, references=refs[:50], auto_reason=auto, first_line=first,
+    return ParsedMessage(message_key=key, from_address=_no_nul(from_address), subject=_no_nul(subject),
+                         targets=targets, references=refs[:50], auto_reason=auto, first_line=_no_nul(first),
                          oversized=oversized)
 
 

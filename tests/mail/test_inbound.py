@@ -243,3 +243,21 @@ def test_the_prompt_can_be_found_from_in_reply_to_when_the_address_lost_its_ref(
     raw2 = b"\n".join(line for line in raw2.split(b"\n")
                       if not line.startswith((b"In-Reply-To", b"References")))
     assert pipe(raw2).startswith("refused no-prompt")
+
+
+def test_nul_characters_in_a_reply_are_dropped_so_it_is_answered_and_stored_on_postgresql(tiny):
+    """Found by the hostile-message property test on PostgreSQL (text columns refuse NUL): a reply
+    carrying NUL in its first line, subject and threading headers is answered, not a crash (which an
+    MTA pipe would turn into endless retries)."""
+    from games.mail.parser import parse_message
+
+    game, (alice, bob) = tiny
+    m = latest_prompt_mail(alice.email)
+    raw = reply_bytes(m, "\x00\x01\x02").replace(b"Subject: Re: ", b"Subject: Re: \x00")
+    raw = raw.replace(b"In-Reply-To: <", b"In-Reply-To: <\x00")
+    parsed = parse_message(raw)
+    assert "\x00" not in (parsed.first_line or "") + parsed.subject + "".join(parsed.references)
+    before = snapshot(game)
+    assert pipe(raw).startswith("refused not-an-option")
+    assert snapshot(game) == before
+    assert "is not one of the options" in answers(alice)[-1].body
