@@ -20,7 +20,6 @@ class Command(BaseCommand):
 
     def handle(self, *args, loop: float, **options):
         while True:
-            close_old_connections()
             try:
                 reminders = send_due_reminders()
                 digests = send_digests()
@@ -32,3 +31,4 @@ class Command(BaseCommand):
             if not loop:
                 return
             time.sleep(loop)
+            close_old_connections()  # a long-lived process: drop connections the database closed meanwhile
