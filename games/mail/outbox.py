@@ -136,7 +136,7 @@ def notification_send(*, notification_id: int) -> str:
             row.save(update_fields=["status"])
             return row.status
         if row.not_before is not None and timezone.now() < row.not_before - NOT_BEFORE_TOLERANCE:
-            return row.status  # too early (a stray duplicate task): its countdown task or the sweep sends it
+            return row.status  # not due (an eager run, a stray duplicate): its countdown task or the sweep sends it
         build_message(row).send(fail_silently=False)
         row.status = NotificationStatus.SENT
         row.sent_at = timezone.now()
