@@ -154,3 +154,7 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
 }
+
+# --- Benchmarks -----------------------------------------------------------------------------------
+# Only benchmarks/load_bench.py sets this: it mounts a bare one-insert endpoint to measure the floor.
+BENCHMARK_FLOOR_ENDPOINT = env.bool("BENCHMARK_FLOOR_ENDPOINT", default=False)
