@@ -87,6 +87,7 @@ def create_and_join(api: Api, tokens: list[str], *, game: str = "faltisia") -> i
 
 @dataclass
 class GameStats:
+    game_id: int = 0
     move_ms: list[float] = field(default_factory=list)  # POST /moves/ round trips that were accepted
     step_ms: list[float] = field(default_factory=list)  # last pick of a step -> next step visible
     view_ms: list[float] = field(default_factory=list)  # GET /api/games/{id}/ round trips
@@ -102,7 +103,7 @@ class GameDriver:
         self.api = Api(base_url)
         self.gid, self.tokens, self.stop, self.poll = game_id, tokens, stop, poll_seconds
         self.rng = random.Random(seed)
-        self.stats = GameStats()
+        self.stats = GameStats(game_id=game_id)
 
     def _view(self, seat: int) -> dict:
         t0 = time.perf_counter()
