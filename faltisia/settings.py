@@ -129,7 +129,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_TIMEOUT = env.float("CELERY_BROKER_CONNECTION_TIMEOUT", default=2.0)
 CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 5}
 CELERY_TIMEZONE = "UTC"
-SWEEP_INTERVAL_SECONDS = env.float("SWEEP_INTERVAL_SECONDS", default=5.0)
+SWEEP_INTERVAL_SECONDS = env.float("SWEEP_INTERVAL_SECONDS", default=2.0)  # a due deadline waits up to one interval
 CELERY_BEAT_SCHEDULE = {
     "sweep-due-phases": {"task": "games.sweep_due_phases", "schedule": SWEEP_INTERVAL_SECONDS},
 }
