@@ -113,3 +113,4 @@ def test_redis_down_while_players_submit_then_the_sweep_catches_up(make_stack):
     wait_for(lambda: Game.objects.get(pk=gid).phase == 1, what="the sweep to resolve the step", timeout=90)
     client.play_to_end(stack.base_url, gid, tokens, seed=8, timeout=120)
     assert_each_phase_resolved_once(assert_game_matches_its_replay(gid))
+    print(f"process restarts during the outage: {stack.restarts}")
