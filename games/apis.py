@@ -91,7 +91,6 @@ class MoveApi(APIView):
         submission = submission_create(seat=seat, prompt_id=data.validated_data["prompt"],
                                        option_id=data.validated_data["option"], idempotency_key=key,
                                        source=SubmissionSource.API)
-        seat.refresh_from_db()
         body = {"submission": {"id": submission.pk, "prompt": submission.prompt_id, "option": submission.option_id,
                                "phase": submission.phase, "source": submission.source},
                 "replayed": not submission.is_new,
