@@ -79,3 +79,30 @@ def test_the_sweep_reads_the_open_deadline_index():
         c.execute("EXPLAIN " + sql, params)
         plan = "\n".join(r[0] for r in c.fetchall())
     assert "prompt_open_deadline" in plan, plan
+
+
+def test_seats_deciding_at_the_same_moment_resolve_the_step_once():
+    from games.models import Game, Prompt
+
+    game, _ = make_started_game(players=4)
+
+    def decide(position):
+        def run():
+            s = seat(game, position)
+            while True:
+                p = Prompt.objects.filter(seat=s, closed_at__isnull=True, phase=0).first()
+                if p is None:
+                    return True
+                submission_create(seat=s, prompt_id=p.prompt_id, option_id=p.options[0]["id"],
+                                  source=SubmissionSource.API)
+        return run
+
+    threads = [threading.Thread(target=lambda f=decide(i): (f(), connection.close())) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    game = Game.objects.get(pk=game.pk)
+    assert game.phase == 1  # the eager on-commit task of whichever pick completed the step resolved it
+    assert Event.objects.filter(game=game, phase=0, text__startswith="Seat").count() == 4
+    assert Submission.objects.filter(game=game).count() == 8
