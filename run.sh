@@ -18,8 +18,6 @@ case "${1:-run}" in
     exec .venv/bin/pytest "$@"
     ;;
   run)
-    # Until the Faltisia engine lands, the demo falls back to the tiny engine the tests use.
-    export GAME_ENGINES="${GAME_ENGINES:-tinygame=tests.fake_engine:TinyEngine}"
     ADDR="${ADDR:-127.0.0.1:8000}"
     .venv/bin/python manage.py migrate --noinput -v 0
     .venv/bin/python manage.py demo_setup --base-url "http://$ADDR"

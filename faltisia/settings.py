@@ -129,7 +129,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_TIMEOUT = env.float("CELERY_BROKER_CONNECTION_TIMEOUT", default=2.0)
 CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 5}
 CELERY_TIMEZONE = "UTC"
-SWEEP_INTERVAL_SECONDS = env.float("SWEEP_INTERVAL_SECONDS", default=5.0)
+SWEEP_INTERVAL_SECONDS = env.float("SWEEP_INTERVAL_SECONDS", default=2.0)  # a due deadline waits up to one interval
 CELERY_BEAT_SCHEDULE = {
     "sweep-due-phases": {"task": "games.sweep_due_phases", "schedule": SWEEP_INTERVAL_SECONDS},
 }
@@ -190,3 +190,6 @@ EMAIL_VERIFICATION_MAX_AGE = env.int("EMAIL_VERIFICATION_MAX_AGE", default=3 * 2
 INVITE_MAX_AGE = env.int("INVITE_MAX_AGE", default=14 * 24 * 3600)
 # How often an open game page asks whether anything changed (milliseconds).
 WEB_POLL_INTERVAL_MS = env.int("WEB_POLL_INTERVAL_MS", default=4000)
+# --- Benchmarks -----------------------------------------------------------------------------------
+# Only benchmarks/load_bench.py sets this: it mounts a bare one-insert endpoint to measure the floor.
+BENCHMARK_FLOOR_ENDPOINT = env.bool("BENCHMARK_FLOOR_ENDPOINT", default=False)

@@ -17,3 +17,11 @@ urlpatterns += [
     path("", include("games.tournaments.urls")),
 ]
 urlpatterns += [path("mail/", include("games.mail.urls"))]
+
+from django.conf import settings  # noqa: E402  (kept with the only route that needs it)
+
+if settings.BENCHMARK_FLOOR_ENDPOINT:
+    # The load benchmark's floor (benchmarks/floor_api.py); never mounted unless the setting is on.
+    from benchmarks.floor_api import FloorInsertApi
+
+    urlpatterns.append(path("api/bench/floor/<int:game_id>/", FloorInsertApi.as_view(), name="bench-floor"))

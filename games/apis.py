@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -11,10 +12,10 @@ from rest_framework.views import APIView
 from .engines.registry import get_engine, slugs
 from .errors import ErrorCode, GameError
 from .models import Game, SubmissionSource
-from .selectors import (event_as_dict, events_for_user, game_detail_for_user, game_summary, games_for_user,
-                        open_prompt_for_seat, prompt_as_dict, seat_for_user)
-from .services import (game_create, game_join, game_pause, game_resume, seat_reclaim, seat_standing_orders_set,
-                       submission_create)
+from .selectors import (event_as_dict, events_for_user, game_detail_for_user, game_summary, game_visible_to,
+                        games_for_user, open_prompt_for_seat, prompt_as_dict, seat_for_user)
+from .services import (game_abandon, game_create, game_join, game_pause, game_resume, seat_reclaim,
+                       seat_standing_orders_set, submission_create)
 
 ErrorOutput = inline_serializer("Error", {"error": serializers.CharField(), "detail": serializers.CharField()})
 GameOutput = inline_serializer("GameDetail", {
@@ -25,6 +26,13 @@ GameOutput = inline_serializer("GameDetail", {
 
 def _game_or_404(game_id: int) -> Game:
     return get_object_or_404(Game, pk=game_id)
+
+
+def _visible_game_or_404(game_id: int, user) -> Game:
+    game = _game_or_404(game_id)
+    if not game_visible_to(game=game, user=user):
+        raise Http404  # a private game's existence is not disclosed
+    return game
 
 
 def _my_seat(game: Game, user):
@@ -62,7 +70,7 @@ class GameListCreateApi(APIView):
 class GameDetailApi(APIView):
     @extend_schema(responses={200: GameOutput, 404: ErrorOutput})
     def get(self, request, game_id: int):
-        return Response(game_detail_for_user(game=_game_or_404(game_id), user=request.user))
+        return Response(game_detail_for_user(game=_visible_game_or_404(game_id, request.user), user=request.user))
 
 
 class GameJoinApi(APIView):
@@ -91,7 +99,6 @@ class MoveApi(APIView):
         submission = submission_create(seat=seat, prompt_id=data.validated_data["prompt"],
                                        option_id=data.validated_data["option"], idempotency_key=key,
                                        source=SubmissionSource.API)
-        seat.refresh_from_db()
         body = {"submission": {"id": submission.pk, "prompt": submission.prompt_id, "option": submission.option_id,
                                "phase": submission.phase, "source": submission.source},
                 "replayed": not submission.is_new,
@@ -102,7 +109,7 @@ class MoveApi(APIView):
 class LogApi(APIView):
     @extend_schema(responses={200: inline_serializer("Log", {"events": serializers.ListField()})})
     def get(self, request, game_id: int):
-        game = _game_or_404(game_id)
+        game = _visible_game_or_404(game_id, request.user)
         return Response({"events": [event_as_dict(e) for e in events_for_user(game=game, user=request.user)]})
 
 
@@ -152,4 +159,11 @@ class SeatReclaimApi(APIView):
     def post(self, request, game_id: int):
         game = _game_or_404(game_id)
         seat_reclaim(seat=_my_seat(game, request.user))
+        return Response(game_detail_for_user(game=game, user=request.user))
+
+
+class GameAbandonApi(APIView):
+    @extend_schema(request=None, responses={200: GameOutput, 403: ErrorOutput, 409: ErrorOutput})
+    def post(self, request, game_id: int):
+        game = game_abandon(game=_game_or_404(game_id), by=request.user)
         return Response(game_detail_for_user(game=game, user=request.user))

@@ -1,12 +1,16 @@
 """Pick for a seat that a bot plays.
 
-A game may ship a greedy bot as ``games.engines.<slug>.bots`` exposing ``choose(engine, state, seat)
--> option_id`` (or the registry may map slugs to such callables in a ``BOTS`` dict). Without one, the
-bot plays the engine's default option, which is always legal.
+The game's own greedy bot is used when one is registered, looked up in this order:
+  1. ``games.engines.bots.GREEDY[slug]`` = "module:Class", a class whose instances have
+     ``choose(engine, state, seat, prompt=None) -> option_id`` (the engines' own bot registry);
+  2. ``games.engines.registry.BOTS[slug]`` = "module:attr", a class as above or a plain function
+     ``(engine, state, seat) -> option_id``.
+Without one, the bot plays the engine's default option, which is always legal.
 """
 
 from __future__ import annotations
 
+import inspect
 import logging
 from functools import lru_cache
 from importlib import import_module
@@ -20,20 +24,29 @@ logger = logging.getLogger(__name__)
 BotChoose = Callable[[Engine, State, int], str]
 
 
-@lru_cache(maxsize=None)
-def bot_for(slug: str) -> BotChoose | None:
-    """The game's own bot, if it has one."""
-    path = getattr(registry, "BOTS", {}).get(slug)
+def _bot_paths(slug: str) -> list[str]:
+    paths = []
     try:
-        if path:
-            module_name, attr = path.split(":")
-            return getattr(import_module(module_name), attr)
-        engine_module = registry.ENGINES.get(slug, "").split(":")[0]
-        package = engine_module.rsplit(".", 1)[0]
-        if package.startswith("games.engines."):
-            return getattr(import_module(f"{package}.bots"), "choose", None)
+        paths.append(getattr(import_module("games.engines.bots"), "GREEDY", {}).get(slug))
     except ImportError:
         pass
+    paths.append(getattr(registry, "BOTS", {}).get(slug))
+    return [p for p in paths if p]
+
+
+@lru_cache(maxsize=None)
+def bot_for(slug: str) -> BotChoose | None:
+    """The game's own bot as a function (engine, state, seat) -> option id, if it has one."""
+    for path in _bot_paths(slug):
+        try:
+            module_name, attr = path.split(":")
+            target = getattr(import_module(module_name), attr)
+        except (ImportError, AttributeError, ValueError):
+            logger.warning("bot %s for %s cannot be loaded", path, slug)
+            continue
+        if inspect.isclass(target):
+            return target().choose
+        return target
     return None
 
 

@@ -41,6 +41,7 @@ class Game(models.Model):
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
                                    related_name="created_games")
     is_public = models.BooleanField(default=True)
+    rated = models.BooleanField(default=False)  # a finished rated game moves its players' ratings
     result = models.JSONField(null=True, blank=True)
     # Set when the current step is complete but not yet resolved; the sweep resolves games whose
     # request is older than a grace period, so a lost task (broker down, worker killed) never stalls.

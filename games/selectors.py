@@ -18,6 +18,11 @@ def games_for_user(*, user: User) -> QuerySet[Game]:
     return (Game.objects.filter(Q(seats__user=user) | joinable).distinct().order_by("-id"))
 
 
+def game_visible_to(*, game: Game, user: User) -> bool:
+    """Public games are open to spectators; private ones only to their players and staff."""
+    return game.is_public or user.is_staff or seat_for_user(game=game, user=user) is not None
+
+
 def seat_for_user(*, game: Game, user: User) -> Seat | None:
     if not user.is_authenticated:
         return None

@@ -12,7 +12,8 @@ def resolve_phase(game_id: int, phase: int) -> bool:
     return phase_resolve(game_id=game_id, phase=phase)
 
 
-@shared_task(name="games.sweep_due_phases", time_limit=60, soft_time_limit=50, ignore_result=True)
+# Not acks_late: a lost sweep is simply replaced by the next one a second later.
+@shared_task(name="games.sweep_due_phases", acks_late=False, time_limit=60, soft_time_limit=50, ignore_result=True)
 def sweep_due_phases() -> int:
     """Run by beat every few seconds: enqueue a resolution for every due or stalled step."""
     return due_phases_sweep(resolve=lambda game_id, phase: resolve_phase.delay(game_id, phase))

@@ -13,5 +13,6 @@ urlpatterns = [
     path("games/<int:game_id>/standing-orders/", apis.StandingOrdersApi.as_view(), name="game-standing-orders"),
     path("games/<int:game_id>/pause/", apis.GamePauseApi.as_view(), name="game-pause"),
     path("games/<int:game_id>/resume/", apis.GameResumeApi.as_view(), name="game-resume"),
+    path("games/<int:game_id>/abandon/", apis.GameAbandonApi.as_view(), name="game-abandon"),
     path("games/<int:game_id>/reclaim/", apis.SeatReclaimApi.as_view(), name="game-reclaim"),
 ]

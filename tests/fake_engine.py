@@ -196,3 +196,13 @@ def replay(*, players: int, options: Mapping[str, Any], seed: int, picks: list[t
     if engine.is_step_complete(state):
         engine.resolve(state)
     return state
+
+
+def greedy_choose(engine: TinyEngine, state: State, seat: int) -> str:
+    """A greedy bot: the highest card, the bet that pays for it, the safe point."""
+    p = engine.prompt(state, seat)
+    if p.id.endswith("-card"):
+        return max(p.options, key=lambda o: int(o.id[1:])).id
+    if p.id.endswith("-bet"):
+        return "high" if state["draft"][seat]["card"] >= 7 else "low"
+    return "t1"

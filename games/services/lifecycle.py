@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import secrets
-from datetime import timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -126,5 +125,17 @@ def game_resume(*, game: Game, by: User) -> Game:
     return game
 
 
-def paused_for(game: Game) -> timedelta:
-    return timezone.now() - game.paused_at if game.paused_at else timedelta(0)
+@transaction.atomic
+def game_abandon(*, game: Game, by: User) -> Game:
+    """End a game without a result (creator or staff): its prompts close and no deadline fires."""
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    _check_admin(game, by)
+    if game.status in (GameStatus.FINISHED, GameStatus.ABANDONED):
+        raise GameError(ErrorCode.GAME_NOT_ACTIVE, f"the game is already {game.status}")
+    now = timezone.now()
+    Prompt.objects.filter(game=game, closed_at__isnull=True).update(closed_at=now)
+    game.status = GameStatus.ABANDONED
+    game.finished_at = now
+    game.resolve_requested_at = None
+    game.save(update_fields=["status", "finished_at", "resolve_requested_at", "updated_at"])
+    return game

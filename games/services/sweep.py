@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 from typing import Callable
 
 from django.conf import settings
+from django.db.models import Q
 from django.utils import timezone
 
 from ..models import Game, GameStatus, Prompt
@@ -18,9 +19,11 @@ from ..models import Game, GameStatus, Prompt
 def due_phases(*, now: datetime | None = None, limit: int = 500) -> list[tuple[int, int]]:
     """(game id, phase) pairs to resolve now."""
     now = now or timezone.now()
-    due = set(Prompt.objects.filter(closed_at__isnull=True, deadline__lte=now, game__status=GameStatus.ACTIVE)
-              .values_list("game_id", "game__phase")[:limit])
     grace = now - timedelta(seconds=settings.RESOLVE_GRACE_SECONDS)
+    # A game whose resolution was asked for less than a grace period ago has its task on the way.
+    not_just_requested = Q(game__resolve_requested_at__isnull=True) | Q(game__resolve_requested_at__lte=grace)
+    due = set(Prompt.objects.filter(closed_at__isnull=True, deadline__lte=now, game__status=GameStatus.ACTIVE)
+              .filter(not_just_requested).values_list("game_id", "game__phase")[:limit])
     due |= set(Game.objects.filter(resolve_requested_at__lte=grace, status=GameStatus.ACTIVE)
                .values_list("id", "phase")[:limit])
     return sorted(due)
@@ -28,7 +31,12 @@ def due_phases(*, now: datetime | None = None, limit: int = 500) -> list[tuple[i
 
 def due_phases_sweep(*, resolve: Callable[[int, int], object], now: datetime | None = None) -> int:
     """Hand every due (game, phase) to ``resolve`` (enqueue a task, or resolve in-process)."""
+    now = now or timezone.now()
     pairs = due_phases(now=now)
+    # Stamp the request, so the sweeps of the next grace period leave these games to this task instead
+    # of queueing one more duplicate every interval while the worker is busy (each duplicate waits for
+    # the game's row lock, then finds nothing to do). The resolution clears the stamp.
+    Game.objects.filter(id__in=[game_id for game_id, _ in pairs]).update(resolve_requested_at=now)
     for game_id, phase in pairs:
         resolve(game_id, phase)
     return len(pairs)

@@ -130,7 +130,8 @@ def prompts_sync(turn: Turn) -> None:
                     deadline=clock.prompt_deadline(game=turn.game, seat=seat, now=turn.now), opened_at=turn.now)
                 turn.open_prompts[position] = row
                 turn.opened.append(row)
-                turn.dirty_seats.add(position)  # a time bank may have been initialised
+                if seat.bank_seconds is not None:
+                    turn.dirty_seats.add(position)  # a time bank may have been initialised
                 unchecked.add(position)
         candidates = sorted(p for p in turn.open_prompts if p in unchecked or turn.seats[p].is_bot)
         picked = False

@@ -11,6 +11,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -39,6 +40,8 @@ class Stack:
         self.http_port = free_port()
         self.worker_pool, self.concurrency = worker_pool, concurrency
         self.procs: dict[str, subprocess.Popen] = {}
+        self.restarts = {"worker": 0, "beat": 0}
+        self._stopping = False
         self.env = {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "faltisia.settings",
@@ -82,10 +85,11 @@ class Stack:
         wait_for(lambda: _http_ok(self.base_url + "/api/schema/"), what="gunicorn", timeout=60)
 
     def start_worker(self) -> None:
+        seen = len(self.log("worker"))  # the log is appended to across restarts
         self._spawn("worker", [sys.executable, "-m", "celery", "-A", "faltisia", "worker", "--loglevel", "INFO",
                                "--pool", self.worker_pool, "--concurrency", str(self.concurrency),
                                "--without-gossip", "--without-mingle", "-n", f"e2e{self.http_port}@%h"])
-        wait_for(lambda: "ready." in self.log("worker"), what="celery worker", timeout=60)
+        wait_for(lambda: "ready." in self.log("worker")[seen:], what="celery worker", timeout=60)
 
     def start_beat(self) -> None:
         self._spawn("beat", [sys.executable, "-m", "celery", "-A", "faltisia", "beat", "--loglevel", "INFO",
@@ -96,9 +100,27 @@ class Stack:
         self.start_web()
         self.start_worker()
         self.start_beat()
+        self._supervisor = threading.Thread(target=self._supervise, daemon=True)
+        self._supervisor.start()
         return self
 
+    def _supervise(self) -> None:
+        """Restart a worker or beat that exits on its own, as a process manager does in production
+        (systemd Restart=always, a Procfile platform): Celery's worker can exit with "Unrecoverable
+        error" when Redis vanishes while it restores unacknowledged messages."""
+        while not self._stopping:
+            for name, start in (("worker", self.start_worker), ("beat", self.start_beat)):
+                proc = self.procs.get(name)
+                if proc is not None and proc.poll() is not None and not self._stopping:
+                    self.restarts[name] += 1
+                    try:
+                        start()
+                    except TimeoutError:
+                        pass  # broker still down: try again on the next round
+            time.sleep(0.5)
+
     def stop(self, name: str, sig: int = signal.SIGTERM) -> None:
+        """Stop a process on purpose (the supervisor leaves it stopped until started again)."""
         proc = self.procs.pop(name, None)
         if proc is None or proc.poll() is not None:
             return
@@ -113,6 +135,7 @@ class Stack:
             proc.wait(timeout=10)
 
     def stop_all(self) -> None:
+        self._stopping = True
         for name in ["beat", "worker", "web", "redis"]:
             self.stop(name)
 

@@ -117,3 +117,20 @@ def test_standing_orders_pause_resume_and_reclaim(two_players, api):
     assert api.as_user(a).post(f"/api/games/{gid}/pause/").json()["status"] == "paused"
     assert api.as_user(a).post(f"/api/games/{gid}/resume/").json()["status"] == "active"
     assert api.as_user(b).post(f"/api/games/{gid}/reclaim/").status_code == 200
+
+
+def test_a_private_game_is_hidden_from_outsiders(db, api):
+    a, outsider = UserFactory(), UserFactory()
+    gid = api.as_user(a).post("/api/games/", {"game": "tinygame", "seats": 2, "public": False},
+                              format="json").json()["id"]
+    assert api.as_user(outsider).get(f"/api/games/{gid}/").status_code == 404
+    assert api.as_user(outsider).get(f"/api/games/{gid}/log/").status_code == 404
+    assert api.as_user(a).get(f"/api/games/{gid}/").status_code == 200
+
+
+def test_abandon_closes_the_game(two_players, api):
+    gid, a, b = two_players
+    assert api.as_user(b).post(f"/api/games/{gid}/abandon/").status_code == 403
+    r = api.as_user(a).post(f"/api/games/{gid}/abandon/")
+    assert r.status_code == 200 and r.json()["status"] == "abandoned" and r.json()["prompt"] is None
+    assert api.as_user(a).post(f"/api/games/{gid}/abandon/").status_code == 409

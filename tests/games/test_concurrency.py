@@ -57,3 +57,52 @@ def test_concurrent_resolutions_resolve_the_phase_once(monkeypatch):
     results, errors = run_threads(8, lambda: phase_resolve(game_id=game.pk, phase=0))
     assert not errors and sorted(results) == [False] * 7 + [True]
     assert Event.objects.filter(game=game, phase=0, text__startswith="Seat").count() == 3
+
+
+def test_the_sweep_reads_the_open_deadline_index():
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Game, Prompt, Seat
+
+    now = timezone.now()
+    games = Game.objects.bulk_create([Game(engine="tinygame", seed=1, players=1, status="active") for _ in range(3000)])
+    seats = Seat.objects.bulk_create([Seat(game=g, position=0) for g in games])
+    Prompt.objects.bulk_create([Prompt(game=g, seat=s, prompt_id="p", phase=0, text="t", options=[], opened_at=now,
+                                       deadline=now + timedelta(days=1 if i % 100 else -1))
+                                for i, (g, s) in enumerate(zip(games, seats))])
+    qs = Prompt.objects.filter(closed_at__isnull=True, deadline__lte=now)
+    with connection.cursor() as c:
+        c.execute("ANALYZE games_prompt")
+        sql, params = qs.query.sql_with_params()
+        c.execute("EXPLAIN " + sql, params)
+        plan = "\n".join(r[0] for r in c.fetchall())
+    assert "prompt_open_deadline" in plan, plan
+
+
+def test_seats_deciding_at_the_same_moment_resolve_the_step_once():
+    from games.models import Game, Prompt
+
+    game, _ = make_started_game(players=4)
+
+    def decide(position):
+        def run():
+            s = seat(game, position)
+            while True:
+                p = Prompt.objects.filter(seat=s, closed_at__isnull=True, phase=0).first()
+                if p is None:
+                    return True
+                submission_create(seat=s, prompt_id=p.prompt_id, option_id=p.options[0]["id"],
+                                  source=SubmissionSource.API)
+        return run
+
+    threads = [threading.Thread(target=lambda f=decide(i): (f(), connection.close())) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    game = Game.objects.get(pk=game.pk)
+    assert game.phase == 1  # the eager on-commit task of whichever pick completed the step resolved it
+    assert Event.objects.filter(game=game, phase=0, text__startswith="Seat").count() == 4
+    assert Submission.objects.filter(game=game).count() == 8

@@ -141,3 +141,19 @@ def test_standing_orders_answer_when_a_prompt_opens(db):
     pick(game, 0)  # the card; the bet is made by the standing order
     assert open_prompt(game, 0) is None
     assert Submission.objects.get(seat__position=0, source=SubmissionSource.STANDING).option_id == "low"
+
+
+def test_a_due_step_is_enqueued_once_per_grace_period_not_once_per_sweep(db, settings):
+    # DESIGN.md: the sweep's cost grows with due phases. A busy worker must not be handed one more
+    # duplicate of every unresolved due step at each beat tick (the load benchmark saw 3.5x the tasks).
+    settings.RESOLVE_GRACE_SECONDS = 3
+    game, _ = make_started_game(players=2, clock=NO_EXTENSIONS)
+    expire(game, 1)
+    queued = []
+    now = timezone.now()
+    assert due_phases_sweep(resolve=lambda g, p: queued.append((g, p)), now=now) == 1
+    assert due_phases_sweep(resolve=lambda g, p: queued.append((g, p)), now=now + timedelta(seconds=1)) == 0
+    assert queued == [(game.pk, 0)]
+    # the task was lost: after the grace period the sweep asks again
+    assert due_phases_sweep(resolve=lambda g, p: queued.append((g, p)), now=now + timedelta(seconds=4)) == 1
+    assert queued == [(game.pk, 0), (game.pk, 0)]

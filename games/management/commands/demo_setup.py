@@ -47,6 +47,7 @@ class Command(BaseCommand):
             for user in users[1:]:
                 game_join(game=demo, user=user)
         self.stdout.write(self.style.SUCCESS(f"Demo game #{demo.pk} ({slug}) is ready."))
+        self.stdout.write(f"  Page:   {base_url}/games/{demo.pk}/  (log in as any demo player)")
         self.stdout.write(f"  API:    {base_url}/api/games/{demo.pk}/   schema: {base_url}/api/schema/")
         self.stdout.write(f"  Admin:  {base_url}/admin/  (admin / {DEMO_PASSWORD})")
         for user in users:

@@ -1,0 +1,1 @@
+"""Reproducible measurements (each script prints its figures); see benchmarks/README.md."""

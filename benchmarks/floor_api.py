@@ -1,0 +1,23 @@
+"""The machine's floor for a write request: a bare DRF endpoint that authenticates and does one insert.
+
+Mounted only when settings.BENCHMARK_FLOOR_ENDPOINT is true (faltisia/urls.py), never in production.
+It reuses the Event table (one row on a game the benchmark creates for it), so it needs no model and no
+migration: the figure is "what one authenticated DRF write costs on this machine", which the load
+benchmark compares the real POST /moves/ against.
+"""
+
+from __future__ import annotations
+
+from rest_framework import status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.models import Event
+
+
+class FloorInsertApi(APIView):
+    """POST: insert one Event row on game ``game_id``; same auth and error handling as the real API."""
+
+    def post(self, request, game_id: int):
+        event = Event.objects.create(game_id=game_id, phase=0, text="benchmark floor", data={}, visibility=[])
+        return Response({"id": event.pk}, status=status.HTTP_201_CREATED)

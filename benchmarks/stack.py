@@ -1,0 +1,44 @@
+"""The production-shaped stack for the load benchmark: private redis-server, gunicorn, Celery worker, beat.
+
+Reuses the end-to-end tests' process handling (tests/e2e/stack.py) and changes only what a load run
+needs: more web workers, persistent database connections (the production default), the floor endpoint,
+and a chosen sweep interval.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from tests.e2e.stack import Stack, _http_ok, wait_for
+
+
+class BenchStack(Stack):
+    def __init__(self, *, db_url: str, workdir: Path, web_workers: int = 3, web_threads: int = 2,
+                 worker_concurrency: int = 2, sweep_interval: float = 1.0, redis_url: str | None = None) -> None:
+        super().__init__(db_url=db_url, workdir=workdir, worker_pool="prefork", concurrency=worker_concurrency)
+        self.web_workers, self.web_threads = web_workers, web_threads
+        self.redis_url = redis_url  # None: start a private redis-server on a free port
+        self.env.update({
+            "CONN_MAX_AGE": "60",  # production default; the e2e tests use 0 only to flush their database
+            "SWEEP_INTERVAL_SECONDS": str(sweep_interval),
+            "RESOLVE_GRACE_SECONDS": "3",
+            "BENCHMARK_FLOOR_ENDPOINT": "true",
+            "SECRET_KEY": "load-bench-secret",
+            "LOG_LEVEL": "INFO",  # as in production (Procfile)
+        })
+        self.env.pop("GAME_ENGINES", None)  # production engines only
+        if redis_url:
+            self.env["CELERY_BROKER_URL"] = redis_url
+
+    def start_redis(self) -> None:
+        if not self.redis_url:
+            super().start_redis()
+
+    def start_web(self) -> None:
+        args = [sys.executable, "-m", "gunicorn", "faltisia.wsgi", "--bind", f"127.0.0.1:{self.http_port}",
+                "--workers", str(self.web_workers), "--timeout", "60", "--keep-alive", "5"]
+        if self.web_threads > 1:
+            args += ["--threads", str(self.web_threads)]
+        self._spawn("web", args)
+        wait_for(lambda: _http_ok(self.base_url + "/api/schema/"), what="gunicorn", timeout=90)

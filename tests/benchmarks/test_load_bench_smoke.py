@@ -1,0 +1,52 @@
+"""Smoke test of benchmarks/load_bench.py: a tiny run (2 games) must start the stack, play, measure and
+tear down, printing one JSON line of figures. Marked e2e: it runs in CI, not in the quick local suite.
+
+Checks the benchmark's own promises (benchmarks/README.md), not the performance targets: a 2-game run
+on a shared CI machine says nothing about throughput.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+from django.conf import settings
+
+from tests.e2e.stack import database_url
+
+pytestmark = [pytest.mark.e2e, pytest.mark.postgres, pytest.mark.redis]
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _own_database_url() -> str:
+    """A database beside the configured one; the benchmark drops and recreates it."""
+    parts = urlsplit(database_url(settings.DATABASES["default"]))
+    return urlunsplit(parts._replace(path=parts.path + "_loadbench_smoke"))
+
+
+def test_a_tiny_load_run_prints_its_figures_and_tears_everything_down(tmp_path):
+    out = tmp_path / "figures.json"
+    proc = subprocess.run(
+        [sys.executable, "benchmarks/load_bench.py", "--games", "2", "--players", "2", "--seconds", "8",
+         "--seed", "1", "--idle-games", "40", "--due", "4", "--due-spread", "1", "--floor-seconds", "2",
+         "--web-workers", "2", "--database-url", _own_database_url(), "--workdir", str(tmp_path / "logs"),
+         "--json-out", str(out)],
+        cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert proc.returncode in (0, 1), proc.stderr[-3000:]  # 1: a target missed, which a smoke run may
+    figures = json.loads(out.read_text())
+    assert json.loads(proc.stdout.strip().splitlines()[-1]) == figures  # the same JSON line is printed
+    assert "submissions/s" in proc.stdout and "deadline -> resolved p99 ms" in proc.stdout  # and the table
+    assert figures["load_errors"] == [] and figures["refused_moves"] == {}
+    assert figures["submissions"] > 0 and figures["move_p99_ms"] is not None
+    assert figures["steps_timed"] > 0 and figures["step_to_prompt_p99_ms"] is not None
+    assert figures["floor_requests"] > 0 and figures["floor_per_s"] > 0
+    assert figures["deadlines_resolved"] == figures["deadlines_due"] == 4
+    assert figures["active_games_in_db"] >= 40 - 4
+    # teardown: no process of the run is left (the stack's logs name their pids' commands)
+    left = subprocess.run(["pgrep", "-f", str(tmp_path / "logs")], capture_output=True, text=True).stdout
+    assert left.strip() == ""

@@ -1,0 +1,45 @@
+"""The notification layers' hooks fire after commit, and only for what really happened."""
+
+from contextlib import contextmanager
+
+from games.models import GameStatus
+from games.signals import game_finished, phase_resolved, prompt_opened
+from tests.factories import make_started_game
+from tests.games.helpers import play_step
+
+
+@contextmanager
+def recording(*signals):
+    seen = []
+
+    def receiver(signal, **kwargs):
+        seen.append((signal, kwargs))
+
+    for s in signals:
+        s.connect(receiver, weak=False)
+    try:
+        yield seen
+    finally:
+        for s in signals:
+            s.disconnect(receiver)
+
+
+def test_prompt_opened_and_phase_resolved_are_sent_after_commit(db):
+    game, _ = make_started_game(players=2)
+    with recording(prompt_opened, phase_resolved) as seen:
+        play_step(game)
+    resolved = [kw for s, kw in seen if s is phase_resolved]
+    assert len(resolved) == 1 and resolved[0]["phase"] == 0 and len(resolved[0]["events"]) == 2
+    opened = [kw["prompt"] for s, kw in seen if s is prompt_opened]
+    # Each seat's bet prompt, then the first seat's turn of the sequential step.
+    assert [p.prompt_id.split("-", 1)[1] for p in opened] == ["0-bet", "1-bet", "0-take"]
+
+
+def test_game_finished_is_sent_once_with_the_result(db):
+    game, _ = make_started_game(players=2, options={"rounds": 1})
+    with recording(game_finished) as seen:
+        for _ in range(3):
+            play_step(game)
+    game.refresh_from_db()
+    assert game.status == GameStatus.FINISHED
+    assert len(seen) == 1 and seen[0][1]["game"].result["ranks"]
