@@ -16,6 +16,9 @@ from email.parser import BytesParser
 from email.utils import getaddresses, parseaddr
 from html.parser import HTMLParser
 
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+
 from .tokens import ReplyTarget, reply_targets
 
 MAX_LINE = 200
@@ -154,6 +157,15 @@ def _no_nul(text: str | None) -> str | None:
     return text.replace("\x00", "") if text else text
 
 
+def _deliverable(address: str) -> str:
+    """``address`` if mail could be sent to it, else "": an answer to garbage would only fail and retry."""
+    try:
+        validate_email(address)
+    except ValidationError:
+        return ""
+    return address
+
+
 def parse_message(raw: bytes, *, recipient: str | None = None, max_bytes: int = 256 * 1024) -> ParsedMessage:
     """Parse ``raw``; raise GarbledMessage when there is nothing we can read (no headers at all)."""
     if not isinstance(raw, (bytes, bytearray)) or not raw.strip():
@@ -188,7 +200,7 @@ def parse_message(raw: bytes, *, recipient: str | None = None, max_bytes: int = 
         raise
     except Exception as e:  # the email package raises many things on hostile input
         raise GarbledMessage(f"unreadable message: {type(e).__name__}") from None
-    return ParsedMessage(message_key=key, from_address=_no_nul(from_address), subject=_no_nul(subject),
+    return ParsedMessage(message_key=key, from_address=_deliverable(_no_nul(from_address)), subject=_no_nul(subject),
                          targets=targets, references=refs[:50], auto_reason=auto, first_line=_no_nul(first),
                          oversized=oversized)
 

@@ -11,7 +11,7 @@ from django.test import TestCase
 
 from accounts.models import Vacation
 from games.mail.inbound import ERROR_ANSWERS_PER_HOUR
-from games.mail.models import InboundMessage
+from games.mail.models import InboundMessage, Notification
 from games.models import Game, Prompt, Seat, Submission
 from tests.games.helpers import play_step
 from tests.mail.helpers import latest_prompt_mail, mails_to, pipe, reply_bytes, start_game
@@ -261,3 +261,15 @@ def test_nul_characters_in_a_reply_are_dropped_so_it_is_answered_and_stored_on_p
     assert pipe(raw).startswith("refused not-an-option")
     assert snapshot(game) == before
     assert "is not one of the options" in answers(alice)[-1].body
+
+
+def test_an_undeliverable_from_address_is_not_answered(tiny):
+    """Found by the hostile-message property test: an answer to a From that is no address (here with no
+    reply token, so the From is all we have) could never be sent and would only fail and be retried."""
+    game, (alice, bob) = tiny
+    raw = ("From: \x9a/\xaa\xf8|\U0005730e\x94\xb3\xe2C\r\nTo: play@localhost\r\nSubject: hello\r\n"
+           "Message-ID: <garbage-from@client.example>\r\n\r\norders").encode("utf-8")
+    rows, n = Notification.objects.count(), len(mail.outbox)
+    assert pipe(raw).startswith("refused no-token")
+    assert InboundMessage.objects.get().answered is False
+    assert Notification.objects.count() == rows and len(mail.outbox) == n
