@@ -23,6 +23,7 @@ from ..models import Game, GameStatus, Seat
 from ..services.admin_actions import game_create_seated, seat_hand_to_bot, seat_replace_player
 from ..services.clock import clock_validate
 from ..services.enqueue import signal_on_commit
+from ..ratings.services import game_rated_set
 from . import pairing
 from .models import (Entry, EntryStatus, Notice, NoticeKind, Round, RoundStatus, Table, TableSeat, Tournament,
                      TournamentFormat, TournamentStatus)
@@ -224,6 +225,7 @@ def _round_create(tournament: Tournament, *, number: int) -> Round:
         game = game_create_seated(created_by=tournament.created_by or users[0], engine=tournament.engine,
                                   users=users, bot_positions=bots, options=tournament.options,
                                   clock=tournament.clock, seed=seed)
+        game_rated_set(game=game, rated=tournament.rated)
         table = Table.objects.create(round=rnd, number=t_no, game=game)
         TableSeat.objects.bulk_create([TableSeat(table=table, entry_id=e, position=p) for p, e in enumerate(members)])
         assigned += [(entries[e], game) for e in members]

@@ -154,3 +154,51 @@ def history_by_round(events: list[Event]) -> list[HistoryRound]:
     if len(rounds) == 1:
         rounds[0].title = "Game log"
     return [r for r in rounds if r.steps]
+
+
+# --- player profiles ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ProfileGame:
+    """One finished game on a player's profile: their place, score, and what it did to their rating."""
+
+    game: Game
+    position: int
+    rank: int | None
+    score: int | None
+    players: list[str]
+    rating_change: float | None  # change of mu - 3 sigma; None when the game was not rated
+
+
+def _ordinal(pair) -> float:
+    mu, sigma = pair
+    return mu - 3 * sigma
+
+
+def player_recent_games(*, player: User, viewer: User | None, limit: int = 10) -> list[ProfileGame]:
+    """The player's latest finished games that ``viewer`` may see (public ones, or shared with them).
+
+    A private game stays private on a profile too: only its own players (and staff) see it listed.
+    """
+    from games.ratings.models import RatedGame
+
+    seats = (Seat.objects.filter(user=player, game__status=GameStatus.FINISHED)
+             .select_related("game").order_by("-game__finished_at", "-game_id"))
+    if viewer is None or not viewer.is_authenticated:
+        seats = seats.filter(game__is_public=True)
+    elif not viewer.is_staff:
+        seats = seats.filter(Q(game__is_public=True) | Q(game__seats__user=viewer)).distinct()
+    seats = list(seats[:limit])
+    ids = [s.game_id for s in seats]
+    names = _player_names(ids)
+    changes = dict(RatedGame.objects.filter(game_id__in=ids).values_list("game_id", "changes"))
+    out = []
+    for s in seats:
+        result = s.game.result or {}
+        ranks, scores = result.get("ranks") or [], result.get("scores") or []
+        change = (changes.get(s.game_id) or {}).get(str(player.pk))
+        out.append(ProfileGame(
+            game=s.game, position=s.position, players=names.get(s.game_id, []),
+            rank=ranks[s.position] if s.position < len(ranks) else None,
+            score=scores[s.position] if s.position < len(scores) else None,
+            rating_change=None if change is None else round(_ordinal(change["after"]) - _ordinal(change["before"]), 2)))
+    return out
