@@ -122,13 +122,16 @@ def page_version(*, game: Game, viewer: Viewer, prompt: Prompt | None) -> str:
 
 
 # --- history --------------------------------------------------------------------------------------------
-ROUND_EVENT = re.compile(r"^Round (\d+):")
+ROUND_EVENT = re.compile(r"^Round (\d+):")  # the fallback for engines whose events carry no round data
+PHASE_LABELS = {"registration": "Registration", "exams": "Exams", "over": "Game over", "characters": "Characters",
+                "setup": "Setup", "lecture": "Lecture", "action": "Action"}
 
 
 @dataclass
 class HistoryStep:
     phase: int
     events: list[Event]
+    label: str = ""  # e.g. "Term 3 · Lecture", from the first event's data (empty when unknown)
 
 
 @dataclass
@@ -137,21 +140,49 @@ class HistoryRound:
     steps: list[HistoryStep]
 
 
-def history_by_round(events: list[Event]) -> list[HistoryRound]:
-    """Events grouped by step, and steps by round (a round starts at the event that announces it).
+def _event_round(e: Event) -> int | None:
+    """The round an event belongs to: its data's "round" (Faltisia), else a "Round N:" text, else None."""
+    r = (e.data or {}).get("round") if isinstance(e.data, dict) else None
+    if isinstance(r, int) and not isinstance(r, bool):
+        return r
+    m = ROUND_EVENT.match(e.text)
+    return int(m.group(1)) if m else None
 
-    Engines without rounds get one group. The newest round comes first on the page.
+
+def _step_label(e: Event) -> str:
+    data = e.data if isinstance(e.data, dict) else {}
+    phase, term = data.get("phase"), data.get("term")
+    name = PHASE_LABELS.get(phase, "")
+    if isinstance(term, int) and term > 0 and phase in ("lecture", "action"):
+        return f"Term {term} · {name}"
+    return name
+
+
+def history_by_round(events: list[Event]) -> list[HistoryRound]:
+    """Events grouped by step, and steps by round.
+
+    An engine that stamps ``data["round"]`` on its events (Faltisia: round 0 is setup) is grouped by
+    that number; events without one (the server's own: the game begins, admin actions) stay in the
+    round under way. Other engines fall back to the event that announces "Round N:". Engines without
+    rounds get one group. The newest round comes first on the page.
     """
     rounds: list[HistoryRound] = [HistoryRound(title="Setup", steps=[])]
+    current: int | None = 0
+    seen_round = False
     for e in events:
-        m = ROUND_EVENT.match(e.text)
-        if m:
-            rounds.append(HistoryRound(title=f"Round {m.group(1)}", steps=[]))
+        r = _event_round(e)
+        if r is not None:
+            seen_round = True
+            if r != current:
+                current = r
+                rounds.append(HistoryRound(title="Setup" if r == 0 else f"Round {r}", steps=[]))
         steps = rounds[-1].steps
         if not steps or steps[-1].phase != e.phase:
             steps.append(HistoryStep(phase=e.phase, events=[]))
+        if not steps[-1].label:
+            steps[-1].label = _step_label(e)
         steps[-1].events.append(e)
-    if len(rounds) == 1:
+    if not seen_round:
         rounds[0].title = "Game log"
     return [r for r in rounds if r.steps]
 
