@@ -217,7 +217,8 @@ def player_recent_games(*, player: User, viewer: User | None, limit: int = 10) -
     if viewer is None or not viewer.is_authenticated:
         seats = seats.filter(game__is_public=True)
     elif not viewer.is_staff:
-        seats = seats.filter(Q(game__is_public=True) | Q(game__seats__user=viewer)).distinct()
+        shared = Seat.objects.filter(user=viewer).values("game_id")
+        seats = seats.filter(Q(game__is_public=True) | Q(game_id__in=shared))
     seats = list(seats[:limit])
     ids = [s.game_id for s in seats]
     names = _player_names(ids)
