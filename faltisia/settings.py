@@ -193,3 +193,8 @@ WEB_POLL_INTERVAL_MS = env.int("WEB_POLL_INTERVAL_MS", default=4000)
 # --- Benchmarks -----------------------------------------------------------------------------------
 # Only benchmarks/load_bench.py sets this: it mounts a bare one-insert endpoint to measure the floor.
 BENCHMARK_FLOOR_ENDPOINT = env.bool("BENCHMARK_FLOOR_ENDPOINT", default=False)
+# --- Tournament registration sweep (games/tournaments/tasks.py) -----------------------------------
+# Starts tournaments whose registration_closes has passed (or cancels them without enough players).
+TOURNAMENT_SWEEP_SECONDS = env.float("TOURNAMENT_SWEEP_SECONDS", default=60.0)
+CELERY_BEAT_SCHEDULE["tournaments-close-registrations"] = {"task": "tournaments.close_registrations",
+                                                           "schedule": TOURNAMENT_SWEEP_SECONDS}

@@ -1,10 +1,11 @@
-"""Writes: move the ratings of a finished game's players, once per game."""
+"""Writes: mark a game rated when it is created; move the ratings of a finished rated game, once."""
 
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
 from openskill.models import PlackettLuce
 
+from ..errors import ErrorCode, GameError
 from ..models import Game, GameStatus, Seat
 from .models import RatedGame, Rating
 
@@ -20,15 +21,33 @@ def _rating_row(user_id: int, engine: str) -> Rating:
 
 
 @transaction.atomic
-def ratings_update_for_game(*, game: Game) -> RatedGame | None:
-    """Rate the finished game's seated players by their final ranks; a second call changes nothing.
+def game_rated_set(*, game: Game, rated: bool) -> Game:
+    """Say whether the game's result will move ratings; decided where the game is created.
 
-    Seats without a player (pure bots) are left out; a player's seat a bot finished for them still
+    Callers: the lobby's create form and tournament tables, in the transaction that creates the game
+    (a tournament table of bots may already be over by then; its game_finished signal is sent on
+    commit and reads the flag from the row). A game whose ratings already moved cannot change.
+    """
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    if game.rated == rated:
+        return game
+    if RatedGame.objects.filter(game=game).exists():
+        raise GameError(ErrorCode.GAME_NOT_ACTIVE, "this game has already been rated")
+    game.rated = rated
+    game.save(update_fields=["rated", "updated_at"])
+    return game
+
+
+@transaction.atomic
+def ratings_update_for_game(*, game: Game) -> RatedGame | None:
+    """Rate a finished rated game's seated players by their final ranks; a second call changes nothing.
+
+    Unrated games (``Game.rated`` false: casual games, unrated tournaments) are left alone. Seats without a player (pure bots) are left out; a player's seat a bot finished for them still
     counts (they chose to leave it, or a tournament director handed it over). Fewer than two rated
     players: nothing to rate.
     """
     game = Game.objects.select_for_update().get(pk=game.pk)
-    if game.status != GameStatus.FINISHED or not game.result or not game.result.get("ranks"):
+    if not game.rated or game.status != GameStatus.FINISHED or not game.result or not game.result.get("ranks"):
         return None
     if RatedGame.objects.filter(game=game).exists():
         return None

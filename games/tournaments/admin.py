@@ -14,7 +14,7 @@ from games.errors import GameError
 
 from .models import Entry, Notice, Round, Table, Tournament
 from .selectors import tournament_standings
-from .services import entry_drop, entry_replace, tournament_start
+from .services import entry_drop, entry_replace, tournament_cancel, tournament_start
 
 
 class EntryInline(admin.TabularInline):
@@ -90,6 +90,7 @@ class TournamentForm(forms.ModelForm):
 class TournamentActionForm(ActionForm):
     username = forms.CharField(required=False, max_length=150, help_text="drop / replace: the entry's player")
     new_username = forms.CharField(required=False, max_length=150, help_text="replace: the substitute")
+    reason = forms.CharField(required=False, max_length=300, help_text="cancel: told to every entrant")
 
 
 @admin.register(Tournament)
@@ -102,7 +103,7 @@ class TournamentAdmin(admin.ModelAdmin):
     inlines = [EntryInline, RoundInline]
     form = TournamentForm
     action_form = TournamentActionForm
-    actions = ["start", "drop_player", "replace_player"]
+    actions = ["start", "cancel", "drop_player", "replace_player"]
 
     def get_readonly_fields(self, request, obj=None):
         fixed = ("engine", "format", "table_size", "options", "clock", "settings", "seed", "rated")
@@ -150,6 +151,16 @@ class TournamentAdmin(admin.ModelAdmin):
             try:
                 tournament_start(tournament=t, by=request.user)
                 self.message_user(request, f"{t.name}: round 1 seated.", messages.SUCCESS)
+            except GameError as e:
+                self.message_user(request, f"{t.name}: {e.detail}", messages.ERROR)
+
+    @admin.action(description="Cancel (tell every entrant; unfinished games are abandoned)", permissions=["change"])
+    def cancel(self, request, queryset):
+        reason = self._value(request, "reason")
+        for t in queryset:
+            try:
+                tournament_cancel(tournament=t, by=request.user, reason=reason)
+                self.message_user(request, f"{t.name}: cancelled, entrants notified.", messages.SUCCESS)
             except GameError as e:
                 self.message_user(request, f"{t.name}: {e.detail}", messages.ERROR)
 

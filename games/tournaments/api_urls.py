@@ -13,6 +13,7 @@ urlpatterns = [
     path("tournaments/<int:tournament_id>/register/", apis.TournamentRegisterApi.as_view(),
          name="tournament-register"),
     path("tournaments/<int:tournament_id>/start/", apis.TournamentStartApi.as_view(), name="tournament-start"),
+    path("tournaments/<int:tournament_id>/cancel/", apis.TournamentCancelApi.as_view(), name="tournament-cancel"),
     path("tournaments/<int:tournament_id>/drop/", apis.EntryManageApi.as_view(), {"action": "drop"},
          name="tournament-drop"),
     path("tournaments/<int:tournament_id>/replace/", apis.EntryManageApi.as_view(), {"action": "replace"},

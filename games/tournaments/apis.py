@@ -14,8 +14,8 @@ from accounts.models import User
 from ..errors import ErrorCode, GameError
 from .models import Entry, Tournament, TournamentFormat
 from .selectors import tournament_rounds, tournament_standings, tournament_summary, tournaments_visible
-from .services import (entry_drop, entry_replace, tournament_create, tournament_register, tournament_start,
-                       tournament_withdraw)
+from .services import (entry_drop, entry_replace, tournament_cancel, tournament_create, tournament_register,
+                       tournament_start, tournament_withdraw)
 
 TournamentOutput = inline_serializer("Tournament", {
     "id": serializers.IntegerField(), "name": serializers.CharField(), "game": serializers.CharField(),
@@ -101,6 +101,21 @@ class TournamentStartApi(APIView):
         t = _tournament(tournament_id)
         tournament_start(tournament=t, by=request.user)
         t.refresh_from_db()
+        return Response(tournament_summary(t))
+
+
+class TournamentCancelApi(APIView):
+    """Staff or the creator: call the tournament off ({"reason"} is told to every entrant)."""
+
+    class Input(serializers.Serializer):
+        reason = serializers.CharField(max_length=300, required=False, default="", allow_blank=True)
+
+    @extend_schema(request=Input, responses={200: TournamentOutput})
+    def post(self, request, tournament_id: int):
+        data = self.Input(data=request.data)
+        data.is_valid(raise_exception=True)
+        t = tournament_cancel(tournament=_tournament(tournament_id), by=request.user,
+                              reason=data.validated_data["reason"])
         return Response(tournament_summary(t))
 
 

@@ -56,6 +56,11 @@ class Tournament(models.Model):
 
     class Meta:
         ordering = ["-id"]
+        indexes = [
+            # The registration sweep's index: only tournaments still taking entries, by closing time.
+            models.Index(fields=["registration_closes"], name="tournament_registration_due",
+                         condition=Q(status="registration", registration_closes__isnull=False)),
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.get_format_display()}, {self.engine})"
@@ -155,6 +160,7 @@ class NoticeKind(models.TextChoices):
     ROUND_STARTED = "round_started"
     GAME_ASSIGNED = "game_assigned"
     TOURNAMENT_FINISHED = "tournament_finished"
+    TOURNAMENT_CANCELLED = "tournament_cancelled"
 
 
 class Notice(models.Model):

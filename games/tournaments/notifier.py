@@ -19,7 +19,7 @@ logger = logging.getLogger(__name__)
 
 # Which notification preference lets each kind of notice through.
 PREFERENCE = {NoticeKind.ROUND_STARTED: "email_prompts", NoticeKind.GAME_ASSIGNED: "email_prompts",
-              NoticeKind.TOURNAMENT_FINISHED: "email_results"}
+              NoticeKind.TOURNAMENT_FINISHED: "email_results", NoticeKind.TOURNAMENT_CANCELLED: "email_results"}
 
 
 def _wants_mail(notice: Notice) -> bool:

@@ -1,4 +1,9 @@
-"""Hooks on the games' signals: rate a finished tournament game, count it, seat the next round."""
+"""Hooks on the games' signals: count a finished tournament game, seat the next round.
+
+Rating is not done here: a table's game carries the tournament's rated setting (Game.rated) and
+games.ratings.receivers rates every finished rated game, tournament or not. INSTALLED_APPS lists
+ratings before tournaments, so a game is rated before its round's next tables are seated.
+"""
 
 from __future__ import annotations
 
@@ -13,15 +18,8 @@ logger = logging.getLogger(__name__)
 
 @receiver(game_finished, dispatch_uid="tournaments.game_finished")
 def on_game_finished(sender, game, **kwargs) -> None:
-    from ..ratings.services import ratings_update_for_game
-    from .models import Table
     from .services import tournament_game_over
 
-    table = Table.objects.filter(game_id=game.pk).select_related("round__tournament").first()
-    if table is None:
-        return
-    if table.round.tournament.rated:
-        ratings_update_for_game(game=game)  # once per game: RatedGame's one-to-one guarantees it
     tournament_game_over(game=game)
 
 

@@ -7,6 +7,7 @@ second line of defence).
 
 from __future__ import annotations
 
+import logging
 import math
 import secrets
 from datetime import datetime
@@ -23,13 +24,17 @@ from ..models import Game, GameStatus, Seat
 from ..services.admin_actions import game_create_seated, seat_hand_to_bot, seat_replace_player
 from ..services.clock import clock_validate
 from ..services.enqueue import signal_on_commit
+from ..ratings.services import game_rated_set
 from . import pairing
 from .models import (Entry, EntryStatus, Notice, NoticeKind, Round, RoundStatus, Table, TableSeat, Tournament,
                      TournamentFormat, TournamentStatus)
 from .notifier import notice_mail_on_commit
 from .rules import Rules, rules_from
 from .selectors import entry_meetings, tournament_standings
-from .signals import game_assigned, round_started, tournament_finished
+from .signals import game_assigned, round_started, tournament_cancelled, tournament_finished
+
+
+logger = logging.getLogger(__name__)
 
 
 class TournamentError(GameError):
@@ -135,15 +140,25 @@ def _rounds_planned(tournament: Tournament, players: int) -> int:
     return 0  # elimination: until one table is left
 
 
+def _enough_players(tournament: Tournament, count: int) -> bool:
+    """Enough entries to seat at least one table of the game (the start's only requirement)."""
+    return count >= _engine(tournament.engine).min_players
+
+
 @transaction.atomic
 def tournament_start(*, tournament: Tournament, by: User) -> Round:
-    """Close registration, seed the entries and seat round 1."""
+    """Close registration, seed the entries and seat round 1 (a director's act)."""
     tournament = _locked(tournament)
     _check_director(tournament, by)
+    return _start_locked(tournament)
+
+
+def _start_locked(tournament: Tournament) -> Round:
+    """Start a locked tournament; shared by the director's start and the registration sweep."""
     if tournament.status != TournamentStatus.REGISTRATION:
         raise TournamentError(ErrorCode.GAME_NOT_OPEN, f"the tournament is {tournament.status}")
     entries = list(Entry.objects.filter(tournament=tournament).select_related("user").order_by("id"))
-    if len(entries) < _engine(tournament.engine).min_players:
+    if not _enough_players(tournament, len(entries)):
         raise TournamentError(ErrorCode.INVALID_SETTINGS, "not enough players to seat one table")
     # Seeds: best rating in this game first, then registration order.
     from ..ratings.models import Rating
@@ -224,6 +239,7 @@ def _round_create(tournament: Tournament, *, number: int) -> Round:
         game = game_create_seated(created_by=tournament.created_by or users[0], engine=tournament.engine,
                                   users=users, bot_positions=bots, options=tournament.options,
                                   clock=tournament.clock, seed=seed)
+        game_rated_set(game=game, rated=tournament.rated)
         table = Table.objects.create(round=rnd, number=t_no, game=game)
         TableSeat.objects.bulk_create([TableSeat(table=table, entry_id=e, position=p) for p, e in enumerate(members)])
         assigned += [(entries[e], game) for e in members]
@@ -398,3 +414,92 @@ def entry_replace(*, entry: Entry, user: User, by: User) -> Entry:
     for ts in _unfinished_seats(entry):
         seat_replace_player(game=ts.table.game, by=by, position=ts.position, user=user)
     return entry
+
+
+@transaction.atomic
+def tournament_cancel(*, tournament: Tournament, by: User | None, reason: str = "") -> Tournament:
+    """Call the tournament off and tell every entrant why; a second call changes nothing.
+
+    ``by`` is the director (staff or the creator), or None for the registration sweep. Before the
+    start the entries simply stay on record; after it (directors only) the unfinished tables are
+    abandoned through the games' admin service, so no more deadlines fire and nobody is prompted.
+    """
+    tournament = _locked(tournament)
+    if by is not None:
+        _check_director(tournament, by)
+    if tournament.status == TournamentStatus.CANCELLED:
+        return tournament
+    if tournament.status == TournamentStatus.FINISHED:
+        raise TournamentError(ErrorCode.GAME_NOT_ACTIVE, "the tournament is already finished")
+    if tournament.status == TournamentStatus.RUNNING:
+        if by is None:
+            raise TournamentError(ErrorCode.NOT_GAME_ADMIN, "only a director may cancel a running tournament")
+        from ..services.admin_actions import game_abandon
+
+        # Status first: the abandoned tables are then scored by tournament_game_over but seat no round.
+        tournament.status = TournamentStatus.CANCELLED
+        tournament.save(update_fields=["status"])
+        for table in Table.objects.filter(round__tournament=tournament,
+                                          game__status__in=[GameStatus.ACTIVE, GameStatus.PAUSED, GameStatus.OPEN]):
+            game_abandon(game=table.game, by=by, reason=f"{tournament.name} was cancelled. {reason}".strip())
+    tournament.status = TournamentStatus.CANCELLED
+    tournament.finished_at = timezone.now()
+    tournament.save(update_fields=["status", "finished_at"])
+    why = reason.strip() or "it was called off by its director"
+    for entry in Entry.objects.filter(tournament=tournament).select_related("user"):
+        notice = Notice.objects.create(
+            tournament=tournament, user=entry.user, kind=NoticeKind.TOURNAMENT_CANCELLED,
+            subject=f"{tournament.name} is cancelled",
+            body=f"{tournament.name} will not take place: {why}. Your registration has been released.\n")
+        notice_mail_on_commit(notice)
+    signal_on_commit(tournament_cancelled, tournament=tournament, reason=why)
+    return tournament
+
+
+def tournaments_due(*, now: datetime | None = None):
+    """Tournaments still in registration whose registration_closes has passed (partial index)."""
+    now = now or timezone.now()
+    return Tournament.objects.filter(status=TournamentStatus.REGISTRATION, registration_closes__isnull=False,
+                                     registration_closes__lte=now).order_by("registration_closes", "id")
+
+
+def tournament_registration_close(*, tournament: Tournament, now: datetime | None = None) -> str:
+    """Start a tournament whose registration has closed, or cancel it for want of players.
+
+    Returns "started", "cancelled" or "" (nothing due: already handled, or not closed yet), so a
+    duplicate or late sweep changes nothing.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        tournament = _locked(tournament)
+        if (tournament.status != TournamentStatus.REGISTRATION or tournament.registration_closes is None
+                or tournament.registration_closes > now):
+            return ""
+        count = Entry.objects.filter(tournament=tournament).count()
+        if _enough_players(tournament, count):
+            _start_locked(tournament)
+            return "started"
+    need = _engine(tournament.engine).min_players
+    tournament_cancel(tournament=tournament, by=None,
+                      reason=f"registration closed with {count} player{'s' if count != 1 else ''} "
+                             f"and at least {need} are needed")
+    return "cancelled"
+
+
+def tournaments_registration_sweep(*, now: datetime | None = None) -> dict[str, int]:
+    """Run by beat: close every tournament whose registration deadline has passed.
+
+    Each tournament is its own transaction, so one that fails (logged) does not hold up the rest.
+    """
+    now = now or timezone.now()
+    counts = {"started": 0, "cancelled": 0, "failed": 0}
+    for tournament in list(tournaments_due(now=now)[:200]):
+        try:
+            outcome = tournament_registration_close(tournament=tournament, now=now)
+        except Exception:
+            logger.exception("could not close the registration of tournament %s", tournament.pk)
+            counts["failed"] += 1
+            continue
+        if outcome:
+            counts[outcome] += 1
+    return counts

@@ -43,6 +43,9 @@ class GameCreateForm(forms.Form):
     is_public = forms.BooleanField(required=False, initial=True, label="Public game",
                                    help_text="Listed in the lobby for anyone to join or watch. "
                                              "A private game is reached only through its invite link.")
+    rated = forms.BooleanField(required=False, label="Rated game",
+                               help_text="The final ranks move the players' ratings on the leaderboard. "
+                                         "Bots are not rated, so a rated game needs at least two people.")
     extra_options = forms.CharField(required=False, label="Other options (JSON, optional)",
                                     widget=forms.Textarea(attrs={"rows": 2, "placeholder": '{"rounds": 2}'}))
 
@@ -63,6 +66,9 @@ class GameCreateForm(forms.Form):
         seats, bots = data.get("seats"), data.get("bots") or 0
         if seats is not None and bots >= seats:
             self.add_error("bots", "Leave at least your own seat for a person.")
+        elif seats is not None and data.get("rated") and seats - bots < 2:
+            # ratings_update_for_game rates only seats with a player: this game would never be rated.
+            self.add_error("rated", "A rated game needs at least two seats for people, not bots.")
         return data
 
     def game_options(self) -> dict:

@@ -122,13 +122,16 @@ def page_version(*, game: Game, viewer: Viewer, prompt: Prompt | None) -> str:
 
 
 # --- history --------------------------------------------------------------------------------------------
-ROUND_EVENT = re.compile(r"^Round (\d+):")
+ROUND_EVENT = re.compile(r"^Round (\d+):")  # the fallback for engines whose events carry no round data
+PHASE_LABELS = {"registration": "Registration", "exams": "Exams", "over": "Game over", "characters": "Characters",
+                "setup": "Setup", "lecture": "Lecture", "action": "Action"}
 
 
 @dataclass
 class HistoryStep:
     phase: int
     events: list[Event]
+    label: str = ""  # e.g. "Term 3 · Lecture", from the first event's data (empty when unknown)
 
 
 @dataclass
@@ -137,20 +140,97 @@ class HistoryRound:
     steps: list[HistoryStep]
 
 
-def history_by_round(events: list[Event]) -> list[HistoryRound]:
-    """Events grouped by step, and steps by round (a round starts at the event that announces it).
+def _event_round(e: Event) -> int | None:
+    """The round an event belongs to: its data's "round" (Faltisia), else a "Round N:" text, else None."""
+    r = (e.data or {}).get("round") if isinstance(e.data, dict) else None
+    if isinstance(r, int) and not isinstance(r, bool):
+        return r
+    m = ROUND_EVENT.match(e.text)
+    return int(m.group(1)) if m else None
 
-    Engines without rounds get one group. The newest round comes first on the page.
+
+def _step_label(e: Event) -> str:
+    data = e.data if isinstance(e.data, dict) else {}
+    phase, term = data.get("phase"), data.get("term")
+    name = PHASE_LABELS.get(phase, "")
+    if isinstance(term, int) and term > 0 and phase in ("lecture", "action"):
+        return f"Term {term} · {name}"
+    return name
+
+
+def history_by_round(events: list[Event]) -> list[HistoryRound]:
+    """Events grouped by step, and steps by round.
+
+    An engine that stamps ``data["round"]`` on its events (Faltisia: round 0 is setup) is grouped by
+    that number; events without one (the server's own: the game begins, admin actions) stay in the
+    round under way. Other engines fall back to the event that announces "Round N:". Engines without
+    rounds get one group. The newest round comes first on the page.
     """
     rounds: list[HistoryRound] = [HistoryRound(title="Setup", steps=[])]
+    current: int | None = 0
+    seen_round = False
     for e in events:
-        m = ROUND_EVENT.match(e.text)
-        if m:
-            rounds.append(HistoryRound(title=f"Round {m.group(1)}", steps=[]))
+        r = _event_round(e)
+        if r is not None:
+            seen_round = True
+            if r != current:
+                current = r
+                rounds.append(HistoryRound(title="Setup" if r == 0 else f"Round {r}", steps=[]))
         steps = rounds[-1].steps
         if not steps or steps[-1].phase != e.phase:
             steps.append(HistoryStep(phase=e.phase, events=[]))
+        if not steps[-1].label:
+            steps[-1].label = _step_label(e)
         steps[-1].events.append(e)
-    if len(rounds) == 1:
+    if not seen_round:
         rounds[0].title = "Game log"
     return [r for r in rounds if r.steps]
+
+
+# --- player profiles ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ProfileGame:
+    """One finished game on a player's profile: their place, score, and what it did to their rating."""
+
+    game: Game
+    position: int
+    rank: int | None
+    score: int | None
+    players: list[str]
+    rating_change: float | None  # change of mu - 3 sigma; None when the game was not rated
+
+
+def _ordinal(pair) -> float:
+    mu, sigma = pair
+    return mu - 3 * sigma
+
+
+def player_recent_games(*, player: User, viewer: User | None, limit: int = 10) -> list[ProfileGame]:
+    """The player's latest finished games that ``viewer`` may see (public ones, or shared with them).
+
+    A private game stays private on a profile too: only its own players (and staff) see it listed.
+    """
+    from games.ratings.models import RatedGame
+
+    seats = (Seat.objects.filter(user=player, game__status=GameStatus.FINISHED)
+             .select_related("game").order_by("-game__finished_at", "-game_id"))
+    if viewer is None or not viewer.is_authenticated:
+        seats = seats.filter(game__is_public=True)
+    elif not viewer.is_staff:
+        shared = Seat.objects.filter(user=viewer).values("game_id")
+        seats = seats.filter(Q(game__is_public=True) | Q(game_id__in=shared))
+    seats = list(seats[:limit])
+    ids = [s.game_id for s in seats]
+    names = _player_names(ids)
+    changes = dict(RatedGame.objects.filter(game_id__in=ids).values_list("game_id", "changes"))
+    out = []
+    for s in seats:
+        result = s.game.result or {}
+        ranks, scores = result.get("ranks") or [], result.get("scores") or []
+        change = (changes.get(s.game_id) or {}).get(str(player.pk))
+        out.append(ProfileGame(
+            game=s.game, position=s.position, players=names.get(s.game_id, []),
+            rank=ranks[s.position] if s.position < len(ranks) else None,
+            score=scores[s.position] if s.position < len(scores) else None,
+            rating_change=None if change is None else round(_ordinal(change["after"]) - _ordinal(change["before"]), 2)))
+    return out

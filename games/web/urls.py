@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import game_views, lobby_views
+from . import game_views, lobby_views, profile_views
 
 app_name = "web"
 
@@ -17,4 +17,5 @@ urlpatterns = [
     path("games/<int:game_id>/join/", lobby_views.game_join_view, name="game-join"),
     path("games/<int:game_id>/invite/", lobby_views.game_invite, name="game-invite"),
     path("invite/<str:token>/", lobby_views.invite_accept, name="invite"),
+    path("players/<str:username>/", profile_views.player_profile, name="player"),
 ]

@@ -14,6 +14,16 @@ EXAM_MP = {1: 1, 2: 1, 3: 2}
 EXAM_STERLINGS = {1: 1, 2: 3, 3: 6}
 
 
+def _ev(state: dict, text: str, phase: str | None = None) -> Event:
+    """A public event stamped with where it happened, so surfaces can group the log without parsing text.
+
+    ``phase`` defaults to the step being resolved (lecture/action for the off-campus queue, also when
+    a re-prompt resumes it); registration, exams and the end pass their own.
+    """
+    return Event(text, None, {"round": state["round"], "term": state["term"],
+                              "phase": phase or state["qctx"] or state["phase"]})
+
+
 def _name(state: dict, si: int) -> str:
     return f"Seat {si} ({CARDS[state['seats'][si]['char']].name})" if state["seats"][si]["char"] else f"Seat {si}"
 
@@ -53,7 +63,7 @@ def resolve(state: dict) -> list[Event]:
     elif ph == "reprompt":
         kind, si = state["queue"].pop(0)
         seat = state["seats"][si]
-        ev.append(Event(f"{_name(state, si)} {execute(state, si, seat['plan']['act'])}"))
+        ev.append(_ev(state, f"{_name(state, si)} {execute(state, si, seat['plan']['act'])}"))
         _run_queue(state, ev)
     else:
         raise AssertionError(f"nothing to resolve in phase {ph}")
@@ -74,7 +84,7 @@ def _resolve_characters(state: dict, ev: list) -> None:
             # Collision: a seeded draw among the seats that picked it; the others choose again.
             state["decisions"].append({"kind": "character_collision", "character": cid, "seats": seats,
                                        "winner": winner})
-            ev.append(Event(f"Seats {seats} all chose {CARDS[cid].name}; a draw gives it to seat {winner}."))
+            ev.append(_ev(state, f"Seats {seats} all chose {CARDS[cid].name}; a draw gives it to seat {winner}."))
             losers += [s for s in seats if s != winner]
         seat = state["seats"][winner]
         seat["char"], seat["ability"] = cid, cid[1:]
@@ -87,7 +97,7 @@ def _resolve_characters(state: dict, ev: list) -> None:
         return
     state["box"] += state["chars_free"] + [c[1:] for c in state["chars_free"]]
     state["chars_free"] = []
-    ev.append(Event("Characters: " + ", ".join(_name(state, i) for i in range(state["players"]))))
+    ev.append(_ev(state, "Characters: " + ", ".join(_name(state, i) for i in range(state["players"]))))
     open_step(state, "setup", "discard")
 
 
@@ -99,7 +109,7 @@ def _resolve_setup(state: dict, ev: list) -> None:
         s["reqs"], s["offer"] = s["offer"], []
         s["attr"] = list(plan["attr"])
         s["plan"] = None
-    ev.append(Event("Starting attributes revealed: " + "; ".join(
+    ev.append(_ev(state, "Starting attributes revealed: " + "; ".join(
         f"{_name(state, i)} {s['attr']}" for i, s in enumerate(state["seats"]))))
     start_round(state, 1, ev)
 
@@ -118,8 +128,8 @@ def start_round(state: dict, rnd: int, ev: list) -> None:
     state["box"] += deck
     deck.clear()
     state["pick"] = 1
-    ev.append(Event(f"Round {rnd}: the Academy Store now offers "
-                    + ", ".join(CARDS[c].name for c in state["store"]) + "; drafting begins."))
+    ev.append(_ev(state, f"Round {rnd}: the Academy Store now offers "
+                  + ", ".join(CARDS[c].name for c in state["store"]) + "; drafting begins.", "registration"))
     open_step(state, "draft", "draft")
 
 
@@ -175,7 +185,7 @@ def _resolve_lecture(state: dict, ev: list) -> None:
         else:
             skippers.append(i)
     if attendees:
-        ev.append(Event(f"{COLORS[col].capitalize()} lecture attended by seats {attendees} "
+        ev.append(_ev(state, f"{COLORS[col].capitalize()} lecture attended by seats {attendees} "
                         f"(+1 {ATTRS[col].capitalize()})."))
     skippers.sort(key=lambda i: skip_order_key(state, i))
     state["queue"] = [["oc", i] for i in skippers]
@@ -201,7 +211,7 @@ def _resolve_action(state: dict, ev: list) -> None:
     state["queue"] = [["oc", i] for _, i in downs] + [["up", i] for _, i in ups]
     state["qctx"] = "action"
     if downs:
-        ev.append(Event(f"Face-down cards (off-campus, in card-number order): seats {[i for _, i in downs]}."))
+        ev.append(_ev(state, f"Face-down cards (off-campus, in card-number order): seats {[i for _, i in downs]}."))
     _run_queue(state, ev)
 
 
@@ -220,20 +230,20 @@ def _run_queue(state: dict, ev: list) -> None:
                 if fb is not None and is_legal(state, seat, fb):
                     act = fb
                 else:
-                    ev.append(Event(f"{_name(state, si)}'s chosen item is gone: they choose again."))
+                    ev.append(_ev(state, f"{_name(state, si)}'s chosen item is gone: they choose again."))
                     open_step(state, "reprompt", "oc", {si})
                     seat["dec"]["ctx"] = "re"
                     return
-            ev.append(Event(f"{_name(state, si)} {execute(state, si, act)}"))
+            ev.append(_ev(state, f"{_name(state, si)} {execute(state, si, act)}"))
         else:
             card = seat["played"]
             seat["played"] = None
             if card_playable(seat, card):
                 resolve_card(state, si, card, plan.get("rb"), plan.get("col"))
-                ev.append(Event(f"{_name(state, si)} plays {card} {CARDS[card].name} face up."))
+                ev.append(_ev(state, f"{_name(state, si)} plays {card} {CARDS[card].name} face up."))
             else:  # cannot happen with self-only effects; kept as a safe landing
                 seat["down"].append(card)
-                ev.append(Event(f"{_name(state, si)} cannot pay for their card; it stays face down."))
+                ev.append(_ev(state, f"{_name(state, si)} cannot pay for their card; it stays face down."))
         q.pop(0)
         seat["plan"] = None
     state["qctx"], ctx = None, state["qctx"]
@@ -261,13 +271,13 @@ def _exams(state: dict, ev: list) -> None:
         winners = [i for i, s in enumerate(seats) if s["attr"][a] == top]
         for i in winners:
             seats[i]["mp"] += EXAM_MP[rnd]
-        ev.append(Event(f"Exams, {ATTRS[a]}: seats {winners} gain {EXAM_MP[rnd]} MP."))
+        ev.append(_ev(state, f"Exams, {ATTRS[a]}: seats {winners} gain {EXAM_MP[rnd]} MP.", "exams"))
     totals = [sum(s["attr"]) for s in seats]
     top = max(totals)
     winners = [i for i, t in enumerate(totals) if t == top]
     for i in winners:
         seats[i]["ster"] += EXAM_STERLINGS[rnd]
-    ev.append(Event(f"Exams, total: seats {winners} gain {EXAM_STERLINGS[rnd]} Sterlings."))
+    ev.append(_ev(state, f"Exams, total: seats {winners} gain {EXAM_STERLINGS[rnd]} Sterlings.", "exams"))
 
 
 def _end(state: dict, ev: list) -> None:
@@ -276,4 +286,4 @@ def _end(state: dict, ev: list) -> None:
     state["step"] += 1
     state["lecture"] = None
     state["result"] = final_result(state)
-    ev.append(Event(f"Game over: scores {state['result']['scores']}, ranks {state['result']['ranks']}."))
+    ev.append(_ev(state, f"Game over: scores {state['result']['scores']}, ranks {state['result']['ranks']}."))

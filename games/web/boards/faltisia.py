@@ -59,6 +59,7 @@ def seat_board(seat: dict[str, Any], players: dict[int, dict[str, Any]], me: int
         "seat": seat["seat"], "is_me": seat["seat"] == me,
         "name": character["name"] if character else f"Seat {seat['seat']}",
         "character": character, "player": player.get("player") or ("bot" if player.get("is_bot") else "—"),
+        "username": player.get("player"),  # for the profile link; None for bots and free seats
         "deciding": player.get("deciding", seat.get("deciding", False)),
         "licensed": seat["licensed"], "tracks": tracks, "hidden_attributes": attrs is None,
         "tokens": [{"colour": c, "count": seat["tokens"].get(c, 0)} for c in TOKEN_COLOURS],
@@ -93,7 +94,8 @@ def result_table(view: dict[str, Any], boards: list[dict[str, Any]]) -> dict[str
     categories = list(result["breakdown"][0].keys()) if result["breakdown"] else []
     rows = []
     for i, b in enumerate(boards):
-        rows.append({"seat": i, "name": b["name"], "player": b["player"], "is_me": b["is_me"],
+        rows.append({"seat": i, "name": b["name"], "player": b["player"], "username": b["username"],
+                     "is_me": b["is_me"],
                      "score": result["scores"][i], "rank": result["ranks"][i],
                      "tiebreak": result["tiebreak"][i] if result.get("tiebreak") else None,
                      "points": [result["breakdown"][i].get(c, 0) for c in categories]})

@@ -1,6 +1,8 @@
 """Small template helpers for the game pages."""
 
 from django import template
+from django.urls import reverse
+from django.utils.html import format_html
 
 register = template.Library()
 
@@ -18,3 +20,11 @@ def get_item(mapping, key):
 def option_kind(option_id: str) -> str:
     """The part of an option id before its first colon (``draft:1406`` -> ``draft``), for styling."""
     return str(option_id).split(":", 1)[0]
+
+
+@register.simple_tag
+def player_link(username):
+    """A player's name linked to their profile; empty names (bots, free seats) stay plain text."""
+    if not username:
+        return ""
+    return format_html('<a class="player-link" href="{}">{}</a>', reverse("web:player", args=[username]), username)

@@ -1,0 +1,54 @@
+"""History by round on the game page.
+
+Contract: events are grouped by ``event.data["round"]`` when the engine stamps it (Faltisia: round 0
+is setup), server events without it stay in the round under way, and engines without round data
+fall back to the "Round N:" announcement text; each step is labelled from its events' term/phase.
+"""
+
+from __future__ import annotations
+
+from games.models import Event
+from games.web.selectors import history_by_round
+from tests.web.conftest import play_until
+
+
+def _ev(step: int, text: str, **data) -> Event:
+    return Event(phase=step, text=text, data=data)
+
+
+def test_history_groups_by_the_round_in_event_data_not_the_text():
+    events = [
+        _ev(1, "The game begins."),  # the server's own event: no data
+        _ev(2, "Starting attributes revealed.", round=0, term=0, phase="setup"),
+        _ev(2, "Store restocked; drafting begins.", round=1, term=0, phase="registration"),
+        _ev(9, "Red lecture attended.", round=1, term=1, phase="lecture"),
+        _ev(9, "Admin boss paused the game.", admin="boss", action="pause"),  # stays in round 1
+        _ev(10, "Round 9: a card names a round in its text.", round=1, term=1, phase="action"),
+        _ev(11, "Exams, strength.", round=1, term=7, phase="exams"),
+        _ev(11, "New store; drafting again.", round=2, term=0, phase="registration"),
+    ]
+    rounds = history_by_round(events)
+    assert [r.title for r in rounds] == ["Setup", "Round 1", "Round 2"]
+    assert [[e.text[:5] for s in r.steps for e in s.events] for r in rounds] == [
+        ["The g", "Start"], ["Store", "Red l", "Admin", "Round", "Exams"], ["New s"]]
+    labels = [s.label for s in rounds[1].steps]
+    assert labels == ["Registration", "Term 1 · Lecture", "Term 1 · Action", "Exams"]
+
+
+def test_engines_without_round_data_fall_back_to_the_announcement_text():
+    events = [_ev(1, "The game begins."), _ev(1, "Round 1: go."), _ev(2, "Something."), _ev(3, "Round 2: again.")]
+    assert [r.title for r in history_by_round(events)] == ["Setup", "Round 1", "Round 2"]
+    assert [r.title for r in history_by_round([_ev(1, "a"), _ev(2, "b")])] == ["Game log"]
+
+
+def test_the_faltisia_game_page_shows_history_by_round_from_event_data(db, login, faltisia2):
+    game, users = faltisia2
+    play_until(game, lambda g: (g.state or {}).get("round") == 2 and g.state.get("term", 0) >= 1)
+    stamped = Event.objects.filter(game=game).exclude(data={}).values_list("data", flat=True)
+    assert stamped and all({"round", "term", "phase"} <= set(d) for d in stamped)
+    assert {d["round"] for d in stamped} == {0, 1, 2}
+    page = login(users[0]).get(f"/games/{game.pk}/").content.decode()
+    history = page[page.index('id="history"'):]
+    assert history.index("<summary>Round 2</summary>") < history.index("<summary>Round 1</summary>") \
+        < history.index("<summary>Setup</summary>")  # newest first
+    assert "Term 1 · Lecture" in history and "Exams" in history
