@@ -59,12 +59,21 @@ class PromptInline(ReadOnlyInline):
     verbose_name_plural = f"prompts (latest {INLINE_RECENT})"
 
 
+def _game_in_play(game) -> bool:
+    """Staff may well be playing in the game or directing its tournament: no secrets while it runs."""
+    return game is not None and game.in_play
+
+
 class SubmissionInline(ReadOnlyInline):
     model = Submission
     fields = ("seat", "phase", "prompt_id", "option_id", "source", "created_at")
     readonly_fields = fields
     ordering = ("-id",)
     verbose_name_plural = f"submissions (latest {INLINE_RECENT}; append-only)"
+
+    def get_fields(self, request, obj=None):
+        # A pick (a draft card, a card played face down) is a secret until the game is over.
+        return tuple(f for f in self.fields if f != "option_id") if _game_in_play(obj) else self.fields
 
 
 class EventInline(ReadOnlyInline):
@@ -147,6 +156,10 @@ class GameAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request) -> bool:
         return False  # games are created by players, the API and tournaments, through the services
+
+    def get_fields(self, request, obj=None):
+        # The snapshot holds every hand and the decks; the seed replays them: shown once the game is over.
+        return tuple(f for f in self.fields if f not in ("state", "seed")) if _game_in_play(obj) else self.fields
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False  # abandon instead: a game's record is kept
@@ -282,8 +295,21 @@ class SeatAdmin(AppendOnlyAdmin):
     search_fields = ("user__username", "=game__id")
 
 
+class SecretsAfterTheGameMixin:
+    """Detail pages of a prompt or pick of a game in play leave out what would reveal a hand or a pick."""
+
+    secret_fields: tuple[str, ...] = ()
+
+    def get_fields(self, request, obj=None):
+        fields = super().get_fields(request, obj)
+        if obj is not None and _game_in_play(obj.game):
+            return [f for f in fields if f not in self.secret_fields]
+        return fields
+
+
 @admin.register(Prompt)
-class PromptAdmin(AppendOnlyAdmin):
+class PromptAdmin(SecretsAfterTheGameMixin, AppendOnlyAdmin):
+    secret_fields = ("options",)  # the options of a play or draft prompt are the seat's hand
     list_display = ("game", "seat", "prompt_id", "phase", "deadline", "opened_at", "closed_at", "answered")
     list_filter = ("answered", ("closed_at", admin.EmptyFieldListFilter))
     list_select_related = ("game", "seat")
@@ -291,8 +317,13 @@ class PromptAdmin(AppendOnlyAdmin):
 
 
 @admin.register(Submission)
-class SubmissionAdmin(AppendOnlyAdmin):
-    list_display = ("game", "seat", "phase", "prompt_id", "option_id", "source", "created_at")
+class SubmissionAdmin(SecretsAfterTheGameMixin, AppendOnlyAdmin):
+    list_display = ("game", "seat", "phase", "prompt_id", "pick", "source", "created_at")
+    secret_fields = ("option_id",)
+
+    @admin.display(description="option")
+    def pick(self, obj: Submission) -> str:
+        return "(hidden until the game is over)" if _game_in_play(obj.game) else obj.option_id
     list_filter = ("source",)
     list_select_related = ("game", "seat")
     search_fields = ("=game__id", "seat__user__username")

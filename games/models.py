@@ -62,6 +62,11 @@ class Game(models.Model):
     def __str__(self) -> str:
         return f"{self.engine} #{self.pk} ({self.status})"
 
+    @property
+    def in_play(self) -> bool:
+        """Not over yet: its secrets (hands, picks, deck order) must stay hidden from everyone, staff too."""
+        return self.status not in (GameStatus.FINISHED, GameStatus.ABANDONED)
+
 
 class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
@@ -142,7 +147,8 @@ class Submission(models.Model):
         indexes = [models.Index(fields=["seat", "prompt_id"], name="submission_seat_prompt")]
 
     def __str__(self) -> str:
-        return f"{self.seat} picked {self.option_id} at {self.prompt_id}"
+        # Not the option: a pick (a draft card, a card played face down) is a secret while the game runs.
+        return f"{self.seat}: pick at {self.prompt_id}"
 
 
 class Event(models.Model):

@@ -95,7 +95,7 @@ class UsedLink(models.Model):
     used_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:
-        return f"link {self.nonce} ({self.option_id})"
+        return f"one-click link for prompt {self.prompt_id}"  # neither the nonce nor the (secret) pick
 
 
 class InboundOutcome(models.TextChoices):

@@ -43,7 +43,8 @@ class InboundHandler:
         for rcpt in envelope.rcpt_tos:
             try:
                 outcome = await sync_to_async(_process, thread_sensitive=False)(raw, rcpt)
-                logger.info("smtp inbound for %s: %s", rcpt, outcome)
+                # Never log the address itself: its local part carries the seat's secret reply token.
+                logger.info("smtp inbound for @%s: %s", rcpt.rpartition("@")[2], outcome)
             except Exception:
                 logger.exception("smtp inbound failed")
                 return "451 4.3.0 temporary failure, try again later"

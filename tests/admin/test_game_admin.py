@@ -216,3 +216,38 @@ def test_user_admin_shows_reliability_from_submissions_and_seats(site, admin_use
     assert listed[users[1].username].decisions_missed == 2 and listed[users[1].username].missed_now == 1
     page = site.get(reverse("admin:accounts_user_change", args=[users[0].pk])).content.decode()
     assert "2 decisions on time, 0 missed (100% on time)" in page
+
+
+def test_a_game_in_play_shows_staff_no_snapshot_seed_or_picks_until_it_is_over(site):
+    """DESIGN.md: hidden information never leaves the server, on every surface. Staff may be players or
+    tournament directors, so the admin hides the snapshot (every hand), the seed (the deck order) and the
+    options picked (draft picks, face-down cards) while the game is being played."""
+    game, _ = make_started_game(players=2)
+    planted = "CANARY-OPTION-ID"
+    pick(game, 0)
+    Submission.objects.filter(game=game).update(option_id=planted)
+    page = site.get(reverse("admin:games_game_change", args=[game.pk])).content.decode()
+    assert planted not in page
+    assert 'class="form-row field-state' not in page and 'class="form-row field-seed' not in page
+    Game.objects.filter(pk=game.pk).update(status=GameStatus.FINISHED)
+    page = site.get(reverse("admin:games_game_change", args=[game.pk])).content.decode()
+    assert planted in page and "field-state" in page and "field-seed" in page
+
+
+def test_prompt_and_submission_pages_hide_hands_and_picks_of_a_game_in_play(site):
+    """The same rule on the Prompt and Submission admin pages: options (a hand) and picks stay hidden."""
+    game, _ = make_started_game(players=2)
+    pick(game, 0)
+    planted = "CANARY-CARD"
+    Submission.objects.filter(game=game).update(option_id=planted)
+    Prompt.objects.filter(game=game).update(options=[{"id": planted, "label": planted}])
+    sub, prompt = Submission.objects.filter(game=game).first(), Prompt.objects.filter(game=game).first()
+    pages = [reverse("admin:games_submission_changelist"), reverse("admin:games_prompt_changelist"),
+             reverse("admin:games_submission_change", args=[sub.pk]),
+             reverse("admin:games_prompt_change", args=[prompt.pk])]
+    for url in pages:
+        assert planted not in site.get(url).content.decode(), url
+    Game.objects.filter(pk=game.pk).update(status=GameStatus.FINISHED)
+    assert planted in site.get(pages[0]).content.decode()
+    assert planted in site.get(pages[2]).content.decode()
+    assert planted in site.get(pages[3]).content.decode()
