@@ -62,6 +62,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     ap.add_argument("--redis-url", default=None, help="a broker to use instead of a private redis-server")
     ap.add_argument("--keep-db", action="store_true", help="leave the database in place afterwards")
     ap.add_argument("--workdir", default=None, help="where process logs go (default: a temporary folder)")
+    ap.add_argument("--emails", choices=("on", "off"), default="on",
+                    help="off: the benchmark's players turn prompt and result emails off in their preferences, "
+                         "to measure the turn server without the mail layer's after-commit work (a diagnostic)")
     ap.add_argument("--contract-check", default=None, metavar="PATH",
                     help="also run this contract client (api_client_check.py) against the stack: --seats 4 --seed 1")
     ap.add_argument("--json-out", default=None, help="also write the JSON figures to this file")
@@ -274,6 +277,12 @@ def main(argv=None) -> int:
 
         with ThreadPoolExecutor(4) as pool:
             tokens = list(pool.map(reg, range(n_users)))
+        if a.emails == "off":
+            from accounts.models import NotificationPreferences
+
+            NotificationPreferences.objects.filter(user__username__startswith=tag).update(
+                email_prompts=False, email_results=False)
+            connection.close()
         # consecutive users per game: distinct within a game as long as there are at least ``players``
         seat_tokens = [[tokens[(g * a.players + s) % n_users] for s in range(a.players)] for g in range(a.games)]
 
@@ -317,7 +326,7 @@ def main(argv=None) -> int:
     dl_p99 = percentile(dl["resolved_ms"], 99)
     figures = {
         "games": a.games, "players": a.players, "seconds": round(load_wall, 1), "seed": a.seed,
-        "web_workers": a.web_workers, "web_threads": a.web_threads, "worker_concurrency": a.worker_concurrency,
+        "emails": a.emails, "web_workers": a.web_workers, "web_threads": a.web_threads, "worker_concurrency": a.worker_concurrency,
         "sweep_interval_s": a.sweep_interval, "cores": os.cpu_count(),
         "loadavg_before": [round(x, 2) for x in load_before], "loadavg_after": [round(x, 2) for x in load_after],
         "games_played": games_started, "games_finished": sum(g.finished for g in games),

@@ -50,6 +50,9 @@ class Turn:
     opened: list[Prompt] = field(default_factory=list)
     dirty_seats: set[int] = field(default_factory=set)
     resolution_requested: bool = False  # this write completed the step and enqueued its resolution
+    # position -> (phase, source) of the seat's last pick in this write: a prompt the seat is then asked in
+    # the same step is the next pick of the decision it is making (prompt_opened's ``follow_up_of``)
+    picked: dict[int, tuple[int, str]] = field(default_factory=dict)
     # user id -> has a vacation ending after ``now`` (read with the seats); users not in it are looked up
     vacation_ahead: dict[int, bool] = field(default_factory=dict)
 
@@ -120,6 +123,7 @@ def pick_apply(turn: Turn, *, position: int, option_id: str, source: str,
         seat.is_bot = False
     if seat_turn_values(seat) != before:  # most picks change nothing on the seat: no UPDATE then
         turn.dirty_seats.add(position)
+    turn.picked[position] = (phase, source)
     return Submission.objects.create(game=turn.game, seat=seat, prompt_row=row, phase=phase, prompt_id=row.prompt_id,
                                      option_id=option_id, idempotency_key=idempotency_key, source=source)
 
@@ -219,6 +223,8 @@ def turn_save(turn: Turn) -> None:
     game.save(update_fields=TURN_GAME_FIELDS)
     for position in sorted(turn.dirty_seats):
         turn.seats[position].save(update_fields=TURN_SEAT_FIELDS)
+    position_of = {seat.pk: position for position, seat in turn.seats.items()}
     for row in turn.opened:
         if row.closed_at is None:
-            signal_on_commit(prompt_opened, prompt=row)
+            phase, source = turn.picked.get(position_of[row.seat_id], (None, None))
+            signal_on_commit(prompt_opened, prompt=row, follow_up_of=source if phase == row.phase else None)
