@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Exists, FilteredRelation, OuterRef, Q, QuerySet
+from django.db.models import FilteredRelation, Q, QuerySet
 
 from accounts.models import User, Vacation
 
@@ -43,19 +43,22 @@ def seat_for_user(*, game: Game, user: User) -> Seat | None:
     return Seat.objects.filter(game=game, user=user).first()
 
 
-def seats_with_open_prompts(*, game_id: int, now: datetime | None = None) -> QuerySet[Seat]:
-    """The game's seats in position order, each with ``user``, ``open_prompt`` (or None) in one query.
+def seats_with_open_prompts(*, game_id: int, with_players: bool = True) -> QuerySet[Seat]:
+    """The game's seats in position order, each with its open prompt (or None), in one query.
 
-    With ``now``, each seat also gets ``vacation_ahead``: whether its player has a vacation that ends
-    after ``now`` (only then can a deadline computed now be stretched, so only then is it read).
+    ``with_players`` also joins each seat's user (the read path shows usernames; the write path needs
+    only ``user_id``, and each join costs ORM time on every request).
     """
     qs = (Seat.objects.filter(game_id=game_id)
           # At most one open prompt per seat (constraint prompt_one_open_per_seat): a to-one join.
           .annotate(open_prompt=FilteredRelation("prompts", condition=Q(prompts__closed_at__isnull=True)))
-          .select_related("user", "open_prompt").order_by("position"))
-    if now is not None:
-        qs = qs.annotate(vacation_ahead=Exists(Vacation.objects.filter(user_id=OuterRef("user_id"), ends__gt=now)))
-    return qs
+          .order_by("position"))
+    return qs.select_related("user", "open_prompt") if with_players else qs.select_related("open_prompt")
+
+
+def users_with_vacation_ahead(*, user_ids, now: datetime) -> set[int]:
+    """Of ``user_ids``, those with a vacation that ends after ``now`` (only theirs can stretch a deadline)."""
+    return set(Vacation.objects.filter(user_id__in=list(user_ids), ends__gt=now).values_list("user_id", flat=True))
 
 
 def loaded_open_prompt(seat: Seat) -> Prompt | None:

@@ -23,7 +23,7 @@ from ..engines.base import Engine, IllegalPick, State
 from ..engines.registry import get_engine
 from ..errors import NotAnOption
 from ..models import HUMAN_SOURCES, Event, Game, GameStatus, Prompt, Seat, Submission, SubmissionSource
-from ..selectors import loaded_open_prompt, seats_with_open_prompts
+from ..selectors import loaded_open_prompt, seats_with_open_prompts, users_with_vacation_ahead
 from ..signals import game_finished, prompt_opened
 from . import clock
 from .enqueue import resolve_enqueue_on_commit, signal_on_commit
@@ -53,12 +53,23 @@ class Turn:
     # position -> (phase, source) of the seat's last pick in this write: a prompt the seat is then asked in
     # the same step is the next pick of the decision it is making (prompt_opened's ``follow_up_of``)
     picked: dict[int, tuple[int, str]] = field(default_factory=dict)
-    # user id -> has a vacation ending after ``now`` (read with the seats); users not in it are looked up
+    # user id -> has a vacation ending after ``now``; read once, for every player, when first needed
     vacation_ahead: dict[int, bool] = field(default_factory=dict)
 
     def may_be_away(self, user_id: int | None) -> bool:
-        """Whether the player's vacations must be read to compute a deadline from ``now``."""
-        return user_id is not None and self.vacation_ahead.get(user_id, True)
+        """Whether the player's vacations must be read to compute a deadline from ``now``.
+
+        Vacations are rare: one query tells which of the game's players have any ahead, instead of one
+        query per prompt opened (a resolution opens every seat's prompt), and a write that opens no
+        prompt reads none.
+        """
+        if user_id is None:
+            return False
+        if user_id not in self.vacation_ahead:
+            ids = {s.user_id for s in self.seats.values() if s.user_id is not None} | {user_id}
+            away = users_with_vacation_ahead(user_ids=ids, now=self.now)
+            self.vacation_ahead.update({i: i in away for i in ids})
+        return self.vacation_ahead[user_id]
 
     @property
     def state(self) -> State:
@@ -70,10 +81,8 @@ def turn_load(*, game_id: int) -> Turn | None:
     game = Game.objects.select_for_update().filter(pk=game_id).first()
     if game is None:
         return None
-    now = timezone.now()
-    seats = {s.position: s for s in seats_with_open_prompts(game_id=game.pk, now=now)}
-    turn = Turn(game=game, engine=get_engine(game.engine), seats=seats, now=now,
-                vacation_ahead={s.user_id: s.vacation_ahead for s in seats.values() if s.user_id is not None})
+    seats = {s.position: s for s in seats_with_open_prompts(game_id=game.pk, with_players=False)}
+    turn = Turn(game=game, engine=get_engine(game.engine), seats=seats, now=timezone.now())
     for position, seat in seats.items():
         if loaded_open_prompt(seat) is not None:
             turn.open_prompts[position] = loaded_open_prompt(seat)
