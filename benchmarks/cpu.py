@@ -23,8 +23,12 @@ def _stat(pid: str) -> list[str] | None:
 
 
 def cpu_by_group(*, sessions: dict[str, int], database: str) -> dict[str, float]:
-    """CPU seconds (user + system) so far: {name of a session's leader process: s, "db": s}."""
-    out = {name: 0.0 for name in sessions} | {"db": 0.0}
+    """CPU seconds (user + system) so far: {name of a session's leader process: s, "db:<pid>": s}.
+
+    Backends are counted one by one because they come and go (a Celery task may close its connection):
+    ``cpu_delta`` adds up each backend's growth, so one that exits in between is left out (an undercount).
+    """
+    out = {name: 0.0 for name in sessions}
     by_sid = {sid: name for name, sid in sessions.items()}
     if not Path("/proc").is_dir():
         return out
@@ -44,9 +48,17 @@ def cpu_by_group(*, sessions: dict[str, int], database: str) -> dict[str, float]
         except OSError:
             continue
         if title.startswith("postgres: ") and f" {database} " in title:
-            out["db"] += ticks / TICK
+            out[f"db:{pid}"] = ticks / TICK
     return out
 
 
 def cpu_delta(before: dict[str, float], after: dict[str, float]) -> dict[str, float]:
-    return {k: after.get(k, 0.0) - before.get(k, 0.0) for k in after}
+    """CPU seconds spent between two readings, per group, the backends summed as "db"."""
+    out = {"db": 0.0}
+    for k, v in after.items():
+        grown = v - before.get(k, 0.0)
+        if k.startswith("db:"):
+            out["db"] += max(grown, 0.0)
+        else:
+            out[k] = grown
+    return out

@@ -304,7 +304,8 @@ def main(argv=None) -> int:
         c3 = cpu_now()
         f2 = run_floor(base, tokens[0], floor_game.pk, a.games, a.floor_seconds / 2)
         c4 = cpu_now()
-        cpu_floor = {k: v + w for (k, v), w in zip(cpu_delta(c0, c1).items(), cpu_delta(c3, c4).values())}
+        d1, d2 = cpu_delta(c0, c1), cpu_delta(c3, c4)
+        cpu_floor = {k: d1.get(k, 0.0) + d2.get(k, 0.0) for k in d1.keys() | d2.keys()}
         cpu_load = cpu_delta(c1, c2)
         due_ids = idle_ids[:a.due]
         say(f"deadlines: {len(due_ids)} of {len(idle_ids)} seeded games fall due over {a.due_spread:.0f}s")
