@@ -1,10 +1,11 @@
 """Bot clients that know only the JSON API contract of DESIGN.md: register, create, join, view, move.
 
 One ``Api`` per thread keeps one HTTP/1.1 connection open (as a real client library would), and the
-``GameDriver`` plays every seat of one game: it reads each seat's prompt, picks a random option, and
-times two things: each POST /moves/, and, when a step's last pick is in and no seat has anything left
-to decide, the wait until the game shows its next step (the resolution's commit, which opens the next
-prompts in the same transaction).
+``GameDriver`` plays every seat of one game: it picks a random option of each seat's prompt and follows
+the prompt each POST /moves/ returns (the seat's next decision), reading a seat's view only when it
+knows no prompt for it. It times two things: each POST /moves/, and, when a step's last pick is in and
+no seat has anything left to decide, the wait until the game shows its next step (the resolution's
+commit, which opens the next prompts in the same transaction).
 """
 
 from __future__ import annotations
@@ -119,8 +120,8 @@ class GameDriver:
             self.timed_phase = self.last_pick_phase
         return v
 
-    def _move(self, seat: int, prompt: dict) -> None:
-        """Answer the prompt and any follow-up picks of the same decision."""
+    def _move(self, seat: int, prompt: dict) -> dict | None:
+        """Answer the prompt and the follow-up picks of the same decision; the seat's prompt after them."""
         while prompt is not None and not self.stop.is_set():
             option = self.rng.choice(prompt["options"])["id"]
             t0 = time.perf_counter()
@@ -129,37 +130,50 @@ class GameDriver:
             t1 = time.perf_counter()
             if st not in (200, 201):
                 self.stats.refused[st] = self.stats.refused.get(st, 0) + 1
-                if st == 409:  # changed meanwhile: read the views again
-                    return
+                if st == 409:  # changed meanwhile (a deadline, a bot): read the view again
+                    return None
                 raise ApiError("move", st, body)
             self.stats.move_ms.append((t1 - t0) * 1000)
             self.last_pick_at, self.last_pick_phase = t1, body["submission"]["phase"]
             prompt = body.get("prompt")
+        return prompt
 
     def run(self) -> GameStats:
         self.last_pick_at, self.last_pick_phase, self.timed_phase = 0.0, None, None
+        seats = range(len(self.tokens))
+        known: dict[int, dict | None] = {s: None for s in seats}  # each seat's prompt, from a POST or a view
+        fresh: dict[int, dict] = {}  # views read since the last pick (no need to read them again)
+        phase = None
         try:
             while not self.stop.is_set():
-                views = [self._view(s) for s in range(len(self.tokens))]
-                if any(v["status"] != "active" for v in views):
-                    self.stats.finished = views[0]["status"] == "finished"
+                for s in seats:
+                    if known[s] is None and s not in fresh:
+                        fresh[s] = self._view(s)
+                        known[s] = fresh[s]["prompt"]
+                if any(v["status"] != "active" for v in fresh.values()):
+                    self.stats.finished = any(v["status"] == "finished" for v in fresh.values())
                     break
-                prompts = [(s, v["prompt"]) for s, v in enumerate(views) if v.get("prompt")]
-                for seat, prompt in prompts:
-                    self._move(seat, prompt)
-                if not prompts:
+                phase = max((v["phase"] for v in fresh.values()), default=phase)
+                todo = [s for s in seats if known[s] is not None]
+                if not todo:
                     # Nobody has anything to decide: the step is complete and awaits its resolution.
                     # Watch one seat's view (every seat sees the same step number) until it changes.
-                    self._wait_for_next_step(views[0]["phase"])
+                    fresh = {0: self._wait_for_next_step(phase)}
+                    known[0] = fresh[0]["prompt"]
+                    continue
+                fresh = {}
+                for s in todo:
+                    known[s] = self._move(s, known[s])
         finally:
             self.api.close()
         return self.stats
 
-    def _wait_for_next_step(self, phase: int) -> None:
-        while not self.stop.is_set():
+    def _wait_for_next_step(self, phase: int) -> dict:
+        """Poll seat 0's view until it shows another step (or the end); that view."""
+        while True:
             v = self._view(0)
-            if v["phase"] != phase or v["status"] != "active":
-                return
+            if v["phase"] != phase or v["status"] != "active" or self.stop.is_set():
+                return v
             time.sleep(self.poll)
 
 

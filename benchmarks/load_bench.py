@@ -35,6 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import bot_client  # noqa: E402
+from benchmarks.cpu import cpu_by_group, cpu_delta  # noqa: E402
 from benchmarks.stats import percentile, rounded, table  # noqa: E402
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/bench_db"
@@ -62,6 +63,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     ap.add_argument("--redis-url", default=None, help="a broker to use instead of a private redis-server")
     ap.add_argument("--keep-db", action="store_true", help="leave the database in place afterwards")
     ap.add_argument("--workdir", default=None, help="where process logs go (default: a temporary folder)")
+    ap.add_argument("--emails", choices=("on", "off"), default="on",
+                    help="off: the benchmark's players turn prompt and result emails off in their preferences, "
+                         "to measure the turn server without the mail layer's after-commit work (a diagnostic)")
     ap.add_argument("--contract-check", default=None, metavar="PATH",
                     help="also run this contract client (api_client_check.py) against the stack: --seats 4 --seed 1")
     ap.add_argument("--json-out", default=None, help="also write the JSON figures to this file")
@@ -274,19 +278,35 @@ def main(argv=None) -> int:
 
         with ThreadPoolExecutor(4) as pool:
             tokens = list(pool.map(reg, range(n_users)))
+        if a.emails == "off":
+            from accounts.models import NotificationPreferences
+
+            NotificationPreferences.objects.filter(user__username__startswith=tag).update(
+                email_prompts=False, email_results=False)
+            connection.close()
         # consecutive users per game: distinct within a game as long as there are at least ``players``
         seat_tokens = [[tokens[(g * a.players + s) % n_users] for s in range(a.players)] for g in range(a.games)]
 
+        db_name = urlsplit(a.database_url).path.lstrip("/")
+        cpu_now = lambda: cpu_by_group(sessions={n: p.pid for n, p in stack.procs.items()}, database=db_name)  # noqa: E731
         say(f"floor run 1/2 ({a.floor_seconds / 2:.0f}s, {a.games} clients)")
+        c0 = cpu_now()
         f1 = run_floor(base, tokens[0], floor_game.pk, a.games, a.floor_seconds / 2)
+        c1 = cpu_now()
         say(f"load run ({a.seconds:.0f}s, {a.games} games x {a.players} seats)")
         cpu0 = time.process_time()
         games, load_wall, load_errors = run_load(base, seat_tokens, a.seconds, a.seed)
+        c2 = cpu_now()
         games_started = len(games)
         server_steps = server_side_step_ms([g.game_id for g in games])
         client_cpu = time.process_time() - cpu0
         say("floor run 2/2")
+        c3 = cpu_now()
         f2 = run_floor(base, tokens[0], floor_game.pk, a.games, a.floor_seconds / 2)
+        c4 = cpu_now()
+        d1, d2 = cpu_delta(c0, c1), cpu_delta(c3, c4)
+        cpu_floor = {k: d1.get(k, 0.0) + d2.get(k, 0.0) for k in d1.keys() | d2.keys()}
+        cpu_load = cpu_delta(c1, c2)
         due_ids = idle_ids[:a.due]
         say(f"deadlines: {len(due_ids)} of {len(idle_ids)} seeded games fall due over {a.due_spread:.0f}s")
         dl = run_deadlines(due_ids, a.due_spread)
@@ -317,7 +337,7 @@ def main(argv=None) -> int:
     dl_p99 = percentile(dl["resolved_ms"], 99)
     figures = {
         "games": a.games, "players": a.players, "seconds": round(load_wall, 1), "seed": a.seed,
-        "web_workers": a.web_workers, "web_threads": a.web_threads, "worker_concurrency": a.worker_concurrency,
+        "emails": a.emails, "web_workers": a.web_workers, "web_threads": a.web_threads, "worker_concurrency": a.worker_concurrency,
         "sweep_interval_s": a.sweep_interval, "cores": os.cpu_count(),
         "loadavg_before": [round(x, 2) for x in load_before], "loadavg_after": [round(x, 2) for x in load_after],
         "games_played": games_started, "games_finished": sum(g.finished for g in games),
@@ -342,6 +362,16 @@ def main(argv=None) -> int:
         "client_cpu_s": round(client_cpu, 1),
         "contract_check": contract,
     }
+    # CPU the stack spent per request (web, worker, PostgreSQL backends): steadier than rates on a shared
+    # machine. A submission's share includes its reads, its step's resolution and the notifications.
+    per = lambda cpu, n: {k: round(v * 1000 / n, 2) for k, v in cpu.items()} if n else {}  # noqa: E731
+    sub_cpu, floor_cpu = per(cpu_load, len(moves)), per(cpu_floor, floor_n)
+    sub_cpu["total"] = round(sum(sub_cpu.values()), 2) if sub_cpu else None
+    floor_cpu["total"] = round(sum(floor_cpu.values()), 2) if floor_cpu else None
+    figures["cpu_ms_per_submission"] = sub_cpu
+    figures["cpu_ms_per_floor_request"] = floor_cpu
+    figures["cpu_ratio_vs_floor"] = (round(floor_cpu["total"] / sub_cpu["total"], 3)
+                                     if sub_cpu.get("total") and floor_cpu.get("total") else None)
     figures["targets_met"] = {
         "step_to_prompt_p99_le_1000ms": step_p99 is not None and step_p99 <= 1000,
         "deadline_p99_le_5000ms": dl_p99 is not None and dl_p99 <= 5000 and dl["resolved"] == dl["due"],
@@ -362,6 +392,10 @@ def main(argv=None) -> int:
         ("floor inserts/s", figures["floor_per_s"], f"runs {figures['floor_per_s_runs']}"),
         ("floor p50/p99 ms", f"{figures['floor_p50_ms']}/{figures['floor_p99_ms']}", ""),
         ("throughput / floor", figures["throughput_vs_floor"], ">= 0.5"),
+        ("CPU ms per submission", sub_cpu.get("total"), f"web {sub_cpu.get('web')}, worker {sub_cpu.get('worker')}, "
+                                                       f"db {sub_cpu.get('db')}"),
+        ("CPU ms per floor request", floor_cpu.get("total"), f"ratio {figures['cpu_ratio_vs_floor']}: the throughput "
+                                                             "ratio if the machine were the stack's alone"),
         ("active games in DB", active_now, f"seeded in {seed_seconds:.1f}s"),
         ("deadline -> resolved p50 ms", figures["deadline_p50_ms"], f"{dl['resolved']}/{dl['due']} resolved"),
         ("deadline -> resolved p99 ms", figures["deadline_p99_ms"], f"<= 5000 (sweep every {a.sweep_interval}s)"),

@@ -13,15 +13,27 @@ from .engines.registry import get_engine, slugs
 from .errors import ErrorCode, GameError
 from .models import Game, SubmissionSource
 from .selectors import (event_as_dict, events_for_user, game_detail_for_user, game_summary, game_visible_to,
-                        games_for_user, open_prompt_for_seat, prompt_as_dict, seat_for_user)
+                        games_for_user, open_prompt_for_seat, prompt_as_dict, seat_for_user, seats_with_open_prompts)
 from .services import (game_abandon, game_create, game_join, game_pause, game_resume, seat_reclaim,
-                       seat_standing_orders_set, submission_create)
+                       seat_standing_orders_set)
+from .services.submissions import submission_create_for_player
 
 ErrorOutput = inline_serializer("Error", {"error": serializers.CharField(), "detail": serializers.CharField()})
 GameOutput = inline_serializer("GameDetail", {
     "id": serializers.IntegerField(), "game": serializers.CharField(), "status": serializers.CharField(),
     "view": serializers.JSONField(), "prompt": serializers.JSONField(allow_null=True),
     "result": serializers.JSONField(allow_null=True)})
+PromptOutput = inline_serializer("Prompt", {
+    "id": serializers.CharField(), "text": serializers.CharField(),
+    "options": serializers.ListField(child=serializers.DictField(child=serializers.CharField())),
+    "deadline": serializers.DateTimeField(allow_null=True)}, allow_null=True)
+MoveOutput = inline_serializer("Move", {
+    "submission": inline_serializer("Submission", {
+        "id": serializers.IntegerField(), "prompt": serializers.CharField(), "option": serializers.CharField(),
+        "phase": serializers.IntegerField(), "source": serializers.CharField()}),
+    "replayed": serializers.BooleanField(help_text="true: a resend of a pick already stored (status 200)"),
+    "prompt": PromptOutput,  # the caller's next decision, as in GET /api/games/{id}/ (null: none now)
+})
 
 
 def _game_or_404(game_id: int) -> Game:
@@ -70,7 +82,12 @@ class GameListCreateApi(APIView):
 class GameDetailApi(APIView):
     @extend_schema(responses={200: GameOutput, 404: ErrorOutput})
     def get(self, request, game_id: int):
-        return Response(game_detail_for_user(game=_visible_game_or_404(game_id, request.user), user=request.user))
+        # Three queries in all: the token, the game with its creator, the seats with players and open prompts.
+        game = get_object_or_404(Game.objects.select_related("created_by"), pk=game_id)
+        seats = list(seats_with_open_prompts(game_id=game.pk))
+        if not game_visible_to(game=game, user=request.user, seats=seats):
+            raise Http404  # a private game's existence is not disclosed
+        return Response(game_detail_for_user(game=game, user=request.user, seats=seats))
 
 
 class GameJoinApi(APIView):
@@ -88,21 +105,28 @@ class MoveApi(APIView):
 
     @extend_schema(request=Input,
                    parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False)],
-                   responses={201: GameOutput, 200: GameOutput, 400: ErrorOutput, 403: ErrorOutput,
-                              409: ErrorOutput})
+                   responses={201: MoveOutput, 200: MoveOutput, 400: ErrorOutput, 403: ErrorOutput,
+                              404: ErrorOutput, 409: ErrorOutput})
     def post(self, request, game_id: int):
-        game = _game_or_404(game_id)
-        seat = _my_seat(game, request.user)
         data = self.Input(data=request.data)
         data.is_valid(raise_exception=True)
         key = request.headers.get("Idempotency-Key") or None
-        submission = submission_create(seat=seat, prompt_id=data.validated_data["prompt"],
-                                       option_id=data.validated_data["option"], idempotency_key=key,
-                                       source=SubmissionSource.API)
+        try:
+            # The seat is found inside the pick's locked transaction: no lookup before it, no read after.
+            outcome = submission_create_for_player(game_id=game_id, user=request.user,
+                                                   prompt_id=data.validated_data["prompt"],
+                                                   option_id=data.validated_data["option"], idempotency_key=key,
+                                                   source=SubmissionSource.API)
+        except Game.DoesNotExist:
+            raise Http404
+        submission, prompt = outcome.submission, outcome.next_prompt
+        if outcome.step_completed:
+            # The resolution ran on commit if tasks run in-process (or a worker was quick): its prompt, if any.
+            prompt = open_prompt_for_seat(seat=outcome.seat)
         body = {"submission": {"id": submission.pk, "prompt": submission.prompt_id, "option": submission.option_id,
                                "phase": submission.phase, "source": submission.source},
                 "replayed": not submission.is_new,
-                "prompt": prompt_as_dict(open_prompt_for_seat(seat=seat))}
+                "prompt": prompt_as_dict(prompt)}
         return Response(body, status=status.HTTP_201_CREATED if submission.is_new else status.HTTP_200_OK)
 
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import FilteredRelation, Q, QuerySet
 
-from accounts.models import User
+from accounts.models import User, Vacation
 
 from .engines.registry import get_engine
 from .models import Event, Game, GameStatus, Prompt, Seat
@@ -18,15 +19,52 @@ def games_for_user(*, user: User) -> QuerySet[Game]:
     return (Game.objects.filter(Q(seats__user=user) | joinable).distinct().order_by("-id"))
 
 
-def game_visible_to(*, game: Game, user: User) -> bool:
-    """Public games are open to spectators; private ones only to their players and staff."""
-    return game.is_public or user.is_staff or seat_for_user(game=game, user=user) is not None
+def game_visible_to(*, game: Game, user: User, seats: list[Seat] | None = None) -> bool:
+    """Public games are open to spectators; private ones only to their players and staff.
+
+    ``seats``: the game's seats if the caller already read them (no query then).
+    """
+    if game.is_public or user.is_staff:
+        return True
+    if seats is not None:
+        return _seat_of(seats, user) is not None
+    return seat_for_user(game=game, user=user) is not None
+
+
+def _seat_of(seats: list[Seat], user: User) -> Seat | None:
+    if not user.is_authenticated:
+        return None
+    return next((s for s in seats if s.user_id == user.pk), None)
 
 
 def seat_for_user(*, game: Game, user: User) -> Seat | None:
     if not user.is_authenticated:
         return None
     return Seat.objects.filter(game=game, user=user).first()
+
+
+def seats_with_open_prompts(*, game_id: int, with_players: bool = True) -> QuerySet[Seat]:
+    """The game's seats in position order, each with its open prompt (or None), in one query.
+
+    ``with_players`` also joins each seat's user (the read path shows usernames; the write path needs
+    only ``user_id``, and each join costs ORM time on every request).
+    """
+    qs = (Seat.objects.filter(game_id=game_id)
+          # At most one open prompt per seat (constraint prompt_one_open_per_seat): a to-one join.
+          .annotate(open_prompt=FilteredRelation("prompts", condition=Q(prompts__closed_at__isnull=True)))
+          .order_by("position"))
+    return qs.select_related("user", "open_prompt") if with_players else qs.select_related("open_prompt")
+
+
+def users_with_vacation_ahead(*, user_ids, now: datetime) -> set[int]:
+    """Of ``user_ids``, those with a vacation that ends after ``now`` (only theirs can stretch a deadline)."""
+    return set(Vacation.objects.filter(user_id__in=list(user_ids), ends__gt=now).values_list("user_id", flat=True))
+
+
+def loaded_open_prompt(seat: Seat) -> Prompt | None:
+    """The open prompt read with the seat by ``seats_with_open_prompts`` (Django sets no attribute when
+    the join found no row)."""
+    return getattr(seat, "open_prompt", None)
 
 
 def open_prompt_for_seat(*, seat: Seat) -> Prompt | None:
@@ -40,31 +78,44 @@ def prompt_as_dict(prompt: Prompt | None) -> dict[str, Any] | None:
             "deadline": prompt.deadline.isoformat() if prompt.deadline else None}
 
 
-def game_view_for_seat(*, game: Game, seat: Seat | None) -> dict[str, Any]:
-    """The engine's view for the seat (None: spectator); a lobby summary before the game starts."""
+def game_view_for_seat(*, game: Game, seat: Seat | None, seats: list[Seat] | None = None) -> dict[str, Any]:
+    """The engine's view for the seat (None: spectator); a lobby summary before the game starts.
+
+    Computed from the stored snapshot alone: no query once the game has started.
+    """
     if game.state is None:
-        taken = Seat.objects.filter(game=game).filter(Q(user__isnull=False) | Q(is_bot=True)).count()
+        if seats is not None:
+            taken = sum(1 for s in seats if s.user_id is not None or s.is_bot)
+        else:
+            taken = Seat.objects.filter(game=game).filter(Q(user__isnull=False) | Q(is_bot=True)).count()
         return {"waiting_for_players": game.players - taken}
     return get_engine(game.engine).view(game.state, None if seat is None else seat.position)
 
 
+def seat_summary(seat: Seat) -> dict[str, Any]:
+    return {"position": seat.position, "player": seat.user.username if seat.user else None, "is_bot": seat.is_bot,
+            "missed_deadlines": seat.missed_deadlines}
+
+
 def seats_summary(*, game: Game) -> list[dict[str, Any]]:
-    return [{"position": s.position, "player": s.user.username if s.user else None, "is_bot": s.is_bot,
-             "missed_deadlines": s.missed_deadlines}
-            for s in Seat.objects.filter(game=game).select_related("user").order_by("position")]
+    return [seat_summary(s) for s in Seat.objects.filter(game=game).select_related("user").order_by("position")]
 
 
-def game_detail_for_user(*, game: Game, user: User) -> dict[str, Any]:
-    seat = seat_for_user(game=game, user=user)
-    prompt = open_prompt_for_seat(seat=seat) if seat is not None and game.status == GameStatus.ACTIVE else None
+def game_detail_for_user(*, game: Game, user: User, seats: list[Seat] | None = None) -> dict[str, Any]:
+    """GET /api/games/{id}/ for ``user``: with ``game.created_by`` selected and ``seats`` from
+    ``seats_with_open_prompts`` (read here if not given), it costs no further query."""
+    if seats is None:
+        seats = list(seats_with_open_prompts(game_id=game.pk))
+    seat = _seat_of(seats, user)
+    prompt = loaded_open_prompt(seat) if seat is not None and game.status == GameStatus.ACTIVE else None
     return {
         "id": game.pk, "game": game.engine, "status": game.status, "phase": game.phase, "players": game.players,
         "options": game.options, "clock": game.clock, "is_public": game.is_public,
         "created_by": game.created_by.username if game.created_by else None,
         "seat": None if seat is None else seat.position,
         "standing_orders": [] if seat is None else seat.standing_orders,
-        "seats": seats_summary(game=game),
-        "view": game_view_for_seat(game=game, seat=seat),
+        "seats": [seat_summary(s) for s in seats],
+        "view": game_view_for_seat(game=game, seat=seat, seats=seats),
         "prompt": prompt_as_dict(prompt),
         "result": game.result,
     }

@@ -68,10 +68,14 @@ def seat_time_allowance(*, game: Game, seat: Seat) -> float | None:
     return float(clock["step_seconds"])
 
 
-def prompt_deadline(*, game: Game, seat: Seat, now: datetime) -> datetime | None:
+def prompt_deadline(*, game: Game, seat: Seat, now: datetime, may_be_away: bool = True) -> datetime | None:
+    """The deadline of a prompt opened ``now``; ``may_be_away=False`` (the caller knows the player has no
+    vacation ending after ``now``) skips reading the vacations."""
     seconds = seat_time_allowance(game=game, seat=seat)
     if seconds is None:
         return None
+    if not may_be_away:
+        return now + timedelta(seconds=seconds)
     return extend_over_vacations(user_id=seat.user_id, start=now, seconds=seconds)
 
 

@@ -25,7 +25,7 @@ logger = logging.getLogger(__name__)
 
 def _on_vacation_until(turn: Turn, position: int):
     user_id = turn.seats[position].user_id
-    if user_id is None:
+    if not turn.may_be_away(user_id):
         return None
     v = (Vacation.objects.filter(user_id=user_id, starts__lte=turn.now, ends__gt=turn.now)
          .order_by("-ends").first())

@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.db import transaction
 
+from accounts.models import User
+
 from ..errors import ErrorCode, GameError, NotAnOption, StalePrompt
-from ..models import GameStatus, Seat, Submission
-from .turn import pick_apply, prompts_sync, step_check, turn_load, turn_save
+from ..models import Game, GameStatus, Prompt, Seat, Submission
+from .turn import Turn, pick_apply, prompts_sync, step_check, turn_load, turn_save
+
+
+@dataclass(frozen=True)
+class PickOutcome:
+    submission: Submission  # the stored pick (``is_new`` False: a resend of an earlier one)
+    seat: Seat
+    next_prompt: Prompt | None  # the seat's open prompt when the write committed (None: nothing to decide)
+    step_completed: bool  # this pick completed the step: its resolution was enqueued on commit
 
 
 def _replayed(submission: Submission) -> Submission:
@@ -23,21 +35,49 @@ def submission_create(*, seat: Seat, prompt_id: str, option_id: str, idempotency
     stored submission with ``is_new = False`` instead of applying it twice.
     """
     turn = turn_load(game_id=seat.game_id)
+    return _submit(turn, seat.position, prompt_id=prompt_id, option_id=option_id,
+                   idempotency_key=idempotency_key, source=source).submission
+
+
+@transaction.atomic
+def submission_create_for_player(*, game_id: int, user: User, prompt_id: str, option_id: str,
+                                 idempotency_key: str | None = None, source: str) -> PickOutcome:
+    """``submission_create`` for the seat ``user`` holds in game ``game_id`` (the API's entry point).
+
+    The seat is found among the seats the locked write loads anyway, so a pick costs no lookup before
+    its transaction. Raises Game.DoesNotExist for an unknown game, NOT_YOUR_SEAT without a seat.
+    """
+    turn = turn_load(game_id=game_id)
+    if turn is None:
+        raise Game.DoesNotExist(f"no game {game_id}")
+    position = next((p for p, s in turn.seats.items() if s.user_id == user.pk), None)
+    if position is None:
+        raise GameError(ErrorCode.NOT_YOUR_SEAT, "you have no seat in this game")
+    return _submit(turn, position, prompt_id=prompt_id, option_id=option_id, idempotency_key=idempotency_key,
+                   source=source)
+
+
+def _submit(turn: Turn, position: int, *, prompt_id: str, option_id: str, idempotency_key: str | None,
+            source: str) -> PickOutcome:
     game = turn.game
-    position = seat.position
     seat = turn.seats[position]  # the copy loaded under the lock
+
+    def outcome(submission: Submission) -> PickOutcome:
+        return PickOutcome(submission=submission, seat=seat, next_prompt=turn.open_prompts.get(position),
+                           step_completed=turn.resolution_requested)
+
     if idempotency_key:
         earlier = Submission.objects.filter(seat=seat, idempotency_key=idempotency_key).first()
         if earlier is not None:
             if earlier.prompt_id == prompt_id and earlier.option_id == option_id:
-                return _replayed(earlier)
+                return outcome(_replayed(earlier))
             raise GameError(ErrorCode.IDEMPOTENCY_KEY_REUSED, "this idempotency key was used for another pick")
     row = turn.open_prompts.get(position)
     if row is None or row.prompt_id != prompt_id:
         earlier = (Submission.objects.filter(seat=seat, prompt_id=prompt_id, option_id=option_id)
                    .order_by("-id").first())
         if earlier is not None:
-            return _replayed(earlier)
+            return outcome(_replayed(earlier))
         if game.status != GameStatus.ACTIVE:
             raise GameError(ErrorCode.GAME_NOT_ACTIVE, f"the game is {game.status}")
         raise StalePrompt()
@@ -51,4 +91,4 @@ def submission_create(*, seat: Seat, prompt_id: str, option_id: str, idempotency
     step_check(turn)
     turn_save(turn)
     submission.is_new = True
-    return submission
+    return outcome(submission)

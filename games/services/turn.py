@@ -3,6 +3,11 @@
 Every write to a running game (a pick, a resolution, a deadline) loads a Turn with the game row
 locked, changes the engine state through the protocol only, keeps the Prompt rows in step with what
 the engine asks (auto-picking for bots and standing orders), and saves once at the end.
+
+Round trips are the cost of a write (the web workers mostly wait on the database), so a Turn reads
+its working set in two queries (the game row, locked; the seats joined with their players, their open
+prompt and whether a vacation could stretch their deadlines), writes only rows and fields that changed,
+and opens or closes the prompts of one pass over the seats in one statement each.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from ..engines.base import Engine, IllegalPick, State
 from ..engines.registry import get_engine
 from ..errors import NotAnOption
 from ..models import HUMAN_SOURCES, Event, Game, GameStatus, Prompt, Seat, Submission, SubmissionSource
+from ..selectors import loaded_open_prompt, seats_with_open_prompts, users_with_vacation_ahead
 from ..signals import game_finished, prompt_opened
 from . import clock
 from .enqueue import resolve_enqueue_on_commit, signal_on_commit
@@ -26,6 +32,12 @@ logger = logging.getLogger(__name__)
 
 # A bound on auto-picks within one write, so a buggy engine cannot loop forever inside a lock.
 MAX_AUTO_PICKS = 10_000
+
+# The fields a Turn may change: turn_save writes these and nothing else (not the creator, the options,
+# the clock settings... which another transaction may have changed meanwhile, e.g. game_pause).
+TURN_GAME_FIELDS = ("state", "phase", "status", "result", "started_at", "finished_at", "resolve_requested_at",
+                    "updated_at")
+TURN_SEAT_FIELDS = ("missed_deadlines", "extensions_used", "bank_seconds", "standing_orders", "is_bot")
 
 
 @dataclass
@@ -37,6 +49,27 @@ class Turn:
     open_prompts: dict[int, Prompt] = field(default_factory=dict)  # position -> open prompt row
     opened: list[Prompt] = field(default_factory=list)
     dirty_seats: set[int] = field(default_factory=set)
+    resolution_requested: bool = False  # this write completed the step and enqueued its resolution
+    # position -> (phase, source) of the seat's last pick in this write: a prompt the seat is then asked in
+    # the same step is the next pick of the decision it is making (prompt_opened's ``follow_up_of``)
+    picked: dict[int, tuple[int, str]] = field(default_factory=dict)
+    # user id -> has a vacation ending after ``now``; read once, for every player, when first needed
+    vacation_ahead: dict[int, bool] = field(default_factory=dict)
+
+    def may_be_away(self, user_id: int | None) -> bool:
+        """Whether the player's vacations must be read to compute a deadline from ``now``.
+
+        Vacations are rare: one query tells which of the game's players have any ahead, instead of one
+        query per prompt opened (a resolution opens every seat's prompt), and a write that opens no
+        prompt reads none.
+        """
+        if user_id is None:
+            return False
+        if user_id not in self.vacation_ahead:
+            ids = {s.user_id for s in self.seats.values() if s.user_id is not None} | {user_id}
+            away = users_with_vacation_ahead(user_ids=ids, now=self.now)
+            self.vacation_ahead.update({i: i in away for i in ids})
+        return self.vacation_ahead[user_id]
 
     @property
     def state(self) -> State:
@@ -48,28 +81,31 @@ def turn_load(*, game_id: int) -> Turn | None:
     game = Game.objects.select_for_update().filter(pk=game_id).first()
     if game is None:
         return None
-    seats = {s.position: s for s in Seat.objects.filter(game=game).select_related("user")}
+    seats = {s.position: s for s in seats_with_open_prompts(game_id=game.pk, with_players=False)}
     turn = Turn(game=game, engine=get_engine(game.engine), seats=seats, now=timezone.now())
-    for p in Prompt.objects.filter(game=game, closed_at__isnull=True):
-        turn.open_prompts[seats_position(turn, p.seat_id)] = p
+    for position, seat in seats.items():
+        if loaded_open_prompt(seat) is not None:
+            turn.open_prompts[position] = loaded_open_prompt(seat)
     return turn
 
 
-def seats_position(turn: Turn, seat_id: int) -> int:
-    for pos, seat in turn.seats.items():
-        if seat.id == seat_id:
-            return pos
-    raise KeyError(seat_id)
-
-
 def prompt_close(turn: Turn, position: int, *, answered: bool) -> None:
-    row = turn.open_prompts.pop(position)
-    row.closed_at = turn.now
-    row.answered = answered
-    row.save(update_fields=["closed_at", "answered"])
+    prompts_close(turn, [position], answered=answered)
+
+
+def prompts_close(turn: Turn, positions, *, answered: bool) -> None:
+    """Close the open prompts of ``positions`` in one UPDATE."""
+    rows = [turn.open_prompts.pop(p) for p in positions]
+    if not rows:
+        return
+    for row in rows:
+        row.closed_at, row.answered = turn.now, answered
+    Prompt.objects.filter(pk__in=[r.pk for r in rows]).update(closed_at=turn.now, answered=answered)
 
 
 def events_store(turn: Turn, events, *, phase: int) -> list[Event]:
+    if not events:
+        return []
     rows = [Event(game=turn.game, phase=phase, text=e.text, data=dict(e.data),
                   visibility=None if e.seats is None else list(e.seats)) for e in events]
     return Event.objects.bulk_create(rows)
@@ -87,15 +123,22 @@ def pick_apply(turn: Turn, *, position: int, option_id: str, source: str,
         raise NotAnOption(str(e) or "that is not one of the offered options") from e
     events_store(turn, events, phase=phase)
     prompt_close(turn, position, answered=True)
+    before = seat_turn_values(seat)
     clock.bank_after_pick(game=turn.game, seat=seat, opened_at=row.opened_at, now=turn.now,
                           timed_out=source == SubmissionSource.DEFAULT)
     if source in HUMAN_SOURCES:
         # The player is here: a seat a bot took over after repeated misses is theirs again.
         seat.missed_deadlines = 0
         seat.is_bot = False
-    turn.dirty_seats.add(position)
+    if seat_turn_values(seat) != before:  # most picks change nothing on the seat: no UPDATE then
+        turn.dirty_seats.add(position)
+    turn.picked[position] = (phase, source)
     return Submission.objects.create(game=turn.game, seat=seat, prompt_row=row, phase=phase, prompt_id=row.prompt_id,
                                      option_id=option_id, idempotency_key=idempotency_key, source=source)
+
+
+def seat_turn_values(seat: Seat) -> tuple:
+    return tuple(getattr(seat, f) for f in TURN_SEAT_FIELDS)
 
 
 def auto_pick(turn: Turn, position: int, row: Prompt) -> tuple[str, str] | None:
@@ -112,27 +155,37 @@ def auto_pick(turn: Turn, position: int, row: Prompt) -> tuple[str, str] | None:
 
 
 def prompts_sync(turn: Turn) -> None:
-    """Make the open Prompt rows match what the engine asks now; bots and standing orders answer."""
+    """Make the open Prompt rows match what the engine asks now; bots and standing orders answer.
+
+    Each pass compares every seat's open row with ``engine.prompt``, closes the rows that no longer
+    match in one UPDATE and opens the new ones in one INSERT (a resolution opens every seat's prompt
+    at once); then at most one automatic pick is made and the pass repeats, since a pick may change
+    what any seat is asked.
+    """
     unchecked: set[int] = set()  # newly opened prompts not yet offered to standing orders
     for _ in range(MAX_AUTO_PICKS):
         over = turn.engine.is_over(turn.state)
-        for position in sorted(turn.seats):
-            wanted = None if over else turn.engine.prompt(turn.state, position)
-            current = turn.open_prompts.get(position)
-            if current is not None and (wanted is None or wanted.id != current.prompt_id):
-                prompt_close(turn, position, answered=False)
-                current = None
-            if wanted is not None and current is None:
-                seat = turn.seats[position]
-                row = Prompt.objects.create(
-                    game=turn.game, seat=seat, prompt_id=wanted.id, phase=turn.engine.step(turn.state),
-                    text=wanted.text, options=[o.as_dict() for o in wanted.options],
-                    deadline=clock.prompt_deadline(game=turn.game, seat=seat, now=turn.now), opened_at=turn.now)
-                turn.open_prompts[position] = row
-                turn.opened.append(row)
-                if seat.bank_seconds is not None:
-                    turn.dirty_seats.add(position)  # a time bank may have been initialised
-                unchecked.add(position)
+        wanted_by_seat = {p: None if over else turn.engine.prompt(turn.state, p) for p in sorted(turn.seats)}
+        superseded = [p for p, wanted in wanted_by_seat.items()
+                      if p in turn.open_prompts and (wanted is None or wanted.id != turn.open_prompts[p].prompt_id)]
+        prompts_close(turn, superseded, answered=False)
+        new_rows = []
+        for position, wanted in wanted_by_seat.items():
+            if wanted is None or position in turn.open_prompts:
+                continue
+            seat = turn.seats[position]
+            bank_before = seat.bank_seconds
+            deadline = clock.prompt_deadline(game=turn.game, seat=seat, now=turn.now,
+                                             may_be_away=turn.may_be_away(seat.user_id))
+            if seat.bank_seconds != bank_before:
+                turn.dirty_seats.add(position)  # a time bank was initialised
+            new_rows.append(Prompt(game=turn.game, seat=seat, prompt_id=wanted.id, phase=turn.engine.step(turn.state),
+                                   text=wanted.text, options=[o.as_dict() for o in wanted.options],
+                                   deadline=deadline, opened_at=turn.now))
+        for row in Prompt.objects.bulk_create(new_rows) if new_rows else ():
+            turn.open_prompts[row.seat.position] = row
+            turn.opened.append(row)
+            unchecked.add(row.seat.position)
         candidates = sorted(p for p in turn.open_prompts if p in unchecked or turn.seats[p].is_bot)
         picked = False
         for position in candidates:
@@ -154,8 +207,7 @@ def game_finish(turn: Turn) -> None:
     game.status = GameStatus.FINISHED
     game.finished_at = turn.now
     game.resolve_requested_at = None
-    for position in list(turn.open_prompts):
-        prompt_close(turn, position, answered=False)
+    prompts_close(turn, list(turn.open_prompts), answered=False)
     signal_on_commit(game_finished, game=game)
 
 
@@ -169,16 +221,19 @@ def step_check(turn: Turn) -> None:
     if game.status == GameStatus.ACTIVE and turn.engine.is_step_complete(turn.state):
         if game.resolve_requested_at is None:
             game.resolve_requested_at = turn.now
+        turn.resolution_requested = True
         resolve_enqueue_on_commit(game_id=game.pk, phase=game.phase)
 
 
 def turn_save(turn: Turn) -> None:
-    """Save the game and changed seats; announce prompts still open at commit."""
+    """Save the game and changed seats (only the fields a turn changes); announce prompts still open at commit."""
     game = turn.game
     game.phase = turn.engine.step(turn.state) if game.state is not None else game.phase
-    game.save()
-    for position in turn.dirty_seats:
-        turn.seats[position].save()
+    game.save(update_fields=TURN_GAME_FIELDS)
+    for position in sorted(turn.dirty_seats):
+        turn.seats[position].save(update_fields=TURN_SEAT_FIELDS)
+    position_of = {seat.pk: position for position, seat in turn.seats.items()}
     for row in turn.opened:
         if row.closed_at is None:
-            signal_on_commit(prompt_opened, prompt=row)
+            phase, source = turn.picked.get(position_of[row.seat_id], (None, None))
+            signal_on_commit(prompt_opened, prompt=row, follow_up_of=source if phase == row.phase else None)

@@ -134,3 +134,47 @@ def test_abandon_closes_the_game(two_players, api):
     r = api.as_user(a).post(f"/api/games/{gid}/abandon/")
     assert r.status_code == 200 and r.json()["status"] == "abandoned" and r.json()["prompt"] is None
     assert api.as_user(a).post(f"/api/games/{gid}/abandon/").status_code == 409
+
+
+@pytest.mark.django_db(transaction=True)  # real commits: the in-process resolve task runs on commit
+def test_a_move_returns_the_callers_next_prompt_as_the_game_shows_it(two_players, api):
+    """Contract extension: POST .../moves/ carries the caller's next prompt (GET's shape, or null), so a
+    client needs no GET after each pick of a compound decision."""
+    gid, a, b = two_players
+    move = f"/api/games/{gid}/moves/"
+
+    def play(user, prompt):
+        return api.as_user(user).post(move, {"prompt": prompt["id"], "option": prompt["options"][0]["id"]},
+                                      format="json")
+
+    def shown(user):
+        return api.as_user(user).get(f"/api/games/{gid}/").json()["prompt"]
+
+    r = play(a, shown(a))
+    assert r.status_code == 201 and r.json()["prompt"] is not None
+    assert r.json()["prompt"] == shown(a)  # the bet, with its deadline
+    a_bet = r.json()["prompt"]
+    r = play(b, shown(b))
+    r = play(b, r.json()["prompt"])
+    assert r.status_code == 201 and r.json()["prompt"] is None  # seat 1 is done; the step waits for seat 0
+    again = play(b, r.json()["submission"] | {"id": r.json()["submission"]["prompt"],
+                                              "options": [{"id": r.json()["submission"]["option"]}]})
+    assert again.status_code == 200 and again.json()["replayed"] is True and again.json()["prompt"] is None
+    # Seat 0 completes the step. Tasks run in-process here, so the resolution has committed before the
+    # response is built, and the response shows what GET shows: seat 0's turn in the sequential step.
+    r = play(a, a_bet)
+    assert r.status_code == 201 and r.json()["prompt"] is not None
+    assert r.json()["prompt"] == shown(a) and r.json()["prompt"]["id"] != a_bet["id"]
+
+
+def test_a_move_in_an_unknown_game_is_404_with_the_error_shape(db, api, user):
+    r = api.as_user(user).post("/api/games/999999/moves/", {"prompt": "p", "option": "o"}, format="json")
+    assert r.status_code == 404 and set(r.json()) >= {"error", "detail"}
+
+
+def test_schema_documents_the_move_response(db, api, user):
+    schema = api.as_user(user).get("/api/schema/?format=json").json()
+    move = schema["components"]["schemas"]["Move"]
+    assert {"submission", "replayed", "prompt"} <= set(move["properties"])
+    responses = schema["paths"]["/api/games/{game_id}/moves/"]["post"]["responses"]
+    assert responses["201"]["content"]["application/json"]["schema"]["$ref"].endswith("/Move")

@@ -43,3 +43,13 @@ def test_game_finished_is_sent_once_with_the_result(db):
     game.refresh_from_db()
     assert game.status == GameStatus.FINISHED
     assert len(seen) == 1 and seen[0][1]["game"].result["ranks"]
+
+
+def test_prompt_opened_says_when_it_is_the_next_pick_of_a_decision_being_made(db):
+    """A follow-up prompt (the bet after the card, same seat, same step) names the pick's source; a prompt
+    opened by a resolution or by another seat's pick does not."""
+    game, _ = make_started_game(players=2)
+    with recording(prompt_opened) as seen:
+        play_step(game)
+    by_prompt = {kw["prompt"].prompt_id.split("-", 1)[1]: kw["follow_up_of"] for s, kw in seen}
+    assert by_prompt == {"0-bet": "api", "1-bet": "api", "0-take": None}

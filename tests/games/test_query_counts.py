@@ -1,0 +1,90 @@
+"""Round trips per API request: the budget of the write path (docs/server.md, "What a request costs").
+
+The load benchmark showed the web workers mostly waiting on the database, so the number of statements
+per request is the figure that bounds throughput. These tests pin the budget so a stray lookup or an
+N+1 fails here rather than in a benchmark run. Savepoints (the test's stand-in for BEGIN/COMMIT) and
+the after-commit notifications (other layers' work) are not counted.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games.models import Prompt
+from games.services import phase_resolve
+from tests.factories import make_started_game
+from tests.games.helpers import play_step
+
+GET_BUDGET = 3  # token + user; game + creator; seats + players + open prompts
+# token; game FOR UPDATE; seats + prompts; the pick's events (tinygame reports one per pick); close the
+# prompt; insert the submission; which players have a vacation ahead (once, for a write that opens a
+# prompt); open the follow-up prompt; the game row
+PICK_BUDGET = 9
+
+
+def _statements(ctx: CaptureQueriesContext) -> list[str]:
+    return [q["sql"] for q in ctx.captured_queries if "SAVEPOINT" not in q["sql"].upper()]
+
+
+@pytest.fixture
+def four(db, api):
+    game, users = make_started_game(players=4, options={"rounds": 1})
+    return game, users, api
+
+
+def test_get_costs_three_queries_whatever_the_number_of_seats(four):
+    game, users, api = four
+    with CaptureQueriesContext(connection) as ctx:
+        body = api.as_user(users[2]).get(f"/api/games/{game.pk}/").json()
+    assert body["seat"] == 2 and body["prompt"] is not None and len(body["seats"]) == 4
+    assert len(_statements(ctx)) <= GET_BUDGET, _statements(ctx)
+
+
+def test_a_pick_within_a_compound_decision_stays_within_budget_and_writes_only_what_changed(four):
+    game, users, api = four
+    prompt = api.as_user(users[0]).get(f"/api/games/{game.pk}/").json()["prompt"]
+    with CaptureQueriesContext(connection) as ctx:
+        r = api.as_user(users[0]).post(f"/api/games/{game.pk}/moves/",
+                                       {"prompt": prompt["id"], "option": prompt["options"][0]["id"]}, format="json")
+    assert r.status_code == 201
+    sql = _statements(ctx)
+    assert len(sql) <= PICK_BUDGET, sql
+    # Nothing changed on the seat: it is not written. Vacations are read once, not per prompt.
+    assert not any('UPDATE "games_seat"' in s for s in sql)
+    assert len([s for s in sql if 'FROM "accounts_vacation"' in s]) == 1
+    # The game row is written with the fields a turn changes, not the creator or the options.
+    game_update = next(s for s in sql if s.startswith('UPDATE "games_game"'))
+    assert '"created_by_id"' not in game_update and '"options"' not in game_update
+
+
+def test_the_last_pick_of_a_seat_opens_nothing_and_costs_less(four):
+    game, users, api = four
+    client = api.as_user(users[1])
+    prompt = client.get(f"/api/games/{game.pk}/").json()["prompt"]
+    r = client.post(f"/api/games/{game.pk}/moves/", {"prompt": prompt["id"], "option": prompt["options"][0]["id"]},
+                    format="json")
+    bet = r.json()["prompt"]
+    with CaptureQueriesContext(connection) as ctx:
+        r = client.post(f"/api/games/{game.pk}/moves/", {"prompt": bet["id"], "option": bet["options"][0]["id"]},
+                        format="json")
+    assert r.status_code == 201 and r.json()["prompt"] is None
+    sql = _statements(ctx)
+    assert len(sql) <= PICK_BUDGET - 2, sql  # neither vacations nor a new prompt
+    assert not any('"accounts_vacation"' in s for s in sql)
+
+
+def test_a_resolution_opens_every_seats_prompt_in_one_insert(db):
+    game, _ = make_started_game(players=4, options={"rounds": 2})
+    play_step(game, commit=False)  # the draft
+    phase_resolve(game_id=game.pk, phase=game.phase)
+    play_step(game, commit=False)  # the sequential step; resolving it opens the next draft for all four
+    game.refresh_from_db()
+    with CaptureQueriesContext(connection) as ctx:
+        assert phase_resolve(game_id=game.pk, phase=game.phase)
+    sql = _statements(ctx)
+    assert len([s for s in sql if s.startswith('INSERT INTO "games_prompt"')]) == 1, sql
+    assert Prompt.objects.filter(game=game, closed_at__isnull=True).count() == 4
+    # lock, seats, events, vacations, prompts, game: no per-seat statement
+    assert len(sql) <= 6, sql
