@@ -63,6 +63,7 @@ class GameListCreateApi(APIView):
         public = serializers.BooleanField(required=False, default=True)
         bots = serializers.IntegerField(required=False, default=0, min_value=0)
         seed = serializers.IntegerField(required=False, allow_null=True, default=None)
+        rated = serializers.BooleanField(required=False, default=False)
 
     @extend_schema(responses={200: inline_serializer("GameList", {"games": serializers.ListField()})})
     def get(self, request):
@@ -75,7 +76,8 @@ class GameListCreateApi(APIView):
         data.is_valid(raise_exception=True)
         d = data.validated_data
         game = game_create(created_by=request.user, engine=d["game"], players=d["seats"], options=d["options"],
-                           clock=d["clock"], is_public=d["public"], bots=d["bots"], seed=d["seed"])
+                           clock=d["clock"], is_public=d["public"], bots=d["bots"], seed=d["seed"],
+                           rated=d["rated"])
         return Response(game_detail_for_user(game=game, user=request.user), status=status.HTTP_201_CREATED)
 
 

@@ -30,8 +30,12 @@ def _engine_or_error(slug: str):
 @transaction.atomic
 def game_create(*, created_by: User, engine: str, players: int, options: dict[str, Any] | None = None,
                 clock: dict[str, Any] | None = None, is_public: bool = True, seed: int | None = None,
-                bots: int = 0) -> Game:
-    """Create a game; the creator takes seat 0 and ``bots`` seats go to bots. Starts it if full."""
+                bots: int = 0, rated: bool = False) -> Game:
+    """Create a game; the creator takes seat 0 and ``bots`` seats go to bots. Starts it if full.
+
+    A ``rated`` game moves its players' ratings when it finishes; bots are never rated, so it needs
+    at least two seats for people.
+    """
     options, clock = options or {}, clock or {}
     game_engine = _engine_or_error(engine)
     try:
@@ -41,7 +45,10 @@ def game_create(*, created_by: User, engine: str, players: int, options: dict[st
         raise GameError(ErrorCode.INVALID_SETTINGS, str(e))
     if not 0 <= bots < players:
         raise GameError(ErrorCode.INVALID_SETTINGS, "bots must leave at least the creator's seat")
+    if rated and players - bots < 2:
+        raise GameError(ErrorCode.INVALID_SETTINGS, "a rated game needs at least two seats for people")
     game = Game.objects.create(engine=engine, options=options, clock=clock, players=players, is_public=is_public,
+                               rated=rated,
                                seed=seed if seed is not None else secrets.randbits(62), created_by=created_by)
     Seat.objects.bulk_create([Seat(game=game, position=0, user=created_by)]
                              + [Seat(game=game, position=p, is_bot=True) for p in range(players - bots, players)]

@@ -9,12 +9,11 @@ from django.views.decorators.http import require_POST
 
 from games.errors import GameError
 from games.models import Game, GameStatus
-from games.services import game_join
+from games.services import game_create, game_join
 
 from .forms import GameCreateForm, InviteEmailForm
 from .invites import InviteError, game_title, invite_email_send, invite_game, invite_url
 from .selectors import my_games, open_games, viewer_for, watchable_games
-from .services import lobby_game_create
 
 
 def lobby(request):
@@ -35,9 +34,9 @@ def game_new(request):
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
         try:
-            game = lobby_game_create(created_by=request.user, engine=d["game"], players=d["seats"],
-                                     options=form.game_options(), clock=form.clock_settings(),
-                                     is_public=d["is_public"], bots=d["bots"] or 0, rated=d["rated"])
+            game = game_create(created_by=request.user, engine=d["game"], players=d["seats"],
+                               options=form.game_options(), clock=form.clock_settings(),
+                               is_public=d["is_public"], bots=d["bots"] or 0, rated=d["rated"])
         except GameError as e:
             form.add_error(None, e.detail)
         else:

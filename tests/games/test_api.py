@@ -178,3 +178,16 @@ def test_schema_documents_the_move_response(db, api, user):
     assert {"submission", "replayed", "prompt"} <= set(move["properties"])
     responses = schema["paths"]["/api/games/{game_id}/moves/"]["post"]["responses"]
     assert responses["201"]["content"]["application/json"]["schema"]["$ref"].endswith("/Move")
+
+
+def test_create_a_rated_game_and_refuse_one_that_could_never_be_rated(db, api):
+    """Issue "Admin and tournaments": ratings move when a rated game finishes; bots are never rated, so a
+    rated game needs two seats for people, and a refusal creates nothing."""
+    from games.models import Game
+
+    a = UserFactory()
+    r = api.as_user(a).post("/api/games/", {"game": "tinygame", "seats": 2, "rated": True}, format="json")
+    assert r.status_code == 201 and Game.objects.get(pk=r.json()["id"]).rated
+    before = Game.objects.count()
+    r = api.as_user(a).post("/api/games/", {"game": "tinygame", "seats": 2, "bots": 1, "rated": True}, format="json")
+    assert r.status_code == 400 and r.json()["error"] and Game.objects.count() == before

@@ -24,11 +24,9 @@ NEW = {"game": "tinygame", "seats": 2, "bots": 0, "clock": "none", "is_public": 
 
 
 def _finished_game(users, *, rated: bool, is_public: bool = True) -> Game:
-    """A 2-player tinygame created through the lobby's service path and played to the end."""
-    from games.web.services import lobby_game_create
-
-    game = lobby_game_create(created_by=users[0], engine="tinygame", players=2, options={"rounds": 1}, clock={},
-                             is_public=is_public, bots=0, rated=rated)
+    """A 2-player tinygame created through the create service and played to the end."""
+    game = game_create(created_by=users[0], engine="tinygame", players=2, options={"rounds": 1}, clock={},
+                       is_public=is_public, bots=0, rated=rated)
     game_join(game=game, user=users[1])
     play_until(game, lambda g: g.status == GameStatus.FINISHED)
     game.refresh_from_db()
