@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ./run.sh        install into .venv, migrate, create the demo game, run the dev server + deadline sweeper
+# ./run.sh        install into .venv, migrate, create the demo game, run the dev server + an in-process beat
 # ./run.sh test   install into .venv and run the test suite (extra arguments go to pytest)
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -21,14 +21,11 @@ case "${1:-run}" in
     ADDR="${ADDR:-127.0.0.1:8000}"
     .venv/bin/python manage.py migrate --noinput -v 0
     .venv/bin/python manage.py demo_setup --base-url "http://$ADDR"
-    # Deadlines fire in the embedded mode too: a child process sweeps every few seconds.
-    .venv/bin/python manage.py sweep_deadlines --loop "${SWEEP_INTERVAL_SECONDS:-5}" &
-    SWEEPER=$!
-    trap 'kill $SWEEPER 2>/dev/null' EXIT INT TERM
-    # Reminders, held-back follow-up prompt emails, lost sends, digests: the mail beat's stand-in.
-    .venv/bin/python manage.py mail_sweep --loop "${MAIL_REMINDER_INTERVAL_SECONDS:-60}" &
-    MAIL_SWEEPER=$!
-    trap 'kill $SWEEPER $MAIL_SWEEPER 2>/dev/null' EXIT INT TERM
+    # Deadlines, reminders, digests and tournament sweeps fire in the embedded mode too: a child process
+    # runs Celery beat's schedule in-process.
+    .venv/bin/python manage.py beat_embedded &
+    BEAT=$!
+    trap 'kill $BEAT 2>/dev/null' EXIT INT TERM
     .venv/bin/python manage.py runserver "$ADDR"
     ;;
   *)

@@ -93,7 +93,7 @@ def send_enqueue_on_commit(*, notification_id: int, not_before: datetime | None 
 
         # A worker holds a countdown task until it is due. Eager (in-process) tasks ignore countdowns:
         # the task runs now, finds the row not yet due and leaves it to the outbox sweep (beat, or
-        # `manage.py mail_sweep` in the embedded mode).
+        # `manage.py beat_embedded` in the embedded mode).
         countdown = 0.0 if not_before is None else max(0.0, (not_before - timezone.now()).total_seconds())
         try:
             send_notification.apply_async(args=(notification_id,), countdown=countdown or None, retry=False)

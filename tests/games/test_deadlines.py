@@ -157,3 +157,20 @@ def test_a_due_step_is_enqueued_once_per_grace_period_not_once_per_sweep(db, set
     # the task was lost: after the grace period the sweep asks again
     assert due_phases_sweep(resolve=lambda g, p: queued.append((g, p)), now=now + timedelta(seconds=4)) == 1
     assert queued == [(game.pk, 0), (game.pk, 0)]
+
+
+def test_the_embedded_beat_fires_a_missed_deadline_without_celery_beat(db):
+    """README: the embedded default (no broker) still fires deadlines; `manage.py beat_embedded`, which
+    run.sh starts, runs beat's schedule in-process, the deadline sweep included."""
+    import io
+
+    from django.core.management import call_command
+    from django.test import TestCase
+
+    game, _ = make_started_game(players=2, clock=NO_EXTENSIONS)
+    expire(game)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        call_command("beat_embedded", "--once", stdout=io.StringIO(), stderr=io.StringIO())
+    game.refresh_from_db()
+    assert game.phase == 1
+    assert set(Submission.objects.filter(game=game).values_list("source", flat=True)) == {SubmissionSource.DEFAULT}

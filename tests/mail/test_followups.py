@@ -150,18 +150,18 @@ def test_the_send_task_is_enqueued_with_the_delay_as_its_countdown(tiny):
     assert len(mail.outbox) == n  # the send task was mocked: nothing went out in this process
 
 
-def test_in_the_embedded_mode_the_mail_sweep_command_sends_a_held_back_follow_up_once_due(tiny):
+def test_in_the_embedded_mode_the_beat_stand_in_sends_a_held_back_follow_up_once_due(tiny):
     """Eager tasks cannot wait: the send runs at once, finds the row not yet due and leaves it; the
-    embedded stand-in for beat (`manage.py mail_sweep`, started by run.sh) sends it when due."""
+    embedded stand-in for beat (`manage.py beat_embedded`, started by run.sh) sends it when due."""
     game, (alice, bob) = tiny
     pick(game, 0, source=SubmissionSource.WEB)
     row = prompt_row(open_prompt(game, 0))
     with TestCase.captureOnCommitCallbacks(execute=True):
-        call_command("mail_sweep", stdout=io.StringIO())
+        call_command("beat_embedded", "--once", stdout=io.StringIO())
     row.refresh_from_db()
     assert row.status == NotificationStatus.PENDING and len(prompt_mails(alice)) == 1
     minutes_pass(12)
     with TestCase.captureOnCommitCallbacks(execute=True):
-        call_command("mail_sweep", stdout=io.StringIO())
+        call_command("beat_embedded", "--once", stdout=io.StringIO())
     row.refresh_from_db()
     assert row.status == NotificationStatus.SENT and len(prompt_mails(alice)) == 2
