@@ -58,7 +58,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     ap.add_argument("--web-threads", type=int, default=2)
     ap.add_argument("--worker-concurrency", type=int, default=2)
     ap.add_argument("--mail-worker-concurrency", type=int, default=1,
-                    help="processes of the worker that serves the mail queue (Procfile: mailworker)")
+                    help="processes of the worker that serves the mail queue (Procfile: mailworker); 0: no such "
+                         "worker, the game worker consumes the mail queue too (the old topology, a diagnostic)")
     ap.add_argument("--sweep-interval", type=float, default=2.0, help="beat's sweep period (SWEEP_INTERVAL_SECONDS)")
     ap.add_argument("--database-url", default=os.environ.get("BENCH_DATABASE_URL", DEFAULT_DB),
                     help="the benchmark's own database: dropped and recreated")

@@ -23,7 +23,10 @@ class BenchStack(Stack):
                  mail_worker_concurrency: int = 1) -> None:
         super().__init__(db_url=db_url, workdir=workdir, worker_pool="prefork", concurrency=worker_concurrency)
         self.mail_worker_concurrency = mail_worker_concurrency
-        self.supervised["mailworker"] = self.start_mailworker
+        if mail_worker_concurrency > 0:
+            self.supervised["mailworker"] = self.start_mailworker
+        else:  # a diagnostic: the old topology, one worker serving game and mail tasks alike
+            self.worker_queues = "celery,mail"
         self.web_workers, self.web_threads = web_workers, web_threads
         self.redis_url = redis_url  # None: start a private redis-server on a free port
         self.env.update({
@@ -52,7 +55,7 @@ class BenchStack(Stack):
 
     def start_worker(self) -> None:
         super().start_worker()
-        if "mailworker" not in self.procs:  # start() and the first start only; the supervisor restarts it alone
+        if self.mail_worker_concurrency > 0 and "mailworker" not in self.procs:  # start() and the first start only; the supervisor restarts it alone
             self.start_mailworker()
 
     def start_web(self) -> None:
