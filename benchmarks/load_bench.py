@@ -57,6 +57,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     ap.add_argument("--web-workers", type=int, default=3)
     ap.add_argument("--web-threads", type=int, default=2)
     ap.add_argument("--worker-concurrency", type=int, default=2)
+    ap.add_argument("--mail-worker-concurrency", type=int, default=1,
+                    help="processes of the worker that serves the mail queue (Procfile: mailworker); 0: no such "
+                         "worker, the game worker consumes the mail queue too (the old topology, a diagnostic)")
     ap.add_argument("--sweep-interval", type=float, default=2.0, help="beat's sweep period (SWEEP_INTERVAL_SECONDS)")
     ap.add_argument("--database-url", default=os.environ.get("BENCH_DATABASE_URL", DEFAULT_DB),
                     help="the benchmark's own database: dropped and recreated")
@@ -260,7 +263,7 @@ def main(argv=None) -> int:
 
     stack = BenchStack(db_url=a.database_url, workdir=workdir, web_workers=a.web_workers, web_threads=a.web_threads,
                        worker_concurrency=a.worker_concurrency, sweep_interval=a.sweep_interval,
-                       redis_url=a.redis_url)
+                       redis_url=a.redis_url, mail_worker_concurrency=a.mail_worker_concurrency)
     figures: dict = {}
     try:
         stack.start()
@@ -338,6 +341,7 @@ def main(argv=None) -> int:
     figures = {
         "games": a.games, "players": a.players, "seconds": round(load_wall, 1), "seed": a.seed,
         "emails": a.emails, "web_workers": a.web_workers, "web_threads": a.web_threads, "worker_concurrency": a.worker_concurrency,
+        "mail_worker_concurrency": a.mail_worker_concurrency,
         "sweep_interval_s": a.sweep_interval, "cores": os.cpu_count(),
         "loadavg_before": [round(x, 2) for x in load_before], "loadavg_after": [round(x, 2) for x in load_after],
         "games_played": games_started, "games_finished": sum(g.finished for g in games),
@@ -393,6 +397,7 @@ def main(argv=None) -> int:
         ("floor p50/p99 ms", f"{figures['floor_p50_ms']}/{figures['floor_p99_ms']}", ""),
         ("throughput / floor", figures["throughput_vs_floor"], ">= 0.5"),
         ("CPU ms per submission", sub_cpu.get("total"), f"web {sub_cpu.get('web')}, worker {sub_cpu.get('worker')}, "
+                                                       f"mail worker {sub_cpu.get('mailworker')}, "
                                                        f"db {sub_cpu.get('db')}"),
         ("CPU ms per floor request", floor_cpu.get("total"), f"ratio {figures['cpu_ratio_vs_floor']}: the throughput "
                                                              "ratio if the machine were the stack's alone"),

@@ -14,9 +14,19 @@ from tests.e2e.stack import Stack, _http_ok, wait_for
 
 
 class BenchStack(Stack):
+    # As in production (Procfile): the game worker consumes the default queue only, and a worker of its
+    # own serves the email queue, so resolutions never wait behind mail tasks.
+    worker_queues = "celery"
+
     def __init__(self, *, db_url: str, workdir: Path, web_workers: int = 3, web_threads: int = 2,
-                 worker_concurrency: int = 2, sweep_interval: float = 1.0, redis_url: str | None = None) -> None:
+                 worker_concurrency: int = 2, sweep_interval: float = 1.0, redis_url: str | None = None,
+                 mail_worker_concurrency: int = 1) -> None:
         super().__init__(db_url=db_url, workdir=workdir, worker_pool="prefork", concurrency=worker_concurrency)
+        self.mail_worker_concurrency = mail_worker_concurrency
+        if mail_worker_concurrency > 0:
+            self.supervised["mailworker"] = self.start_mailworker
+        else:  # a diagnostic: the old topology, one worker serving game and mail tasks alike
+            self.worker_queues = "celery,mail"
         self.web_workers, self.web_threads = web_workers, web_threads
         self.redis_url = redis_url  # None: start a private redis-server on a free port
         self.env.update({
@@ -34,6 +44,19 @@ class BenchStack(Stack):
     def start_redis(self) -> None:
         if not self.redis_url:
             super().start_redis()
+
+    def start_mailworker(self) -> None:
+        seen = len(self.log("mailworker"))
+        self._spawn("mailworker", [sys.executable, "-m", "celery", "-A", "faltisia", "worker", "--loglevel", "INFO",
+                                   "--pool", "prefork", "--concurrency", str(self.mail_worker_concurrency),
+                                   "-Q", "mail", "--without-gossip", "--without-mingle",
+                                   "-n", f"mail{self.http_port}@%h"])
+        wait_for(lambda: "ready." in self.log("mailworker")[seen:], what="celery mail worker", timeout=60)
+
+    def start_worker(self) -> None:
+        super().start_worker()
+        if self.mail_worker_concurrency > 0 and "mailworker" not in self.procs:  # start() and the first start only; the supervisor restarts it alone
+            self.start_mailworker()
 
     def start_web(self) -> None:
         args = [sys.executable, "-m", "gunicorn", "faltisia.wsgi", "--bind", f"127.0.0.1:{self.http_port}",

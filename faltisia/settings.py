@@ -198,3 +198,8 @@ BENCHMARK_FLOOR_ENDPOINT = env.bool("BENCHMARK_FLOOR_ENDPOINT", default=False)
 TOURNAMENT_SWEEP_SECONDS = env.float("TOURNAMENT_SWEEP_SECONDS", default=60.0)
 CELERY_BEAT_SCHEDULE["tournaments-close-registrations"] = {"task": "tournaments.close_registrations",
                                                            "schedule": TOURNAMENT_SWEEP_SECONDS}
+# --- Task queues -----------------------------------------------------------------------------------
+# Email tasks get a queue of their own (Procfile: `mailworker: celery -A faltisia worker -Q mail`), so a
+# step's resolution (default queue "celery") never waits behind rendering or sending mail. Tournament
+# notices are sent on commit in-process, not as a task. Eager mode ignores routes.
+CELERY_TASK_ROUTES = {"mail.*": {"queue": "mail"}}

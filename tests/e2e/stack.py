@@ -34,6 +34,10 @@ def database_url(settings_dict: dict) -> str:
 
 
 class Stack:
+    # Queues the one worker consumes: the default queue and the email queue (faltisia/settings.py
+    # CELERY_TASK_ROUTES); production runs a separate worker for "mail" (Procfile), the tests keep one.
+    worker_queues = "celery,mail"
+
     def __init__(self, *, db_url: str, workdir: Path, worker_pool: str = "prefork", concurrency: int = 2) -> None:
         self.workdir = workdir
         self.redis_port = free_port()
@@ -41,6 +45,7 @@ class Stack:
         self.worker_pool, self.concurrency = worker_pool, concurrency
         self.procs: dict[str, subprocess.Popen] = {}
         self.restarts = {"worker": 0, "beat": 0}
+        self.supervised = {"worker": self.start_worker, "beat": self.start_beat}
         self._stopping = False
         self.env = {
             **os.environ,
@@ -88,7 +93,7 @@ class Stack:
         seen = len(self.log("worker"))  # the log is appended to across restarts
         self._spawn("worker", [sys.executable, "-m", "celery", "-A", "faltisia", "worker", "--loglevel", "INFO",
                                "--pool", self.worker_pool, "--concurrency", str(self.concurrency),
-                               "--without-gossip", "--without-mingle", "-n", f"e2e{self.http_port}@%h"])
+                               "-Q", self.worker_queues, "--without-gossip", "--without-mingle", "-n", f"e2e{self.http_port}@%h"])
         wait_for(lambda: "ready." in self.log("worker")[seen:], what="celery worker", timeout=60)
 
     def start_beat(self) -> None:
@@ -109,10 +114,10 @@ class Stack:
         (systemd Restart=always, a Procfile platform): Celery's worker can exit with "Unrecoverable
         error" when Redis vanishes while it restores unacknowledged messages."""
         while not self._stopping:
-            for name, start in (("worker", self.start_worker), ("beat", self.start_beat)):
+            for name, start in list(self.supervised.items()):
                 proc = self.procs.get(name)
                 if proc is not None and proc.poll() is not None and not self._stopping:
-                    self.restarts[name] += 1
+                    self.restarts[name] = self.restarts.get(name, 0) + 1
                     try:
                         start()
                     except TimeoutError:
@@ -136,7 +141,7 @@ class Stack:
 
     def stop_all(self) -> None:
         self._stopping = True
-        for name in ["beat", "worker", "web", "redis"]:
+        for name in ["beat", "mailworker", "worker", "web", "redis"]:
             self.stop(name)
 
 
