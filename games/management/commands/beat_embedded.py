@@ -28,7 +28,6 @@ class Command(BaseCommand):
             for name, entry in schedule.items():
                 if time.monotonic() < due_at[name]:
                     continue
-                close_old_connections()  # a long-lived process: drop connections the database closed
                 try:
                     app.tasks[entry["task"]].apply(throw=True)  # runs the task here, now
                 except Exception as e:  # keep going: one broken task must not stop the others
@@ -37,3 +36,6 @@ class Command(BaseCommand):
             if once:
                 return
             time.sleep(max(0.2, min(due_at.values()) - time.monotonic()))
+            # A long-lived process: drop connections the database closed meanwhile (between rounds only,
+            # never inside a caller's transaction, as in --once from a test or a script).
+            close_old_connections()
