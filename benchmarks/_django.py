@@ -1,7 +1,9 @@
 """Set up Django on a throw-away test database for a benchmark (never touches the real one)."""
 
+import argparse
 import os
 import sys
+from typing import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -22,3 +24,15 @@ def teardown(old_name: str) -> None:
     from django.db import connection
 
     connection.creation.destroy_test_db(old_name, verbosity=0)
+
+
+def run_on_test_db(run: Callable[[int], None], *, default_games: int) -> None:
+    """Parse ``--games``, call ``run(games)`` on a throw-away test database, and always drop it."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=default_games)
+    args = ap.parse_args()
+    old = setup()
+    try:
+        run(args.games)
+    finally:
+        teardown(old)

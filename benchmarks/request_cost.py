@@ -7,23 +7,11 @@ mean queries and ms for GET /api/games/{id}/ and for POST .../moves/ (a move tha
 includes its resolution, as it does in-process in the embedded mode).
 """
 
-import argparse
 import json
 import statistics
 import time
 
-from _django import setup, teardown
-
-
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--games", type=int, default=5)
-    args = ap.parse_args()
-    old = setup()
-    try:
-        run(args.games)
-    finally:
-        teardown(old)
+from _django import run_on_test_db
 
 
 def run(n_games: int) -> None:
@@ -75,4 +63,4 @@ def run(n_games: int) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_on_test_db(run, default_games=5)

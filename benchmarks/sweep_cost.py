@@ -6,23 +6,11 @@ Creates N active games with an open prompt each (deadlines in the future), then 
 times `due_phases()`; on PostgreSQL it also prints the query plan. Prints one JSON line per size.
 """
 
-import argparse
 import json
 import time
 from datetime import timedelta
 
-from _django import setup, teardown
-
-
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--games", type=int, default=20000)
-    args = ap.parse_args()
-    old = setup()
-    try:
-        run(args.games)
-    finally:
-        teardown(old)
+from _django import run_on_test_db
 
 
 def run(n_games: int) -> None:
@@ -66,4 +54,4 @@ def run(n_games: int) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_on_test_db(run, default_games=20000)
