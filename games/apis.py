@@ -13,7 +13,7 @@ from .engines.registry import get_engine, slugs
 from .errors import ErrorCode, GameError
 from .models import Game, SubmissionSource
 from .selectors import (event_as_dict, events_for_user, game_detail_for_user, game_summary, game_visible_to,
-                        games_for_user, open_prompt_for_seat, prompt_as_dict, seat_for_user, seats_with_open_prompts)
+                        game_with_creator, games_for_user, open_prompt_for_seat, prompt_as_dict, seat_for_user, seats_with_open_prompts)
 from .services import (game_abandon, game_create, game_join, game_pause, game_resume, seat_reclaim,
                        seat_standing_orders_set)
 from .services.submissions import submission_create_for_player
@@ -85,8 +85,10 @@ class GameDetailApi(APIView):
     @extend_schema(responses={200: GameOutput, 404: ErrorOutput})
     def get(self, request, game_id: int):
         # Three queries in all: the token, the game with its creator, the seats with players and open prompts.
-        game = get_object_or_404(Game.objects.select_related("created_by"), pk=game_id)
-        seats = list(seats_with_open_prompts(game_id=game.pk))
+        game = game_with_creator(game_id=game_id)
+        if game is None:
+            raise Http404
+        seats = seats_with_open_prompts(game_id=game.pk)
         if not game_visible_to(game=game, user=request.user, seats=seats):
             raise Http404  # a private game's existence is not disclosed
         return Response(game_detail_for_user(game=game, user=request.user, seats=seats))

@@ -5,12 +5,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.db.models import FilteredRelation, Q, QuerySet
+from django.db import connection
+from django.db.models import Q, QuerySet
 
 from accounts.models import User, Vacation
 
 from .engines.registry import get_engine
 from .models import Event, Game, GameStatus, Prompt, Seat
+from .sql_rows import ModelColumns, db_value, quoted, table
 
 
 def games_for_user(*, user: User) -> QuerySet[Game]:
@@ -43,17 +45,68 @@ def seat_for_user(*, game: Game, user: User) -> Seat | None:
     return Seat.objects.filter(game=game, user=user).first()
 
 
-def seats_with_open_prompts(*, game_id: int, with_players: bool = True) -> QuerySet[Seat]:
-    """The game's seats in position order, each with its open prompt (or None), in one query.
+_SEAT = ModelColumns(Seat, "s")
+_OPEN_PROMPT = ModelColumns(Prompt, "p")
+_PLAYER = ModelColumns(User, "u", ["id", "username"])  # what a view shows of a player (others deferred)
+_GAME = ModelColumns(Game, "g")
+_CREATOR = ModelColumns(User, "c", ["id", "username"])
 
-    ``with_players`` also joins each seat's user (the read path shows usernames; the write path needs
-    only ``user_id``, and each join costs ORM time on every request).
+
+def seats_with_open_prompts(*, game_id: int, with_players: bool = True,
+                            vacations_after: datetime | None = None) -> list[Seat]:
+    """The game's seats in position order, each with its open prompt (``loaded_open_prompt``), in one
+    hand-written query (sql_rows: this read is on every pick and every view).
+
+    ``with_players`` also joins each seat's player, with only the id and username loaded (the read path
+    shows usernames; the write path needs only ``user_id``). ``vacations_after`` also tells whether each
+    seat's player has a vacation ending after that time (``seat.vacation_ahead``): only those players'
+    deadlines can be stretched, and vacations are rare, so a write learns it here instead of in a query
+    of its own.
     """
-    qs = (Seat.objects.filter(game_id=game_id)
-          # At most one open prompt per seat (constraint prompt_one_open_per_seat): a to-one join.
-          .annotate(open_prompt=FilteredRelation("prompts", condition=Q(prompts__closed_at__isnull=True)))
-          .order_by("position"))
-    return qs.select_related("user", "open_prompt") if with_players else qs.select_related("open_prompt")
+    columns = [_SEAT, _OPEN_PROMPT] + ([_PLAYER] if with_players else [])
+    select = ", ".join(c.sql() for c in columns)
+    params: list = []
+    if vacations_after is not None:
+        select += (f", EXISTS (SELECT 1 FROM {table(Vacation)} v WHERE v.{quoted('user_id')} = s.{quoted('user_id')}"
+                   f" AND v.{quoted('ends')} > %s)")
+        params.append(db_value(Vacation, "ends", vacations_after))
+    # At most one open prompt per seat (constraint prompt_one_open_per_seat): a to-one join.
+    sql = (f"SELECT {select} FROM {table(Seat)} s"
+           f" LEFT JOIN {table(Prompt)} p ON p.{quoted('seat_id')} = s.{quoted('id')} AND p.{quoted('closed_at')} IS NULL"
+           + (f" LEFT JOIN {table(User)} u ON u.{quoted('id')} = s.{quoted('user_id')}" if with_players else "")
+           + f" WHERE s.{quoted('game_id')} = %s ORDER BY s.{quoted('position')}")
+    params.append(game_id)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    seats = []
+    for row in rows:
+        seat = _SEAT.instance(row)
+        prompt = _OPEN_PROMPT.instance(row, len(_SEAT))
+        if prompt is not None:
+            prompt.seat = seat
+        seat.open_prompt = prompt
+        if with_players:
+            seat.user = _PLAYER.instance(row, len(_SEAT) + len(_OPEN_PROMPT))
+        if vacations_after is not None:
+            seat.vacation_ahead = bool(row[-1])
+        seats.append(seat)
+    return seats
+
+
+def game_with_creator(*, game_id: int) -> Game | None:
+    """The game row with its creator's username (the view shows it), in one hand-written query."""
+    sql = (f"SELECT {_GAME.sql()}, {_CREATOR.sql()} FROM {table(Game)} g"
+           f" LEFT JOIN {table(User)} c ON c.{quoted('id')} = g.{quoted('created_by_id')}"
+           f" WHERE g.{quoted('id')} = %s")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [game_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    game = _GAME.instance(row)
+    game.created_by = _CREATOR.instance(row, len(_GAME))
+    return game
 
 
 def users_with_vacation_ahead(*, user_ids, now: datetime) -> set[int]:
@@ -62,9 +115,8 @@ def users_with_vacation_ahead(*, user_ids, now: datetime) -> set[int]:
 
 
 def loaded_open_prompt(seat: Seat) -> Prompt | None:
-    """The open prompt read with the seat by ``seats_with_open_prompts`` (Django sets no attribute when
-    the join found no row)."""
-    return getattr(seat, "open_prompt", None)
+    """The open prompt read with the seat by ``seats_with_open_prompts``."""
+    return seat.open_prompt
 
 
 def open_prompt_for_seat(*, seat: Seat) -> Prompt | None:

@@ -16,6 +16,7 @@ import logging
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from django.db import connection
 from django.utils import timezone
 
 from ..bots import bot_pick
@@ -24,6 +25,7 @@ from ..engines.registry import get_engine
 from ..errors import NotAnOption
 from ..models import HUMAN_SOURCES, Event, Game, GameStatus, Prompt, Seat, Submission, SubmissionSource
 from ..selectors import loaded_open_prompt, seats_with_open_prompts, users_with_vacation_ahead
+from ..sql_rows import ModelColumns, for_update, quoted, table
 from ..signals import game_finished, prompt_opened
 from . import clock
 from .enqueue import resolve_enqueue_on_commit, signal_on_commit
@@ -53,15 +55,14 @@ class Turn:
     # position -> (phase, source) of the seat's last pick in this write: a prompt the seat is then asked in
     # the same step is the next pick of the decision it is making (prompt_opened's ``follow_up_of``)
     picked: dict[int, tuple[int, str]] = field(default_factory=dict)
-    # user id -> has a vacation ending after ``now``; read once, for every player, when first needed
+    # user id -> has a vacation ending after ``now`` (read with the seats by turn_load)
     vacation_ahead: dict[int, bool] = field(default_factory=dict)
 
     def may_be_away(self, user_id: int | None) -> bool:
         """Whether the player's vacations must be read to compute a deadline from ``now``.
 
-        Vacations are rare: one query tells which of the game's players have any ahead, instead of one
-        query per prompt opened (a resolution opens every seat's prompt), and a write that opens no
-        prompt reads none.
+        Vacations are rare: turn_load reads, with the seats, which of the game's players have any ahead
+        (instead of one query per prompt opened); a player who is not seated yet costs one query.
         """
         if user_id is None:
             return False
@@ -78,15 +79,31 @@ class Turn:
 
 def turn_load(*, game_id: int) -> Turn | None:
     """Lock the game row and load its seats and open prompts (None if the game is gone)."""
-    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    game = _game_locked(game_id)
     if game is None:
         return None
-    seats = {s.position: s for s in seats_with_open_prompts(game_id=game.pk, with_players=False)}
-    turn = Turn(game=game, engine=get_engine(game.engine), seats=seats, now=timezone.now())
+    now = timezone.now()
+    seats = {s.position: s for s in seats_with_open_prompts(game_id=game.pk, with_players=False, vacations_after=now)}
+    turn = Turn(game=game, engine=get_engine(game.engine), seats=seats, now=now)
     for position, seat in seats.items():
+        seat.game = game
+        if seat.user_id is not None:
+            turn.vacation_ahead[seat.user_id] = seat.vacation_ahead
         if loaded_open_prompt(seat) is not None:
             turn.open_prompts[position] = loaded_open_prompt(seat)
     return turn
+
+
+_GAME = ModelColumns(Game, "g")
+
+
+def _game_locked(game_id: int) -> Game | None:
+    """``Game.objects.select_for_update().filter(pk=game_id).first()``, without compiling it each time."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {_GAME.sql()} FROM {table(Game)} g WHERE g.{quoted('id')} = %s{for_update()}",
+                       [game_id])
+        row = cursor.fetchone()
+    return None if row is None else _GAME.instance(row)
 
 
 def prompt_close(turn: Turn, position: int, *, answered: bool) -> None:
