@@ -79,3 +79,34 @@ class ModelColumns:
             for convert in converters:
                 values[i] = convert(values[i], self.cols[i], connection)
         return self.model.from_db(connection.alias, self.attnames, values)
+
+
+def insert(objs: Sequence[Model]) -> None:
+    """``Model.objects.bulk_create(objs)`` in one hand-written INSERT that returns the new primary keys
+    (PostgreSQL and SQLite 3.35+ both have RETURNING); auto_now_add fields are set as ``save`` would."""
+    if not objs:
+        return
+    model = type(objs[0])
+    meta = model._meta
+    fields = [f for f in meta.concrete_fields if f is not meta.pk]
+    rows = [[f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields] for obj in objs]
+    one_row = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    sql = (f"INSERT INTO {table(model)} ({', '.join(quoted(f.column) for f in fields)})"
+           f" VALUES {', '.join([one_row] * len(rows))} RETURNING {quoted(meta.pk.column)}")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [v for row in rows for v in row])
+        keys = cursor.fetchall()
+    for obj, (pk,) in zip(objs, keys, strict=True):
+        obj.pk = pk
+        obj._state.adding, obj._state.db = False, connection.alias
+
+
+def update(obj: Model, field_names: Sequence[str]) -> None:
+    """``obj.save(update_fields=field_names)`` in one hand-written UPDATE (auto_now fields are set)."""
+    meta = obj._meta
+    fields = [meta.get_field(n) for n in field_names]
+    values = [f.get_db_prep_save(f.pre_save(obj, False), connection) for f in fields]
+    sql = (f"UPDATE {table(type(obj))} SET {', '.join(quoted(f.column) + ' = %s' for f in fields)}"
+           f" WHERE {quoted(meta.pk.column)} = %s")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values + [obj.pk])

@@ -25,7 +25,7 @@ from ..engines.registry import get_engine
 from ..errors import NotAnOption
 from ..models import HUMAN_SOURCES, Event, Game, GameStatus, Prompt, Seat, Submission, SubmissionSource
 from ..selectors import loaded_open_prompt, seats_with_open_prompts, users_with_vacation_ahead
-from ..sql_rows import ModelColumns, for_update, quoted, table
+from ..sql_rows import ModelColumns, db_value, for_update, insert, quoted, table, update
 from ..signals import game_finished, prompt_opened
 from . import clock
 from .enqueue import resolve_enqueue_on_commit, signal_on_commit
@@ -117,7 +117,10 @@ def prompts_close(turn: Turn, positions, *, answered: bool) -> None:
         return
     for row in rows:
         row.closed_at, row.answered = turn.now, answered
-    Prompt.objects.filter(pk__in=[r.pk for r in rows]).update(closed_at=turn.now, answered=answered)
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {table(Prompt)} SET {quoted('closed_at')} = %s, {quoted('answered')} = %s"
+                       f" WHERE {quoted('id')} IN ({', '.join(['%s'] * len(rows))})",
+                       [db_value(Prompt, "closed_at", turn.now), answered] + [r.pk for r in rows])
 
 
 def events_store(turn: Turn, events, *, phase: int) -> list[Event]:
@@ -125,7 +128,8 @@ def events_store(turn: Turn, events, *, phase: int) -> list[Event]:
         return []
     rows = [Event(game=turn.game, phase=phase, text=e.text, data=dict(e.data),
                   visibility=None if e.seats is None else list(e.seats)) for e in events]
-    return Event.objects.bulk_create(rows)
+    insert(rows)
+    return rows
 
 
 def pick_apply(turn: Turn, *, position: int, option_id: str, source: str,
@@ -150,8 +154,10 @@ def pick_apply(turn: Turn, *, position: int, option_id: str, source: str,
     if seat_turn_values(seat) != before:  # most picks change nothing on the seat: no UPDATE then
         turn.dirty_seats.add(position)
     turn.picked[position] = (phase, source)
-    return Submission.objects.create(game=turn.game, seat=seat, prompt_row=row, phase=phase, prompt_id=row.prompt_id,
-                                     option_id=option_id, idempotency_key=idempotency_key, source=source)
+    submission = Submission(game=turn.game, seat=seat, prompt_row=row, phase=phase, prompt_id=row.prompt_id,
+                            option_id=option_id, idempotency_key=idempotency_key, source=source)
+    insert([submission])
+    return submission
 
 
 def seat_turn_values(seat: Seat) -> tuple:
@@ -199,7 +205,8 @@ def prompts_sync(turn: Turn) -> None:
             new_rows.append(Prompt(game=turn.game, seat=seat, prompt_id=wanted.id, phase=turn.engine.step(turn.state),
                                    text=wanted.text, options=[o.as_dict() for o in wanted.options],
                                    deadline=deadline, opened_at=turn.now))
-        for row in Prompt.objects.bulk_create(new_rows) if new_rows else ():
+        insert(new_rows)
+        for row in new_rows:
             turn.open_prompts[row.seat.position] = row
             turn.opened.append(row)
             unchecked.add(row.seat.position)
@@ -246,9 +253,9 @@ def turn_save(turn: Turn) -> None:
     """Save the game and changed seats (only the fields a turn changes); announce prompts still open at commit."""
     game = turn.game
     game.phase = turn.engine.step(turn.state) if game.state is not None else game.phase
-    game.save(update_fields=TURN_GAME_FIELDS)
+    update(game, TURN_GAME_FIELDS)
     for position in sorted(turn.dirty_seats):
-        turn.seats[position].save(update_fields=TURN_SEAT_FIELDS)
+        update(turn.seats[position], TURN_SEAT_FIELDS)
     position_of = {seat.pk: position for position, seat in turn.seats.items()}
     for row in turn.opened:
         if row.closed_at is None:
