@@ -120,7 +120,13 @@ def loaded_open_prompt(seat: Seat) -> Prompt | None:
 
 
 def open_prompt_for_seat(*, seat: Seat) -> Prompt | None:
-    return Prompt.objects.filter(seat=seat, closed_at__isnull=True).first()
+    """The seat's open prompt (at most one: constraint prompt_one_open_per_seat)."""
+    sql = (f"SELECT {_OPEN_PROMPT.sql()} FROM {table(Prompt)} p"
+           f" WHERE p.{quoted('seat_id')} = %s AND p.{quoted('closed_at')} IS NULL")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [seat.pk])
+        row = cursor.fetchone()
+    return None if row is None else _OPEN_PROMPT.instance(row)
 
 
 def prompt_as_dict(prompt: Prompt | None) -> dict[str, Any] | None:

@@ -4,10 +4,11 @@ Every write to a running game (a pick, a resolution, a deadline) loads a Turn wi
 locked, changes the engine state through the protocol only, keeps the Prompt rows in step with what
 the engine asks (auto-picking for bots and standing orders), and saves once at the end.
 
-Round trips are the cost of a write (the web workers mostly wait on the database), so a Turn reads
-its working set in two queries (the game row, locked; the seats joined with their players, their open
-prompt and whether a vacation could stretch their deadlines), writes only rows and fields that changed,
-and opens or closes the prompts of one pass over the seats in one statement each.
+A pick is CPU-bound in the web process, and on this path compiling ORM queries used to cost more than
+the database spent on them, so a Turn reads its working set in two hand-written queries (games/sql_rows:
+the game row, locked; the seats joined with their open prompt and whether a vacation could stretch
+their deadlines), writes only rows and fields that changed, and opens or closes the prompts of one pass
+over the seats in one statement each.
 """
 
 from __future__ import annotations
