@@ -12,7 +12,7 @@ from accounts.models import User, Vacation
 
 from .engines.registry import get_engine
 from .models import Event, Game, GameStatus, Prompt, Seat
-from .sql_rows import ModelColumns, db_value, quoted, table
+from .sql_rows import ModelColumns, db_value, quoted, statement, table
 
 
 def games_for_user(*, user: User) -> QuerySet[Game]:
@@ -63,18 +63,10 @@ def seats_with_open_prompts(*, game_id: int, with_players: bool = True,
     deadlines can be stretched, and vacations are rare, so a write learns it here instead of in a query
     of its own.
     """
-    columns = [_SEAT, _OPEN_PROMPT] + ([_PLAYER] if with_players else [])
-    select = ", ".join(c.sql() for c in columns)
-    params: list = []
-    if vacations_after is not None:
-        select += (f", EXISTS (SELECT 1 FROM {table(Vacation)} v WHERE v.{quoted('user_id')} = s.{quoted('user_id')}"
-                   f" AND v.{quoted('ends')} > %s)")
-        params.append(db_value(Vacation, "ends", vacations_after))
-    # At most one open prompt per seat (constraint prompt_one_open_per_seat): a to-one join.
-    sql = (f"SELECT {select} FROM {table(Seat)} s"
-           f" LEFT JOIN {table(Prompt)} p ON p.{quoted('seat_id')} = s.{quoted('id')} AND p.{quoted('closed_at')} IS NULL"
-           + (f" LEFT JOIN {table(User)} u ON u.{quoted('id')} = s.{quoted('user_id')}" if with_players else "")
-           + f" WHERE s.{quoted('game_id')} = %s ORDER BY s.{quoted('position')}")
+    with_vacations = vacations_after is not None
+    sql = statement(("seats_with_open_prompts", with_players, with_vacations),
+                    lambda: _seats_sql(with_players=with_players, with_vacations=with_vacations))
+    params: list = [db_value(Vacation, "ends", vacations_after)] if with_vacations else []
     params.append(game_id)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
@@ -88,17 +80,30 @@ def seats_with_open_prompts(*, game_id: int, with_players: bool = True,
         seat.open_prompt = prompt
         if with_players:
             seat.user = _PLAYER.instance(row, len(_SEAT) + len(_OPEN_PROMPT))
-        if vacations_after is not None:
+        if with_vacations:
             seat.vacation_ahead = bool(row[-1])
         seats.append(seat)
     return seats
 
 
+def _seats_sql(*, with_players: bool, with_vacations: bool) -> str:
+    columns = [_SEAT, _OPEN_PROMPT] + ([_PLAYER] if with_players else [])
+    select = ", ".join(c.sql() for c in columns)
+    if with_vacations:
+        select += (f", EXISTS (SELECT 1 FROM {table(Vacation)} v WHERE v.{quoted('user_id')} = s.{quoted('user_id')}"
+                   f" AND v.{quoted('ends')} > %s)")
+    # At most one open prompt per seat (constraint prompt_one_open_per_seat): a to-one join.
+    return (f"SELECT {select} FROM {table(Seat)} s"
+            f" LEFT JOIN {table(Prompt)} p ON p.{quoted('seat_id')} = s.{quoted('id')} AND p.{quoted('closed_at')} IS NULL"
+            + (f" LEFT JOIN {table(User)} u ON u.{quoted('id')} = s.{quoted('user_id')}" if with_players else "")
+            + f" WHERE s.{quoted('game_id')} = %s ORDER BY s.{quoted('position')}")
+
+
 def game_with_creator(*, game_id: int) -> Game | None:
     """The game row with its creator's username (the view shows it), in one hand-written query."""
-    sql = (f"SELECT {_GAME.sql()}, {_CREATOR.sql()} FROM {table(Game)} g"
-           f" LEFT JOIN {table(User)} c ON c.{quoted('id')} = g.{quoted('created_by_id')}"
-           f" WHERE g.{quoted('id')} = %s")
+    sql = statement("game_with_creator", lambda: (
+        f"SELECT {_GAME.sql()}, {_CREATOR.sql()} FROM {table(Game)} g"
+        f" LEFT JOIN {table(User)} c ON c.{quoted('id')} = g.{quoted('created_by_id')} WHERE g.{quoted('id')} = %s"))
     with connection.cursor() as cursor:
         cursor.execute(sql, [game_id])
         row = cursor.fetchone()
@@ -121,8 +126,9 @@ def loaded_open_prompt(seat: Seat) -> Prompt | None:
 
 def open_prompt_for_seat(*, seat: Seat) -> Prompt | None:
     """The seat's open prompt (at most one: constraint prompt_one_open_per_seat)."""
-    sql = (f"SELECT {_OPEN_PROMPT.sql()} FROM {table(Prompt)} p"
-           f" WHERE p.{quoted('seat_id')} = %s AND p.{quoted('closed_at')} IS NULL")
+    sql = statement("open_prompt_for_seat", lambda: (
+        f"SELECT {_OPEN_PROMPT.sql()} FROM {table(Prompt)} p"
+        f" WHERE p.{quoted('seat_id')} = %s AND p.{quoted('closed_at')} IS NULL"))
     with connection.cursor() as cursor:
         cursor.execute(sql, [seat.pk])
         row = cursor.fetchone()

@@ -12,10 +12,23 @@ instances are exactly the ones the ORM would have built.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Callable, Hashable, Sequence
 
 from django.db import connection
 from django.db.models import Field, Model
+
+
+_STATEMENTS: dict[tuple, str] = {}
+
+
+def statement(key: Hashable, build: Callable[[], str]) -> str:
+    """The SQL text ``build()`` makes, built once per database vendor and ``key`` (building it, with
+    its quoting, costs about as much CPU as running a small query)."""
+    full_key = (connection.vendor, key)
+    sql = _STATEMENTS.get(full_key)
+    if sql is None:
+        sql = _STATEMENTS[full_key] = build()
+    return sql
 
 
 def quoted(name: str) -> str:
@@ -91,8 +104,9 @@ def insert(objs: Sequence[Model]) -> None:
     fields = [f for f in meta.concrete_fields if f is not meta.pk]
     rows = [[f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields] for obj in objs]
     one_row = "(" + ", ".join(["%s"] * len(fields)) + ")"
-    sql = (f"INSERT INTO {table(model)} ({', '.join(quoted(f.column) for f in fields)})"
-           f" VALUES {', '.join([one_row] * len(rows))} RETURNING {quoted(meta.pk.column)}")
+    sql = statement(("insert", model, len(rows)), lambda: (
+        f"INSERT INTO {table(model)} ({', '.join(quoted(f.column) for f in fields)})"
+        f" VALUES {', '.join([one_row] * len(rows))} RETURNING {quoted(meta.pk.column)}"))
     with connection.cursor() as cursor:
         cursor.execute(sql, [v for row in rows for v in row])
         keys = cursor.fetchall()
@@ -106,7 +120,8 @@ def update(obj: Model, field_names: Sequence[str]) -> None:
     meta = obj._meta
     fields = [meta.get_field(n) for n in field_names]
     values = [f.get_db_prep_save(f.pre_save(obj, False), connection) for f in fields]
-    sql = (f"UPDATE {table(type(obj))} SET {', '.join(quoted(f.column) + ' = %s' for f in fields)}"
-           f" WHERE {quoted(meta.pk.column)} = %s")
+    sql = statement(("update", type(obj), tuple(field_names)), lambda: (
+        f"UPDATE {table(type(obj))} SET {', '.join(quoted(f.column) + ' = %s' for f in fields)}"
+        f" WHERE {quoted(meta.pk.column)} = %s"))
     with connection.cursor() as cursor:
         cursor.execute(sql, values + [obj.pk])

@@ -26,7 +26,7 @@ from ..engines.registry import get_engine
 from ..errors import NotAnOption
 from ..models import HUMAN_SOURCES, Event, Game, GameStatus, Prompt, Seat, Submission, SubmissionSource
 from ..selectors import loaded_open_prompt, seats_with_open_prompts, users_with_vacation_ahead
-from ..sql_rows import ModelColumns, db_value, for_update, insert, quoted, table, update
+from ..sql_rows import ModelColumns, db_value, for_update, insert, quoted, statement, table, update
 from ..signals import game_finished, prompt_opened
 from . import clock
 from .enqueue import resolve_enqueue_on_commit, signal_on_commit
@@ -100,9 +100,10 @@ _GAME = ModelColumns(Game, "g")
 
 def _game_locked(game_id: int) -> Game | None:
     """``Game.objects.select_for_update().filter(pk=game_id).first()``, without compiling it each time."""
+    lock = for_update()  # checked on every call: a lock outside a transaction is a bug
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {_GAME.sql()} FROM {table(Game)} g WHERE g.{quoted('id')} = %s{for_update()}",
-                       [game_id])
+        cursor.execute(statement("game_locked", lambda: (
+            f"SELECT {_GAME.sql()} FROM {table(Game)} g WHERE g.{quoted('id')} = %s{lock}")), [game_id])
         row = cursor.fetchone()
     return None if row is None else _GAME.instance(row)
 
@@ -119,8 +120,9 @@ def prompts_close(turn: Turn, positions, *, answered: bool) -> None:
     for row in rows:
         row.closed_at, row.answered = turn.now, answered
     with connection.cursor() as cursor:
-        cursor.execute(f"UPDATE {table(Prompt)} SET {quoted('closed_at')} = %s, {quoted('answered')} = %s"
-                       f" WHERE {quoted('id')} IN ({', '.join(['%s'] * len(rows))})",
+        cursor.execute(statement(("prompts_close", len(rows)), lambda: (
+            f"UPDATE {table(Prompt)} SET {quoted('closed_at')} = %s, {quoted('answered')} = %s"
+            f" WHERE {quoted('id')} IN ({', '.join(['%s'] * len(rows))})")),
                        [db_value(Prompt, "closed_at", turn.now), answered] + [r.pk for r in rows])
 
 

@@ -1,0 +1,45 @@
+"""games/sql_rows: the hand-written statements of the hot path build the instances the ORM would."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import transaction
+
+from games.models import Game, Prompt
+from games.selectors import game_with_creator, open_prompt_for_seat, seats_with_open_prompts
+from games.services.turn import turn_load
+from tests.factories import make_started_game
+
+
+@pytest.mark.django_db
+def test_the_seats_read_matches_the_orm():
+    game, users = make_started_game(players=3, options={"rounds": 1})
+    seats = seats_with_open_prompts(game_id=game.pk)
+    assert [s.position for s in seats] == [0, 1, 2]
+    for seat in seats:
+        orm = Prompt.objects.get(seat_id=seat.pk, closed_at__isnull=True)
+        prompt = seat.open_prompt
+        assert (prompt.pk, prompt.prompt_id, prompt.options, prompt.deadline, prompt.opened_at, prompt.answered) == \
+            (orm.pk, orm.prompt_id, orm.options, orm.deadline, orm.opened_at, orm.answered)
+        assert seat.user.username == users[seat.position].username
+        assert open_prompt_for_seat(seat=seat).pk == orm.pk
+
+
+@pytest.mark.django_db
+def test_the_game_read_matches_the_orm():
+    game, users = make_started_game(players=2, options={"rounds": 1})
+    read = game_with_creator(game_id=game.pk)
+    orm = Game.objects.get(pk=game.pk)
+    for field in Game._meta.concrete_fields:
+        assert getattr(read, field.attname) == getattr(orm, field.attname), field.name
+    assert read.created_by.username == orm.created_by.username
+    assert game_with_creator(game_id=10**9) is None
+
+
+@pytest.mark.django_db(transaction=True)  # outside the test's own transaction
+def test_the_locked_read_refuses_to_run_outside_a_transaction():
+    game, _ = make_started_game(players=2, options={"rounds": 1})
+    with pytest.raises(RuntimeError):
+        turn_load(game_id=game.pk)
+    with transaction.atomic():
+        assert turn_load(game_id=game.pk).game.pk == game.pk
