@@ -38,6 +38,7 @@ def mail_stack(transactional_db, tmp_path):
         "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
         "EMAIL_FILE_PATH": str(tmp_path / "sent"),
         "MAIL_REMINDER_INTERVAL_SECONDS": "2",  # beat runs the reminder task (and the outbox sweep) often
+        "MAIL_PROMPT_SWEEP_SECONDS": "2",  # and the prompt sweep
     })
     try:
         stack.start_redis()
