@@ -178,6 +178,12 @@ CELERY_BEAT_SCHEDULE["mail-digests"] = {"task": "mail.send_digests", "schedule":
 # A follow-up prompt within a step (the seat's previous pick came by web or API) is emailed this late,
 # and not at all if answered meanwhile; after an email pick it goes at once.
 MAIL_FOLLOWUP_DELAY_SECONDS = env.int("MAIL_FOLLOWUP_DELAY_SECONDS", default=600)
+# The prompt sweep emails a held-back follow-up once its delay has passed (nothing is enqueued for it
+# when it opens), and the prompts whose task was lost: so a follow-up still open goes out between
+# MAIL_FOLLOWUP_DELAY_SECONDS and that + MAIL_PROMPT_SWEEP_SECONDS after it opened (+ the mail queue's wait).
+MAIL_PROMPT_SWEEP_SECONDS = env.float("MAIL_PROMPT_SWEEP_SECONDS", default=60.0)
+CELERY_BEAT_SCHEDULE["mail-prompts"] = {"task": "mail.sweep_prompt_notifications",
+                                        "schedule": MAIL_PROMPT_SWEEP_SECONDS}
 # --- Web pages (games.web, accounts' pages) -----------------------------------------------------------
 INSTALLED_APPS += ["games.web"]
 # Dates on pages are shown in the signed-in player's own time zone (accounts.User.timezone).

@@ -55,8 +55,9 @@ class Notification(models.Model):
     prompt = models.ForeignKey("games.Prompt", null=True, blank=True, on_delete=models.CASCADE,
                                related_name="mail_notifications")
     deadline = models.DateTimeField(null=True, blank=True)  # the prompt's deadline this mail was about
-    # Not to be sent before this (a follow-up prompt while the player clicks through the web); the send
-    # task is enqueued with a countdown and the outbox sweep leaves the row alone until then.
+    # Not to be sent before this; the send task is enqueued with a countdown and the outbox sweep leaves
+    # the row alone until then. (Held-back follow-up prompts used this; they are now queued only once
+    # due, by the prompt sweep, so only rows queued before that change carry one.)
     not_before = models.DateTimeField(null=True, blank=True)
     lead_hours = models.PositiveIntegerField(null=True, blank=True)  # reminders only
     to_email = models.CharField(max_length=254)

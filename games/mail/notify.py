@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
-from typing import Callable
-
 from django.conf import settings
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, OuterRef, Q, Subquery, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from accounts.models import NotificationPreferences, User
@@ -19,13 +18,14 @@ from games.models import Event, Game, GameStatus, Prompt, Seat, Submission, Subm
 
 from . import compose
 from .models import Notification, NotificationKind
-from .outbox import SWEEP_AFTER, notification_queue
+from .outbox import NOT_BEFORE_TOLERANCE, SWEEP_AFTER, notification_queue
 
 logger = logging.getLogger(__name__)
 
 MAX_LEAD_HOURS = 24 * 7  # a reminder lead time above a week is clamped
-# Open prompts without a prompt email are looked for over this window (their on-commit task was lost:
-# broker down). Older ones are left to the deadline reminders, so the sweep's cost stays bounded.
+# The prompt sweep looks for open prompts without a prompt email over this window (a held-back follow-up
+# now due, or a prompt whose on-commit task was lost: broker down). Older ones are left to the deadline
+# reminders, so the sweep's cost stays bounded.
 MISSING_PROMPT_WINDOW = timedelta(hours=24)
 MISSING_PROMPT_BATCH = 200
 
@@ -46,69 +46,113 @@ def followup_delay() -> timedelta:
     return timedelta(seconds=getattr(settings, "MAIL_FOLLOWUP_DELAY_SECONDS", 600))
 
 
-def prompt_not_before(prompt: Prompt) -> datetime | None:
-    """When a prompt's email may go out: None for at once.
+# A seat's next prompt in a step is emailed at once after none of its picks in that step ("": its first
+# prompt of the step) or after a pick by email (the player is in their inbox). After any other pick it is
+# a follow-up the player is clicking through (web, API), or one they did not make themselves (a standing
+# order, a default): held back by the follow-up delay, and never sent if answered meanwhile.
+AT_ONCE_AFTER = ("", SubmissionSource.EMAIL)
 
-    A step's decision is a short series of picks per seat (play a card, face up or down, an action...).
-    The seat's first prompt of a step is emailed at once. A follow-up (the seat already answered a
-    prompt in this step) is emailed at once only if that pick came by email: the player is in their
-    inbox. Otherwise they are clicking through the web or API, so it waits, and is skipped if answered
-    meanwhile (outbox._still_relevant).
+
+def previous_pick_source() -> Coalesce:
+    """Annotation: the source of the seat's latest pick in the prompt's step, "" if it made none.
+
+    ``Submission.phase`` is the step its prompt belonged to (a pick is applied within its step), so the
+    lookup walks the seat's own picks only (the submission seat index), not the prompts.
     """
-    previous = (Submission.objects.filter(seat_id=prompt.seat_id, prompt_row__phase=prompt.phase)
-                .exclude(prompt_row_id=prompt.pk).order_by("-id").values_list("source", flat=True).first())
-    if previous is None or previous == SubmissionSource.EMAIL:
-        return None
-    return prompt.opened_at + followup_delay()
+    latest = (Submission.objects.filter(seat_id=OuterRef("seat_id"), phase=OuterRef("phase"))
+              .order_by("-id").values("source")[:1])
+    return Coalesce(Subquery(latest), Value(""))
 
 
-def prompt_notification_queue(*, prompt_id: int) -> Notification | None:
-    """One email for a newly opened prompt (none for bots, opted-out players, or a prompt already closed);
-    a follow-up within a step may be held back (prompt_not_before)."""
-    prompt = (Prompt.objects.select_related("seat", "seat__user", "game")
-              .filter(pk=prompt_id, closed_at__isnull=True).first())
-    if prompt is None or prompt.game.status != GameStatus.ACTIVE:
-        return None
-    user = _mailable(prompt.seat)
-    if user is None or not preferences_for(user).email_prompts:
-        return None
-    return notification_queue(
-        kind=NotificationKind.PROMPT, dedupe_key=f"prompt:{prompt.pk}:seat{prompt.seat_id}",
-        to_email=user.email, user_id=user.pk, game=prompt.game, seat=prompt.seat, prompt=prompt,
-        not_before=prompt_not_before(prompt), render=lambda: compose.render_prompt(prompt=prompt, user=user))
+def prompt_due_at(*, opened_at: datetime, previous_source: str) -> datetime:
+    """When a prompt's email is due: at once, or after the follow-up delay (AT_ONCE_AFTER)."""
+    return opened_at if previous_source in AT_ONCE_AFTER else opened_at + followup_delay()
 
 
-def prompts_without_mail(*, now: datetime):
-    """Open prompts opened within the window (and over a minute ago) that a prompt email is due for but
-    that have none; oldest first."""
+def _loaded_preferences(user: User) -> NotificationPreferences:
+    """The preferences select_related with the user (defaults if the player never saved any)."""
+    try:
+        return user.notification_preferences
+    except NotificationPreferences.DoesNotExist:
+        return NotificationPreferences(user=user)
+
+
+def prompt_notifications_queue(*, prompt_ids: list[int], now: datetime | None = None) -> list[Notification]:
+    """Render and store the email of each of these prompts that is due; returns the rows queued.
+
+    Skipped: closed prompts, inactive games, bots, players without an address or opted out, emails
+    queued before (the dedupe key), and follow-ups still held back (prompt_due_at: the prompt sweep
+    emails them once due, if still open). The prompts, seats, users, preferences and previous picks
+    are read in one query whatever the number of prompts; each email's render reads what it shows.
+    """
+    now = now or timezone.now()
+    prompts = (Prompt.objects.filter(pk__in=prompt_ids, closed_at__isnull=True, game__status=GameStatus.ACTIVE)
+               .select_related("game", "seat__user__notification_preferences")
+               .annotate(previous_source=previous_pick_source()).order_by("pk"))
+    rows = []
+    for prompt in prompts:
+        user = _mailable(prompt.seat)
+        if user is None or not _loaded_preferences(user).email_prompts:
+            continue
+        due_at = prompt_due_at(opened_at=prompt.opened_at, previous_source=prompt.previous_source)
+        if now < due_at - NOT_BEFORE_TOLERANCE:
+            continue
+        row = notification_queue(
+            kind=NotificationKind.PROMPT, dedupe_key=f"prompt:{prompt.pk}:seat{prompt.seat_id}",
+            to_email=user.email, user_id=user.pk, game=prompt.game, seat=prompt.seat, prompt=prompt,
+            render=lambda p=prompt, u=user: compose.render_prompt(prompt=p, user=u))
+        if row is not None:
+            rows.append(row)
+    return rows
+
+
+def write_prompt_ids(*, game_id: int, opened_at: datetime) -> list[int]:
+    """The prompts of a game still open that one write opened (a write opens all its prompts at its
+    own time; the open-prompt ``opened_at`` index finds them)."""
+    return list(Prompt.objects.filter(game_id=game_id, opened_at=opened_at, closed_at__isnull=True)
+                .order_by("pk").values_list("pk", flat=True))
+
+
+def prompts_due_without_mail(*, now: datetime):
+    """Open prompts of the last day whose email is due but was never queued; oldest first.
+
+    Due means: a prompt emailed at once whose task had a minute to run (if it was lost, the broker
+    being down, it is queued here), or a held-back follow-up whose delay has passed (nothing was
+    enqueued for it when it opened: it is emailed here, or never if answered before).
+    """
     has_prompt_mail = Notification.objects.filter(prompt=OuterRef("pk"), kind=NotificationKind.PROMPT)
     # The game's status as a correlated test, not a join: a join on the status index tempts a planner
     # without statistics (SQLite) into walking every prompt of every active game.
     game_active = Game.objects.filter(pk=OuterRef("game_id"), status=GameStatus.ACTIVE)
+    # A held-back follow-up is due when its delay has passed (with no delay its task was enqueued at
+    # once, as for any other prompt, and gets the same minute to run). A prompt older than both is due
+    # whatever the seat's previous pick, so the previous pick is looked up only for the prompts between.
+    at_once_by, held_back_by = now - SWEEP_AFTER, now - (followup_delay() or SWEEP_AFTER)
+    at_once = Q(previous_source__in=AT_ONCE_AFTER)
+    due = (Q(opened_at__lte=min(at_once_by, held_back_by)) | (Q(opened_at__lte=at_once_by) & at_once)
+           | (Q(opened_at__lte=held_back_by) & ~at_once))
     return (Prompt.objects
             .filter(closed_at__isnull=True, opened_at__gt=now - MISSING_PROMPT_WINDOW,
-                    opened_at__lte=now - SWEEP_AFTER, seat__is_bot=False, seat__user__is_active=True)
+                    opened_at__lte=max(at_once_by, held_back_by), seat__is_bot=False, seat__user__is_active=True)
             .exclude(seat__user__email="")
             .exclude(seat__user__notification_preferences__email_prompts=False)
+            .alias(previous_source=previous_pick_source())
+            .filter(due)
             .filter(Exists(game_active), ~Exists(has_prompt_mail))
             .order_by("opened_at"))
 
 
-def missing_prompt_notifications_queue(*, enqueue: Callable[[int], None], now: datetime | None = None) -> int:
-    """Enqueue the prompt email of recently opened prompts that have none (their task was lost).
+def due_prompt_notifications_queue(*, now: datetime | None = None) -> int:
+    """The prompt sweep (beat, every MAIL_PROMPT_SWEEP_SECONDS): queue the due prompt emails never queued.
 
-    Walks the open-prompt ``opened_at`` index (migration mail 0002) over [now - window, now - a minute],
-    so it costs what the recent prompts cost; prompts no email is due for (bots, no address, opted out)
-    are filtered in the query so they are not retried every sweep. Returns how many were enqueued.
+    Walks the open-prompt ``opened_at`` index (migration mail 0002) over the last day, so it costs what
+    the recent open prompts cost; prompts no email is due for (bots, no address, opted out) are filtered
+    in the query so they are not looked at again every sweep. It renders here (it runs on the mail
+    worker), at most MISSING_PROMPT_BATCH a sweep; the next sweep takes the rest. Returns how many.
     """
-    ids = list(prompts_without_mail(now=now or timezone.now()).values_list("pk", flat=True)[:MISSING_PROMPT_BATCH])
-    for n, pk in enumerate(ids):
-        try:
-            enqueue(pk)
-        except Exception:  # the broker went away mid-sweep: the next sweep finds the rest
-            logger.warning("could not enqueue the prompt email of prompt %s", pk, exc_info=True)
-            return n
-    return len(ids)
+    now = now or timezone.now()
+    ids = list(prompts_due_without_mail(now=now).values_list("pk", flat=True)[:MISSING_PROMPT_BATCH])
+    return len(prompt_notifications_queue(prompt_ids=ids, now=now)) if ids else 0
 
 
 def result_notifications_queue(*, game_id: int, phase: int, event_ids: list[int]) -> int:
@@ -250,6 +294,6 @@ def preferences_unsubscribe(*, user_id: int) -> bool:
     return True
 
 
-__all__ = ["prompt_notification_queue", "prompt_not_before", "missing_prompt_notifications_queue",
+__all__ = ["prompt_notifications_queue", "prompt_due_at", "write_prompt_ids", "due_prompt_notifications_queue",
            "result_notifications_queue", "finished_notifications_queue", "reminders_due_queue", "digests_queue",
            "preferences_unsubscribe"]

@@ -2,14 +2,20 @@
 the service.
 
 A receiver runs in whatever process made the change, often the HTTP request of a pick, so it only
-enqueues a task with ids (on commit): rendering and sending happen in a worker. If the broker is
-down, the caller is not failed: the reminder sweep (tasks.send_due_reminders) finds open prompts
+enqueues a task with ids (after the commit): rendering and sending happen in a worker. If the broker is
+down, the caller is not failed: the prompt sweep (tasks.sweep_prompt_notifications) finds open prompts
 without an email. In the embedded mode (eager tasks) the task simply runs here.
+
+Prompt emails cost at most one enqueue per write: a held-back follow-up (the next pick of a decision
+the player is making on the web or over the API) enqueues nothing, the prompt sweep emails it once its
+delay has passed if it is still open; the other prompts a write opened (a resolution opens one per seat)
+share one task, which finds them by the write's time (every prompt of one write has it as opened_at).
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 
 from anymail.signals import inbound
 from django.db import transaction
@@ -17,7 +23,7 @@ from django.dispatch import receiver
 
 from games.signals import game_finished, phase_resolved, prompt_opened
 
-from . import tasks
+from . import notify, tasks
 
 logger = logging.getLogger(__name__)
 
@@ -34,9 +40,25 @@ def task_enqueue_on_commit(task, *args) -> None:
     transaction.on_commit(send)
 
 
+class _LastWrite(threading.local):
+    """The write (game id, opening time) whose prompt emails this thread enqueued last: a write's
+    prompt_opened signals are sent one after another in the thread that committed it."""
+
+    key: tuple[int, object] | None = None
+
+
+_last_write = _LastWrite()
+
+
 @receiver(prompt_opened, dispatch_uid="mail.prompt_opened")
-def on_prompt_opened(sender, prompt, **kwargs) -> None:
-    task_enqueue_on_commit(tasks.queue_prompt_notification, prompt.pk)
+def on_prompt_opened(sender, prompt, follow_up_of=None, **kwargs) -> None:
+    if (follow_up_of or "") not in notify.AT_ONCE_AFTER and notify.followup_delay():
+        return  # held back: the prompt sweep emails it once due, if still open (nothing rendered before)
+    key = (prompt.game_id, prompt.opened_at)
+    if _last_write.key == key:
+        return  # opened by the same write as a prompt already enqueued: that task emails it too
+    _last_write.key = key
+    task_enqueue_on_commit(tasks.queue_prompt_notifications, prompt.game_id, prompt.opened_at.isoformat())
 
 
 @receiver(phase_resolved, dispatch_uid="mail.phase_resolved")

@@ -1,13 +1,15 @@
 """Thin Celery entry points of the email layer: take ids, call a service, return quietly.
 
 The queue_* tasks are what the games signals turn into (receivers.py): they render and store the
-emails in a worker, so a pick's HTTP request never pays for it. Each is idempotent through the
+emails in a worker, so a pick's HTTP request never pays for it; the prompt sweep (beat) emails what no
+task was enqueued for (a held-back follow-up once due) or whose task was lost. Each is idempotent through the
 outbox's dedupe keys, so running one twice (acks_late redelivery, the sweep) sends nothing twice.
 """
 
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 
 from celery import shared_task
 
@@ -32,11 +34,22 @@ def send_notification(self, notification_id: int) -> str:
         raise self.retry(exc=exc, countdown=RETRY_BACKOFF[self.request.retries])
 
 
+@shared_task(name="mail.queue_prompt_notifications", acks_late=True, reject_on_worker_lost=True,
+             time_limit=120, soft_time_limit=100, ignore_result=True)
+def queue_prompt_notifications(game_id: int, opened_at: str) -> int:
+    """Render and store the emails of the prompts one write opened (receivers.on_prompt_opened): the
+    game's prompts still open with this ``opened_at`` (ISO 8601). Returns how many were queued."""
+    ids = notify.write_prompt_ids(game_id=game_id, opened_at=datetime.fromisoformat(opened_at))
+    return len(notify.prompt_notifications_queue(prompt_ids=ids)) if ids else 0
+
+
 @shared_task(name="mail.queue_prompt_notification", acks_late=True, reject_on_worker_lost=True,
              time_limit=60, soft_time_limit=50, ignore_result=True)
 def queue_prompt_notification(prompt_id: int) -> bool:
-    """Render and store the email of a newly opened prompt (none if closed, a bot's, or opted out)."""
-    return notify.prompt_notification_queue(prompt_id=prompt_id) is not None
+    """The one-prompt task the receiver enqueued before queue_prompt_notifications: kept so that messages
+    still in a broker queue at a deploy are handled (same rules; a held-back follow-up is left to the
+    prompt sweep)."""
+    return bool(notify.prompt_notifications_queue(prompt_ids=[prompt_id]))
 
 
 @shared_task(name="mail.queue_result_notifications", acks_late=True, reject_on_worker_lost=True,
@@ -53,16 +66,18 @@ def queue_finished_notifications(game_id: int) -> int:
     return notify.finished_notifications_queue(game_id=game_id)
 
 
-def _enqueue_prompt(prompt_id: int) -> None:
-    queue_prompt_notification.apply_async(args=(prompt_id,), retry=False)
+@shared_task(name="mail.sweep_prompt_notifications", time_limit=120, soft_time_limit=100, ignore_result=True)
+def sweep_prompt_notifications() -> int:
+    """Beat (every MAIL_PROMPT_SWEEP_SECONDS): email the held-back follow-ups now due and still open, and
+    the prompts whose task was lost (broker down)."""
+    return notify.due_prompt_notifications_queue()
 
 
 @shared_task(name="mail.send_due_reminders", time_limit=120, soft_time_limit=100, ignore_result=True)
 def send_due_reminders() -> int:
-    """Beat: queue due deadline reminders, the prompt emails whose task was lost, and re-enqueue
-    outbox rows whose send task was lost (delayed rows only once due)."""
+    """Beat: queue due deadline reminders, and re-enqueue outbox rows whose send task was lost (delayed
+    rows only once due)."""
     queued = notify.reminders_due_queue()
-    notify.missing_prompt_notifications_queue(enqueue=_enqueue_prompt)
     outbox.outbox_sweep(enqueue=lambda pk: send_notification.apply_async(args=(pk,), retry=False))
     return queued
 

@@ -53,3 +53,17 @@ def test_prompt_opened_says_when_it_is_the_next_pick_of_a_decision_being_made(db
         play_step(game)
     by_prompt = {kw["prompt"].prompt_id.split("-", 1)[1]: kw["follow_up_of"] for s, kw in seen}
     assert by_prompt == {"0-bet": "api", "1-bet": "api", "0-take": None}
+
+
+def test_the_prompts_one_write_opens_share_its_time(db):
+    """A resolution opens every seat's prompt in one write, all with the write's time as ``opened_at``;
+    the mail layer finds a write's prompts by it (one email task per write, games/mail/receivers.py)."""
+    game, _ = make_started_game(players=4, options={"rounds": 2})
+    with recording(prompt_opened) as seen:
+        play_step(game)  # the draft (card, bet per seat), resolved: seat 0's take opens
+        play_step(game)  # the takes one at a time, resolved: every seat's card opens
+    cards = [kw["prompt"] for s, kw in seen][-4:]
+    assert [p.prompt_id.split("-", 1)[1] for p in cards] == [f"{s}-card" for s in range(4)]
+    assert len({p.opened_at for p in cards}) == 1
+    takes = [kw["prompt"] for s, kw in seen if kw["prompt"].prompt_id.endswith("take")]
+    assert len({p.opened_at for p in takes}) == len(takes) == 4  # four writes, four times

@@ -13,7 +13,7 @@ def queue_of(task_name: str) -> str:
 def test_every_mail_task_is_routed_to_the_mail_queue():
     current_app.loader.import_default_modules()
     mail_tasks = sorted(name for name in current_app.tasks if name.startswith("mail."))
-    assert "mail.send_notification" in mail_tasks and "mail.queue_prompt_notification" in mail_tasks
+    assert {"mail.send_notification", "mail.queue_prompt_notifications", "mail.sweep_prompt_notifications"} <= set(mail_tasks)
     assert {name: queue_of(name) for name in mail_tasks} == {name: "mail" for name in mail_tasks}
 
 

@@ -1,18 +1,21 @@
 """Email work happens in a worker, never in the request that made a pick (CONVENTIONS.md 2: thin
 tasks taking ids, enqueued on commit; an enqueue failure never fails the write, a sweep catches up).
+A write enqueues at most one prompt task, whatever the number of prompts it opened.
 """
 
 from __future__ import annotations
 
 import json
-from contextlib import ExitStack
+from contextlib import ExitStack, contextmanager
 from datetime import timedelta
 from unittest import mock
 
 import pytest
+from django.core import mail
 from django.db import connection
 from django.db.models import F
 from django.test import TestCase
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
@@ -25,7 +28,7 @@ from tests.mail.helpers import mails_to, start_game
 
 pytestmark = pytest.mark.django_db
 
-QUEUE_TASKS = (tasks.queue_prompt_notification, tasks.queue_result_notifications,
+QUEUE_TASKS = (tasks.queue_prompt_notifications, tasks.queue_prompt_notification, tasks.queue_result_notifications,
                tasks.queue_finished_notifications)
 
 
@@ -37,9 +40,25 @@ def move(api, game, user, position: int):
                                       {"prompt": prompt.prompt_id, "option": prompt.options[0]["id"]}, format="json")
 
 
+@contextmanager
+def enqueues():
+    """Count what the receivers enqueue (by task name) and what is rendered, instead of running it."""
+    with ExitStack() as stack:
+        calls = {t.name: stack.enter_context(mock.patch.object(t, "apply_async")) for t in QUEUE_TASKS}
+        render = stack.enter_context(mock.patch.object(compose, "render_prompt", wraps=compose.render_prompt))
+        yield calls, render
+
+
+def run_prompt_tasks(calls) -> None:
+    """Run the enqueued prompt tasks as the mail worker would."""
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        for call in calls["mail.queue_prompt_notifications"].call_args_list:
+            tasks.queue_prompt_notifications.apply(args=call.kwargs["args"])
+
+
 def test_the_queue_tasks_have_names_time_limits_and_late_acks():
-    for task, name in zip(QUEUE_TASKS, ("mail.queue_prompt_notification", "mail.queue_result_notifications",
-                                        "mail.queue_finished_notifications")):
+    for task, name in zip(QUEUE_TASKS, ("mail.queue_prompt_notifications", "mail.queue_prompt_notification",
+                                        "mail.queue_result_notifications", "mail.queue_finished_notifications")):
         assert task.name == name
         assert task.time_limit and task.soft_time_limit < task.time_limit
         assert task.acks_late and task.reject_on_worker_lost  # safe: the dedupe keys make a rerun a no-op
@@ -48,39 +67,73 @@ def test_the_queue_tasks_have_names_time_limits_and_late_acks():
 def test_a_pick_over_the_api_only_enqueues_the_email_tasks_with_json_args(api):
     game, (alice, bob) = start_game(players=2, options={"rounds": 1})
     rows_before = Notification.objects.count()
-    with ExitStack() as stack:
-        enqueued = {t.name: stack.enter_context(mock.patch.object(t, "apply_async")) for t in QUEUE_TASKS}
-        render = stack.enter_context(mock.patch.object(compose, "render_prompt", wraps=compose.render_prompt))
+    with enqueues() as (calls, render):
         for position, user in ((0, alice), (1, bob), (0, alice), (1, bob)):  # card, card, bet, bet: resolved
             assert move(api, game, user, position).status_code == 201
     assert render.call_count == 0  # nothing was rendered in the requests
     assert Notification.objects.count() == rows_before  # nor stored: only the tasks do that
-    prompt_calls = enqueued["mail.queue_prompt_notification"].call_args_list
-    result_calls = enqueued["mail.queue_result_notifications"].call_args_list
-    # One task per opened prompt (the two bets, then seat 0's take), ids only.
-    opened = list(Prompt.objects.filter(game=game, prompt_id__in=["s0-0-bet", "s0-1-bet", "s1-0-take"])
-                  .order_by("id").values_list("pk", flat=True))
-    assert [c.kwargs["args"] for c in prompt_calls] == [(pk,) for pk in opened]
-    (result,) = result_calls
+    # The bets follow their seat's API pick: held back, nothing enqueued. The resolution opened seat 0's
+    # take: one task for that write (its game and time), and the result task.
+    take = open_prompt(game, 0)
+    assert take.prompt_id == "s1-0-take"
+    prompt_calls = calls["mail.queue_prompt_notifications"].call_args_list
+    assert [c.kwargs["args"] for c in prompt_calls] == [(game.pk, take.opened_at.isoformat())]
+    assert not calls["mail.queue_prompt_notification"].called  # the one-prompt task is only an alias now
+    (result,) = calls["mail.queue_result_notifications"].call_args_list
     game_id, phase, event_ids = result.kwargs["args"]
     assert (game_id, phase) == (game.pk, 0)
     assert event_ids and set(Event.objects.filter(pk__in=event_ids).values_list("game_id", flat=True)) == {game.pk}
-    for call in prompt_calls + result_calls:
+    for call in prompt_calls + [result]:
         json.dumps(call.kwargs["args"])  # the JSON serializer takes them as they are
     # The worker's side: running the tasks renders, stores and sends; running them again changes nothing.
+    for _ in range(2):
+        run_prompt_tasks(calls)
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            tasks.queue_result_notifications.apply(args=result.kwargs["args"])
+        assert Notification.objects.get(prompt=take, kind=NotificationKind.PROMPT).status == NotificationStatus.SENT
+        assert Notification.objects.filter(kind=NotificationKind.PROMPT).count() == 3  # 2 first cards + take
+        assert Notification.objects.filter(kind=NotificationKind.RESULT).count() == 2
+
+
+def test_a_write_opening_every_seats_prompt_enqueues_one_task_for_all_of_them():
+    """The game's start opens 4 prompts in one write, and so does a resolution: one task each, which
+    emails every seat but the one whose player opted out."""
+    with enqueues() as (calls, render):
+        game, users = start_game(players=4, options={"rounds": 2})
+    assert calls["mail.queue_prompt_notifications"].call_count == 1
+    assert render.call_count == 0
+    NotificationPreferences.objects.update_or_create(user=users[3], defaults={"email_prompts": False})
+    with enqueues() as (calls, render):
+        for _ in range(2):  # card and bet for every seat: resolved; then the takes, one seat at a time
+            play_step(game)
+    game.refresh_from_db()
+    cards = list(Prompt.objects.filter(game=game, closed_at__isnull=True).order_by("seat__position"))
+    assert game.phase == 2 and [p.prompt_id.split("-", 1)[1] for p in cards] == [f"{s}-card" for s in range(4)]
+    prompt_calls = calls["mail.queue_prompt_notifications"].call_args_list
+    # Each take was the first prompt of its seat in the step (4 writes), and the resolution opened the
+    # four cards: one task, not four. The bets (follow-ups after API picks) enqueued nothing.
+    assert [c.kwargs["args"] for c in prompt_calls][-1] == (game.pk, cards[0].opened_at.isoformat())
+    assert len(prompt_calls) == 4 + 1
+    with CaptureQueriesContext(connection) as reads:
+        ids = notify.write_prompt_ids(game_id=game.pk, opened_at=cards[0].opened_at)
+    assert ids == [p.pk for p in cards] and len(reads) == 1
+    n = len(mail.outbox)
     with TestCase.captureOnCommitCallbacks(execute=True):
-        for call in prompt_calls + result_calls:
-            task = tasks.queue_prompt_notification if call in prompt_calls else tasks.queue_result_notifications
-            task.apply(args=call.kwargs["args"])
-    rows = Notification.objects.count()
-    take = Notification.objects.get(prompt_id=opened[-1], kind=NotificationKind.PROMPT)
-    assert take.status == NotificationStatus.SENT
-    assert Notification.objects.filter(kind=NotificationKind.RESULT).count() == 2
-    with TestCase.captureOnCommitCallbacks(execute=True):
-        for call in prompt_calls + result_calls:
-            task = tasks.queue_prompt_notification if call in prompt_calls else tasks.queue_result_notifications
-            task.apply(args=call.kwargs["args"])
-    assert Notification.objects.count() == rows
+        assert tasks.queue_prompt_notifications.apply(args=prompt_calls[-1].kwargs["args"]).get() == 3
+    assert sorted(m.to[0] for m in mail.outbox[n:]) == sorted(u.email for u in users[:3])
+    assert not Notification.objects.filter(user=users[3], prompt__in=cards).exists()
+
+
+def test_the_prompts_seats_users_and_preferences_are_read_in_one_query_whatever_their_number():
+    game, users = start_game(players=4, options={"rounds": 1})
+    ids = list(Prompt.objects.filter(game=game, closed_at__isnull=True).values_list("pk", flat=True))
+    Notification.objects.all().delete()
+    NotificationPreferences.objects.update_or_create(user=users[1], defaults={"email_prompts": False})
+    with mock.patch.object(notify, "notification_queue") as queue:
+        with CaptureQueriesContext(connection) as reads:
+            notify.prompt_notifications_queue(prompt_ids=ids)
+    assert len(reads) == 1, [q["sql"] for q in reads]
+    assert sorted(c.kwargs["user_id"] for c in queue.call_args_list) == sorted(u.pk for u in users if u != users[1])
 
 
 def test_with_the_broker_down_a_pick_still_succeeds_and_the_sweep_sends_the_missing_prompt_email(api, caplog):
@@ -90,55 +143,60 @@ def test_with_the_broker_down_a_pick_still_succeeds_and_the_sweep_sends_the_miss
             stack.enter_context(mock.patch.object(t, "apply_async", side_effect=down))
         game, (alice, bob) = start_game(players=2, options={"rounds": 1})
         assert move(api, game, alice, 0).status_code == 201  # the pick is stored; the request does not fail
-    assert "could not enqueue mail.queue_prompt_notification" in caplog.text
+    assert "could not enqueue mail.queue_prompt_notifications" in caplog.text
     assert not Notification.objects.filter(kind=NotificationKind.PROMPT).exists()
     bob_card, alice_bet = open_prompt(game, 1), open_prompt(game, 0)
+
+    def beat_sweep():
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            return tasks.sweep_prompt_notifications.apply().get()
+
     # Within the first minute the sweep leaves them to their own tasks (they may just be slow).
-    with TestCase.captureOnCommitCallbacks(execute=True):
-        tasks.send_due_reminders.apply()
-    assert not Notification.objects.filter(kind=NotificationKind.PROMPT).exists()
+    assert beat_sweep() == 0
     Prompt.objects.filter(game=game).update(opened_at=F("opened_at") - timedelta(minutes=2))
-    with TestCase.captureOnCommitCallbacks(execute=True):
-        tasks.send_due_reminders.apply()  # the beat task: reminders, missing prompt emails, lost sends
+    assert beat_sweep() == 1  # bob's card, whose task was lost
     assert Notification.objects.get(prompt=bob_card, kind=NotificationKind.PROMPT).status == NotificationStatus.SENT
     assert [m.extra_headers["X-Faltisia-Prompt"] for m in mails_to(bob.email)] == [str(bob_card.pk)]
-    # Alice's bet follows her API pick: it is queued now but still held back (the follow-up rule).
-    bet_row = Notification.objects.get(prompt=alice_bet, kind=NotificationKind.PROMPT)
-    assert bet_row.status == NotificationStatus.PENDING and bet_row.not_before is not None
-    with TestCase.captureOnCommitCallbacks(execute=True):
-        tasks.send_due_reminders.apply()  # and the next sweep does not queue either of them again
+    # Alice's bet follows her API pick: held back until the follow-up delay has passed, then emailed once.
+    assert not Notification.objects.filter(prompt=alice_bet).exists()
+    Prompt.objects.filter(game=game).update(opened_at=F("opened_at") - timedelta(minutes=9))
+    assert beat_sweep() == 1
+    assert Notification.objects.get(prompt=alice_bet, kind=NotificationKind.PROMPT).status == NotificationStatus.SENT
+    assert beat_sweep() == 0  # and the next sweep queues neither of them again
     assert Notification.objects.filter(kind=NotificationKind.PROMPT).count() == 2
 
 
-def test_the_missing_prompt_sweep_skips_old_answered_mailed_and_opted_out_prompts():
+def test_the_prompt_sweep_skips_old_answered_mailed_and_opted_out_prompts():
     game, (alice, bob, carol) = start_game(players=3, options={"rounds": 1})
     Notification.objects.all().delete()  # as if every prompt email task had been lost
     now = timezone.now()
     p0, p1, p2 = (open_prompt(game, i) for i in range(3))
-    found: list[int] = []
+
+    def due() -> list[int]:
+        return list(notify.prompts_due_without_mail(now=now).values_list("pk", flat=True))
+
     Prompt.objects.filter(pk=p0.pk).update(opened_at=now - notify.MISSING_PROMPT_WINDOW - timedelta(minutes=1))
     Prompt.objects.filter(pk__in=[p1.pk, p2.pk]).update(opened_at=now - timedelta(minutes=5))
     NotificationPreferences.objects.update_or_create(user=carol, defaults={"email_prompts": False})
     Prompt.objects.filter(pk=p1.pk).update(opened_at=now - timedelta(seconds=30))  # too fresh: its task may run yet
-    assert notify.missing_prompt_notifications_queue(enqueue=found.append, now=now) == 0
+    assert due() == []
     Prompt.objects.filter(pk=p1.pk).update(opened_at=now - timedelta(minutes=5))
-    assert notify.missing_prompt_notifications_queue(enqueue=found.append, now=now) == 1
-    assert found == [p1.pk]  # p0 is older than the window (reminders cover it), carol opted out
+    assert due() == [p1.pk]  # p0 is older than the window (reminders cover it), carol opted out
     with TestCase.captureOnCommitCallbacks(execute=True):
-        tasks.queue_prompt_notification.apply(args=(p1.pk,))
-    assert notify.missing_prompt_notifications_queue(enqueue=found.append, now=now) == 0  # it has its email now
+        assert notify.due_prompt_notifications_queue(now=now) == 1
+    assert due() == []  # it has its email now
     Notification.objects.all().delete()
-    pick(game, 1)  # answered on the web: closed (the bet it opens is too fresh to sweep)
+    pick(game, 1)  # answered on the web: closed (the bet it opens is held back: not due for 10 minutes)
     Notification.objects.all().delete()
-    assert notify.missing_prompt_notifications_queue(enqueue=found.append, now=now) == 0
+    assert due() == []
 
 
-def test_the_missing_prompt_sweep_walks_the_open_prompt_opened_at_index():
+def test_the_prompt_sweep_walks_the_open_prompt_opened_at_index():
     start_game(players=2, options={"rounds": 1})
     if connection.vendor == "postgresql":
         with connection.cursor() as c:
             c.execute("SET LOCAL enable_seqscan = off")  # tiny tables: ask what it would use at scale
-    plan = notify.prompts_without_mail(now=timezone.now()).explain()
+    plan = notify.prompts_due_without_mail(now=timezone.now()).explain()
     assert "mail_prompt_open_opened_at" in plan, plan
 
 

@@ -1,25 +1,26 @@
-"""Follow-up prompts within one step are not spammed to web and API players.
+"""Follow-up prompts within one step are not spammed to web and API players, and cost nothing at once.
 
-The rule (notify.prompt_not_before): a seat's FIRST prompt of a step is emailed at once; a follow-up
-(the seat already answered a prompt in this step) is emailed at once only if that pick came by email,
-otherwise only after MAIL_FOLLOWUP_DELAY_SECONDS, and not at all if it was answered meanwhile. The
-tinygame's draft step is such a compound decision: play a card, then bet.
+The rule (notify.prompt_due_at): a seat's FIRST prompt of a step is emailed at once; a follow-up
+(the seat already answered a prompt in this step) is emailed at once only if that pick came by email.
+Otherwise nothing is enqueued or rendered when it opens: the prompt sweep (beat) emails it once
+MAIL_FOLLOWUP_DELAY_SECONDS have passed if it is still open, and never if it was answered meanwhile.
+The tinygame's draft step is such a compound decision: play a card, then bet.
 """
 
 from __future__ import annotations
 
 import io
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from datetime import timedelta
 from unittest import mock
 
 import pytest
-from django.core import mail
 from django.core.management import call_command
 from django.db.models import F
 from django.test import TestCase, override_settings
+from django.utils import timezone
 
-from games.mail import outbox, tasks
+from games.mail import compose, notify, outbox, tasks
 from games.mail.models import Notification, NotificationKind, NotificationStatus
 from games.models import Prompt, SubmissionSource
 from tests.games.helpers import open_prompt, pick
@@ -37,39 +38,31 @@ def prompt_mails(user) -> list:
     return [m for m in mails_to(user.email) if "X-Faltisia-Prompt" in m.extra_headers]
 
 
-def prompt_row(prompt: Prompt) -> Notification:
-    return Notification.objects.get(prompt=prompt, kind=NotificationKind.PROMPT)
+def prompt_row(prompt: Prompt) -> Notification | None:
+    return Notification.objects.filter(prompt=prompt, kind=NotificationKind.PROMPT).first()
 
 
 def minutes_pass(minutes: int) -> None:
-    """Age every outbox row, as if ``minutes`` had passed since it was queued."""
-    shift = timedelta(minutes=minutes)
-    Notification.objects.update(created_at=F("created_at") - shift)
-    Notification.objects.filter(not_before__isnull=False).update(not_before=F("not_before") - shift)
+    """Age every open prompt, as if ``minutes`` had passed since it opened."""
+    Prompt.objects.filter(closed_at__isnull=True).update(opened_at=F("opened_at") - timedelta(minutes=minutes))
 
 
-def sweep():
-    """The beat sweep's outbox part, then the send tasks it enqueued (as the worker would run them)."""
-    found: list[int] = []
-    outbox.outbox_sweep(enqueue=found.append)
+def sweep() -> int:
+    """The beat task that emails due prompts, its send tasks run as the worker would run them."""
     with TestCase.captureOnCommitCallbacks(execute=True):
-        return found, [outbox.notification_send(notification_id=pk) for pk in found]
+        return tasks.sweep_prompt_notifications.apply().get()
 
 
 @contextmanager
-def with_a_broker():
-    """Send tasks go to a broker (mocked here) instead of running in-process; the queue_prompt task,
-    which creates the row, runs here as a worker would run it."""
-    conf = tasks.send_notification.app.conf
-    eager = conf.task_always_eager
-    conf.task_always_eager = False
-    queue = tasks.queue_prompt_notification
-    try:
-        with mock.patch.object(tasks.send_notification, "apply_async") as send, \
-                mock.patch.object(queue, "apply_async", side_effect=lambda args, **kw: queue.apply(args=args)):
-            yield send
-    finally:
-        conf.task_always_eager = eager
+def watching():
+    """Count the prompt tasks enqueued (they still run, eagerly) and the prompt emails rendered."""
+    with ExitStack() as stack:
+        enqueued = [stack.enter_context(mock.patch.object(t, "apply_async", wraps=t.apply_async))
+                    for t in (tasks.queue_prompt_notifications, tasks.queue_prompt_notification)]
+        render = stack.enter_context(mock.patch.object(compose, "render_prompt", wraps=compose.render_prompt))
+        counts = {}
+        yield counts
+        counts.update(enqueued=sum(e.call_count for e in enqueued), rendered=render.call_count)
 
 
 def test_the_first_prompt_of_a_step_is_emailed_at_once(tiny):
@@ -81,43 +74,46 @@ def test_the_first_prompt_of_a_step_is_emailed_at_once(tiny):
 
 
 @pytest.mark.parametrize("source", [SubmissionSource.WEB, SubmissionSource.API])
-def test_a_follow_up_after_a_web_or_api_pick_waits_and_the_sweep_does_not_send_it_early(tiny, source):
+def test_a_follow_up_after_a_web_or_api_pick_costs_nothing_at_once_and_the_sweep_emails_it_when_due(tiny, source):
     game, (alice, bob) = tiny
-    pick(game, 0, source=source)  # the card, clicked on the site: the bet prompt opens at once
+    with watching() as counts:
+        pick(game, 0, source=source)  # the card, clicked on the site: the bet prompt opens at once
+    assert counts == {"enqueued": 0, "rendered": 0}
     bet = open_prompt(game, 0)
-    row = prompt_row(bet)
-    assert len(prompt_mails(alice)) == 1  # no second email while the player is clicking through
-    assert row.status == NotificationStatus.PENDING
-    assert row.not_before == bet.opened_at + timedelta(seconds=600)
-    # Neither the pending-row sweep (a minute after queueing it sweeps lost sends) nor a stray early
-    # task sends it before it is due.
-    minutes_pass(5)
-    assert sweep() == ([], [])
-    assert outbox.notification_send(notification_id=row.pk) == NotificationStatus.PENDING
-    assert len(prompt_mails(alice)) == 1
-    # Unanswered when due (the player left the site): it goes out, once.
-    minutes_pass(7)
-    assert sweep() == ([row.pk], [NotificationStatus.SENT])
+    assert prompt_row(bet) is None and len(prompt_mails(alice)) == 1
+    # Not before its delay: neither the sweep nor a stray task (the old one-prompt task) emails it.
+    minutes_pass(9)
+    with watching() as counts:
+        assert sweep() == 0
+        assert tasks.queue_prompt_notification.apply(args=(bet.pk,)).get() is False
+    assert counts["rendered"] == 0 and prompt_row(bet) is None
+    # Still open when due (the player left the site): the sweep emails it, once.
+    minutes_pass(1)
+    assert sweep() == 1
+    assert prompt_row(bet).status == NotificationStatus.SENT and prompt_row(bet).not_before is None
     assert latest_prompt_mail(alice.email).extra_headers["X-Faltisia-Prompt"] == str(bet.pk)
-    assert sweep() == ([], [])
+    assert sweep() == 0 and len(prompt_mails(alice)) == 2
 
 
-def test_a_follow_up_answered_within_the_delay_is_never_sent(tiny):
+def test_a_follow_up_answered_within_the_delay_is_never_rendered_nor_sent(tiny):
     game, (alice, bob) = tiny
-    pick(game, 0, source=SubmissionSource.WEB)
-    row = prompt_row(open_prompt(game, 0))
-    pick(game, 0, source=SubmissionSource.WEB)  # the bet, a few seconds later
-    minutes_pass(12)
-    assert sweep() == ([row.pk], [NotificationStatus.SKIPPED])
+    with watching() as counts:
+        pick(game, 0, source=SubmissionSource.WEB)
+        bet = open_prompt(game, 0)
+        pick(game, 0, source=SubmissionSource.WEB)  # the bet, a few seconds later
+        minutes_pass(60)
+        assert sweep() == 0
+    assert counts["rendered"] == 0 and prompt_row(bet) is None
     assert len(prompt_mails(alice)) == 1
 
 
 def test_a_follow_up_after_an_email_pick_is_emailed_at_once(tiny):
     game, (alice, bob) = tiny
-    assert pipe(reply_bytes(latest_prompt_mail(alice.email), "1")).startswith("recorded")
+    with watching() as counts:
+        assert pipe(reply_bytes(latest_prompt_mail(alice.email), "1")).startswith("recorded")
+    assert counts == {"enqueued": 1, "rendered": 1}
     bet = open_prompt(game, 0)
-    row = prompt_row(bet)
-    assert row.not_before is None and row.status == NotificationStatus.SENT
+    assert prompt_row(bet).status == NotificationStatus.SENT
     assert latest_prompt_mail(alice.email).extra_headers["X-Faltisia-Prompt"] == str(bet.pk)
 
 
@@ -127,41 +123,86 @@ def test_the_next_steps_first_prompt_is_emailed_at_once_even_after_web_picks(tin
         pick(game, position, source=SubmissionSource.WEB)
     take = open_prompt(game, 0)
     assert take.phase == 1
-    row = prompt_row(take)
-    assert row.not_before is None and row.status == NotificationStatus.SENT
+    assert prompt_row(take).status == NotificationStatus.SENT
 
 
-@override_settings(MAIL_FOLLOWUP_DELAY_SECONDS=90)
-def test_the_send_task_is_enqueued_with_the_delay_as_its_countdown(tiny):
-    """With a real broker the worker holds the task until it is due (eager mode leaves it to the sweep)."""
+def test_a_follow_up_after_a_standing_order_waits_like_one_after_a_web_pick(tiny):
+    """Only an email pick means the player is in their inbox; any other previous pick holds it back."""
     game, (alice, bob) = tiny
-    with with_a_broker() as send:
-        pick(game, 0, source=SubmissionSource.API)
-    row = prompt_row(open_prompt(game, 0))
-    send.assert_called_once()
-    assert send.call_args.kwargs["args"] == (row.pk,)
-    assert 80 <= send.call_args.kwargs["countdown"] <= 90
-    assert row.not_before == open_prompt(game, 0).opened_at + timedelta(seconds=90)
-    n = len(mail.outbox)
-    with with_a_broker() as send:
-        pipe(reply_bytes(latest_prompt_mail(bob.email), "1"))  # bob's follow-up: after an email pick
-    bob_row = prompt_row(open_prompt(game, 1))
-    assert any(c.kwargs["args"] == (bob_row.pk,) and c.kwargs["countdown"] is None for c in send.call_args_list)
-    assert len(mail.outbox) == n  # the send task was mocked: nothing went out in this process
+    pick(game, 0, source=SubmissionSource.STANDING)
+    bet = open_prompt(game, 0)
+    assert prompt_row(bet) is None
+    now = timezone.now()
+    assert notify.prompt_notifications_queue(prompt_ids=[bet.pk], now=now) == []
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        (row,) = notify.prompt_notifications_queue(prompt_ids=[bet.pk], now=now + notify.followup_delay())
+    assert row.prompt_id == bet.pk and row.not_before is None
+
+
+@override_settings(MAIL_FOLLOWUP_DELAY_SECONDS=0)
+def test_without_a_delay_a_follow_up_is_emailed_at_once(tiny):
+    game, (alice, bob) = tiny
+    pick(game, 0, source=SubmissionSource.API)
+    assert prompt_row(open_prompt(game, 0)).status == NotificationStatus.SENT
+
+
+def test_the_task_and_the_sweep_racing_send_it_once(tiny):
+    """A write's task still queued after a minute (a busy mail worker): the sweep emails its prompts and
+    the task, when it runs, queues nothing more; the other way round likewise; and if both pass the
+    "queued before?" check at the same moment, the unique dedupe key lets one of them win."""
+    game, (alice, bob) = tiny
+    cards = [open_prompt(game, 0), open_prompt(game, 1)]
+    write = (game.pk, cards[0].opened_at.isoformat())  # the game's start opened both
+    later = timezone.now() + timedelta(minutes=2)
+
+    def task() -> int:
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            return tasks.queue_prompt_notifications.apply(args=write).get()
+
+    def sweep_at(now) -> int:
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            return notify.due_prompt_notifications_queue(now=now)
+
+    Notification.objects.all().delete()
+    assert sweep_at(later) == 2 and task() == 0
+    Notification.objects.all().delete()
+    assert task() == 2 and sweep_at(later) == 0
+    Notification.objects.all().delete()
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        assert len(notify.prompt_notifications_queue(prompt_ids=[cards[0].pk])) == 1
+        with mock.patch("django.db.models.query.QuerySet.exists", return_value=False):  # not committed yet
+            assert notify.prompt_notifications_queue(prompt_ids=[cards[0].pk]) == []
+    assert Notification.objects.filter(prompt=cards[0], kind=NotificationKind.PROMPT).count() == 1
 
 
 def test_in_the_embedded_mode_the_beat_stand_in_sends_a_held_back_follow_up_once_due(tiny):
-    """Eager tasks cannot wait: the send runs at once, finds the row not yet due and leaves it; the
-    embedded stand-in for beat (`manage.py beat_embedded`, started by run.sh) sends it when due."""
+    """Eager tasks, no beat: `manage.py beat_embedded` (started by run.sh) runs the prompt sweep too."""
     game, (alice, bob) = tiny
     pick(game, 0, source=SubmissionSource.WEB)
-    row = prompt_row(open_prompt(game, 0))
+    bet = open_prompt(game, 0)
     with TestCase.captureOnCommitCallbacks(execute=True):
         call_command("beat_embedded", "--once", stdout=io.StringIO())
-    row.refresh_from_db()
-    assert row.status == NotificationStatus.PENDING and len(prompt_mails(alice)) == 1
-    minutes_pass(12)
+    assert prompt_row(bet) is None and len(prompt_mails(alice)) == 1
+    minutes_pass(11)
     with TestCase.captureOnCommitCallbacks(execute=True):
         call_command("beat_embedded", "--once", stdout=io.StringIO())
-    row.refresh_from_db()
-    assert row.status == NotificationStatus.SENT and len(prompt_mails(alice)) == 2
+    assert prompt_row(bet).status == NotificationStatus.SENT and len(prompt_mails(alice)) == 2
+
+
+def test_a_delayed_row_queued_by_the_previous_release_is_still_sent_only_when_due(tiny):
+    """Outbox rows with ``not_before`` (rendered at once by the old receiver) may be pending at a deploy."""
+    game, (alice, bob) = tiny
+    pick(game, 0, source=SubmissionSource.WEB)
+    bet = open_prompt(game, 0)
+    with TestCase.captureOnCommitCallbacks(execute=False):
+        row = outbox.notification_queue(
+            kind=NotificationKind.PROMPT, dedupe_key=f"prompt:{bet.pk}:seat{bet.seat_id}", to_email=alice.email,
+            user_id=alice.pk, game=game, seat=bet.seat, prompt=bet, not_before=bet.opened_at + timedelta(minutes=10),
+            render=lambda: compose.render_prompt(prompt=bet, user=alice))
+    Notification.objects.filter(pk=row.pk).update(created_at=F("created_at") - timedelta(minutes=5))
+    assert outbox.outbox_sweep(enqueue=lambda pk: None) == 0
+    assert outbox.notification_send(notification_id=row.pk) == NotificationStatus.PENDING
+    Notification.objects.filter(pk=row.pk).update(not_before=F("not_before") - timedelta(minutes=12))
+    found: list[int] = []
+    assert outbox.outbox_sweep(enqueue=found.append) == 1 and found == [row.pk]
+    assert outbox.notification_send(notification_id=row.pk) == NotificationStatus.SENT

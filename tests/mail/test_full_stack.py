@@ -38,6 +38,7 @@ def mail_stack(transactional_db, tmp_path):
         "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
         "EMAIL_FILE_PATH": str(tmp_path / "sent"),
         "MAIL_REMINDER_INTERVAL_SECONDS": "2",  # beat runs the reminder task (and the outbox sweep) often
+        "MAIL_PROMPT_SWEEP_SECONDS": "2",  # and the prompt sweep
     })
     try:
         stack.start_redis()
@@ -109,6 +110,6 @@ def test_a_whole_faltisia_game_by_email_over_smtp_with_a_real_worker(mail_stack)
     sent_files = list((stack.workdir / "sent").glob("*.log"))
     assert sent_files, "the worker's mail backend wrote nothing"
     assert "mail.send_notification" in stack.log("worker") and "games.resolve_phase" in stack.log("worker")
-    assert "mail.queue_prompt_notification" in stack.log("worker")  # rendered in the worker, not in the pipe
+    assert "mail.queue_prompt_notifications" in stack.log("worker")  # rendered in the worker, not in the pipe
     print(f"{replies} replies by email in {time.time() - started:.1f}s; "
           f"{Notification.objects.count()} emails queued, {answers.count()} answers")

@@ -60,7 +60,7 @@ def test_the_same_notification_is_never_sent_twice(tiny):
     game, (alice, bob) = tiny
     prompt = Prompt.objects.get(seat__user=alice, closed_at__isnull=True)
     n = len(mail.outbox)
-    assert run_on_commit(notify.prompt_notification_queue, prompt_id=prompt.pk) is None  # signal delivered again
+    assert run_on_commit(notify.prompt_notifications_queue, prompt_ids=[prompt.pk]) == []  # task delivered again
     row = Notification.objects.get(prompt=prompt, kind=NotificationKind.PROMPT)
     assert send_notification.apply(args=(row.pk,)).get() == NotificationStatus.SENT  # a duplicate task
     assert len(mail.outbox) == n
@@ -70,8 +70,9 @@ def test_a_prompt_email_is_skipped_if_the_prompt_was_answered_before_it_went_out
     game, (alice, bob) = tiny
     pick(game, 0, commit=False)  # opens the bet prompt; its email is not queued yet (no commit)
     bet = Prompt.objects.get(seat__user=alice, closed_at__isnull=True)
+    due = timezone.now() + notify.followup_delay()  # the sweep, once the follow-up's delay has passed
     with TestCase.captureOnCommitCallbacks(execute=False):  # queued, but the send task has not run yet
-        row = notify.prompt_notification_queue(prompt_id=bet.pk)
+        (row,) = notify.prompt_notifications_queue(prompt_ids=[bet.pk], now=due)
     pick(game, 0, commit=False)  # the bet is answered (on the web, say) before the email task runs
     n = len(mail.outbox)
     assert outbox.notification_send(notification_id=row.pk) == NotificationStatus.SKIPPED
@@ -85,7 +86,7 @@ def test_a_failing_backend_is_retried_then_marked_failed_and_never_sent_twice(ti
     prompt = Prompt.objects.get(seat__user=bob, closed_at__isnull=True)
     Notification.objects.filter(prompt=prompt).delete()
     with TestCase.captureOnCommitCallbacks(execute=False):
-        row = notify.prompt_notification_queue(prompt_id=prompt.pk)
+        (row,) = notify.prompt_notifications_queue(prompt_ids=[prompt.pk])
     with mock.patch("django.core.mail.message.EmailMessage.send", side_effect=OSError("smtp down")):
         for attempt in range(outbox.MAX_ATTEMPTS):  # what the worker does with the task's retries
             try:
