@@ -1,12 +1,24 @@
 """Signals the notification layers (email, web push) hook. All are sent after the transaction commits."""
 
+from typing import NamedTuple
+
 from django.dispatch import Signal
 
-# kwargs: prompt (games.models.Prompt) — a seat has a new decision to make;
-#   follow_up_of: None, or the source ("api", "web", "email", "bot", ...) of the same seat's pick that
-#   opened it within the same step: the next pick of a compound decision the player is making right now
-#   (an API or web player already has it in the response or the page; an email player has only the mail)
-prompt_opened = Signal()
+from .models import Prompt
+
+# kwargs: opened — the prompts one write opened and left open, a list of OpenedPrompt (sent once per write,
+#   so a resolution that opens every seat's prompt is one notification, not one per seat)
+prompts_opened = Signal()
+
+
+class OpenedPrompt(NamedTuple):
+    """A seat has a new decision to make."""
+
+    prompt: Prompt
+    # None, or the source ("api", "web", "email", "bot", ...) of the same seat's pick that opened it within
+    # the same step: the next pick of a compound decision the player is making right now (an API or web
+    # player already has it in the response or the page; an email player has only the mail)
+    follow_up_of: str | None
 # kwargs: game, phase (the resolved step number), events (list of games.models.Event)
 phase_resolved = Signal()
 # kwargs: game (with .result filled)

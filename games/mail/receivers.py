@@ -15,13 +15,12 @@ share one task, which finds them by the write's time (every prompt of one write 
 from __future__ import annotations
 
 import logging
-import threading
 
 from anymail.signals import inbound
 from django.db import transaction
 from django.dispatch import receiver
 
-from games.signals import game_finished, phase_resolved, prompt_opened
+from games.signals import game_finished, phase_resolved, prompts_opened
 
 from . import notify, tasks
 
@@ -40,25 +39,15 @@ def task_enqueue_on_commit(task, *args) -> None:
     transaction.on_commit(send)
 
 
-class _LastWrite(threading.local):
-    """The write (game id, opening time) whose prompt emails this thread enqueued last: a write's
-    prompt_opened signals are sent one after another in the thread that committed it."""
-
-    key: tuple[int, object] | None = None
-
-
-_last_write = _LastWrite()
-
-
-@receiver(prompt_opened, dispatch_uid="mail.prompt_opened")
-def on_prompt_opened(sender, prompt, follow_up_of=None, **kwargs) -> None:
-    if (follow_up_of or "") not in notify.AT_ONCE_AFTER and notify.followup_delay():
-        return  # held back: the prompt sweep emails it once due, if still open (nothing rendered before)
-    key = (prompt.game_id, prompt.opened_at)
-    if _last_write.key == key:
-        return  # opened by the same write as a prompt already enqueued: that task emails it too
-    _last_write.key = key
-    task_enqueue_on_commit(tasks.queue_prompt_notifications, prompt.game_id, prompt.opened_at.isoformat())
+@receiver(prompts_opened, dispatch_uid="mail.prompts_opened")
+def on_prompts_opened(sender, opened, **kwargs) -> None:
+    due_now = [o.prompt for o in opened
+               if (o.follow_up_of or "") in notify.AT_ONCE_AFTER or not notify.followup_delay()]
+    # A held-back follow-up enqueues nothing: the prompt sweep emails it once due, if still open (nothing
+    # is rendered before). The others were opened by one write, so they share its time as opened_at.
+    if due_now:
+        task_enqueue_on_commit(tasks.queue_prompt_notifications, due_now[0].game_id,
+                               due_now[0].opened_at.isoformat())
 
 
 @receiver(phase_resolved, dispatch_uid="mail.phase_resolved")

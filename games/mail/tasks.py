@@ -37,7 +37,7 @@ def send_notification(self, notification_id: int) -> str:
 @shared_task(name="mail.queue_prompt_notifications", acks_late=True, reject_on_worker_lost=True,
              time_limit=120, soft_time_limit=100, ignore_result=True)
 def queue_prompt_notifications(game_id: int, opened_at: str) -> int:
-    """Render and store the emails of the prompts one write opened (receivers.on_prompt_opened): the
+    """Render and store the emails of the prompts one write opened (receivers.on_prompts_opened): the
     game's prompts still open with this ``opened_at`` (ISO 8601). Returns how many were queued."""
     ids = notify.write_prompt_ids(game_id=game_id, opened_at=datetime.fromisoformat(opened_at))
     return len(notify.prompt_notifications_queue(prompt_ids=ids)) if ids else 0

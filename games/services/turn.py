@@ -27,7 +27,7 @@ from ..errors import NotAnOption
 from ..models import HUMAN_SOURCES, Event, Game, GameStatus, Prompt, Seat, Submission, SubmissionSource
 from ..selectors import loaded_open_prompt, seats_with_open_prompts, users_with_vacation_ahead
 from ..sql_rows import ModelColumns, db_value, for_update, insert, quoted, statement, table, update
-from ..signals import game_finished, prompt_opened
+from ..signals import OpenedPrompt, game_finished, prompts_opened
 from . import clock
 from .enqueue import resolve_enqueue_on_commit, signal_on_commit
 
@@ -54,7 +54,7 @@ class Turn:
     dirty_seats: set[int] = field(default_factory=set)
     resolution_requested: bool = False  # this write completed the step and enqueued its resolution
     # position -> (phase, source) of the seat's last pick in this write: a prompt the seat is then asked in
-    # the same step is the next pick of the decision it is making (prompt_opened's ``follow_up_of``)
+    # the same step is the next pick of the decision it is making (prompts_opened's ``follow_up_of``)
     picked: dict[int, tuple[int, str]] = field(default_factory=dict)
     # user id -> has a vacation ending after ``now`` (read with the seats by turn_load)
     vacation_ahead: dict[int, bool] = field(default_factory=dict)
@@ -260,7 +260,10 @@ def turn_save(turn: Turn) -> None:
     for position in sorted(turn.dirty_seats):
         update(turn.seats[position], TURN_SEAT_FIELDS)
     position_of = {seat.pk: position for position, seat in turn.seats.items()}
+    opened = []
     for row in turn.opened:
         if row.closed_at is None:
             phase, source = turn.picked.get(position_of[row.seat_id], (None, None))
-            signal_on_commit(prompt_opened, prompt=row, follow_up_of=source if phase == row.phase else None)
+            opened.append(OpenedPrompt(prompt=row, follow_up_of=source if phase == row.phase else None))
+    if opened:
+        signal_on_commit(prompts_opened, opened=opened)
