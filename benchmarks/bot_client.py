@@ -5,7 +5,9 @@ One ``Api`` per thread keeps one HTTP/1.1 connection open (as a real client libr
 the prompt each POST /moves/ returns (the seat's next decision), reading a seat's view only when it
 knows no prompt for it. It times two things: each POST /moves/, and, when a step's last pick is in and
 no seat has anything left to decide, the wait until the game shows its next step (the resolution's
-commit, which opens the next prompts in the same transaction).
+commit, which opens the next prompts in the same transaction). It waits with a blocking conditional
+GET (``If-None-Match`` with the ETag of the view it last read, ``?wait=N``): the server answers as soon
+as the game changes, instead of the client polling the full view.
 """
 
 from __future__ import annotations
@@ -35,8 +37,14 @@ class Api:
         self.conn: http.client.HTTPConnection | None = None
 
     def call(self, method: str, path: str, token: str | None = None, body=None) -> tuple[int, object]:
+        status, payload, _ = self.call_with_headers(method, path, token, body)
+        return status, payload
+
+    def call_with_headers(self, method: str, path: str, token: str | None = None, body=None,
+                          headers: dict[str, str] | None = None) -> tuple[int, object, http.client.HTTPMessage]:
+        """``call``, sending extra request ``headers`` and returning the response's headers too."""
         data = None if body is None else json.dumps(body).encode()
-        headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        headers = {"Content-Type": "application/json", "Accept": "application/json", **(headers or {})}
         if token:
             headers["Authorization"] = f"Token {token}"
         for attempt in (0, 1):
@@ -58,7 +66,7 @@ class Api:
             payload = json.loads(raw) if raw else None
         except ValueError:
             payload = {"raw": raw[:300].decode("utf8", "replace")}
-        return resp.status, payload
+        return resp.status, payload, resp.headers
 
     def close(self) -> None:
         if self.conn is not None:
@@ -91,7 +99,8 @@ class GameStats:
     game_id: int = 0
     move_ms: list[float] = field(default_factory=list)  # POST /moves/ round trips that were accepted
     step_ms: list[float] = field(default_factory=list)  # last pick of a step -> next step visible
-    view_ms: list[float] = field(default_factory=list)  # GET /api/games/{id}/ round trips
+    view_ms: list[float] = field(default_factory=list)  # GET /api/games/{id}/ round trips (not the blocking ones)
+    waits: dict[int, int] = field(default_factory=dict)  # blocking GETs (?wait=) by status: 200 changed, 304 not
     refused: dict[int, int] = field(default_factory=dict)  # status -> count of refused moves
     finished: bool = False
 
@@ -100,19 +109,32 @@ class GameDriver:
     """Plays all seats of one game until it ends or ``stop`` is set."""
 
     def __init__(self, *, base_url: str, game_id: int, tokens: list[str], seed: int, stop: threading.Event,
-                 poll_seconds: float = 0.02) -> None:
+                 wait_seconds: int = 5) -> None:
         self.api = Api(base_url)
-        self.gid, self.tokens, self.stop, self.poll = game_id, tokens, stop, poll_seconds
+        self.gid, self.tokens, self.stop, self.wait = game_id, tokens, stop, wait_seconds
         self.rng = random.Random(seed)
         self.stats = GameStats(game_id=game_id)
+        self.etags: dict[int, str] = {}  # seat -> ETag of the last view read for it
 
-    def _view(self, seat: int) -> dict:
+    def _view(self, seat: int, *, wait: int | None = None) -> dict | None:
+        """The seat's view. With ``wait``: a blocking conditional GET on the last view's ETag, None if the
+        game did not change within ``wait`` seconds (304)."""
+        path, headers = f"/api/games/{self.gid}/", {}
+        if wait is not None and seat in self.etags:
+            path, headers = f"{path}?wait={wait}", {"If-None-Match": self.etags[seat]}
         t0 = time.perf_counter()
-        st, v = self.api.call("GET", f"/api/games/{self.gid}/", self.tokens[seat])
+        st, v, response_headers = self.api.call_with_headers("GET", path, self.tokens[seat], headers=headers)
         t1 = time.perf_counter()
-        self.stats.view_ms.append((t1 - t0) * 1000)
+        if headers:
+            self.stats.waits[st] = self.stats.waits.get(st, 0) + 1
+        else:
+            self.stats.view_ms.append((t1 - t0) * 1000)
+        if st == 304 and headers:
+            return None
         if st != 200:
             raise ApiError("view", st, v)
+        if response_headers.get("ETag"):
+            self.etags[seat] = response_headers["ETag"]
         # The first view showing a later step (or the end) is the moment the next prompts became visible.
         if self.last_pick_phase is not None and self.last_pick_phase != self.timed_phase and \
                 (v["phase"] > self.last_pick_phase or v["status"] == "finished"):
@@ -154,6 +176,15 @@ class GameDriver:
                     self.stats.finished = any(v["status"] == "finished" for v in fresh.values())
                     break
                 phase = max((v["phase"] for v in fresh.values()), default=phase)
+                behind = [s for s, v in fresh.items() if v["phase"] < phase]
+                if behind:
+                    # These views were read before a resolution that the later ones show: read them again
+                    # (a seat without a prompt there may have one now; waiting for a step after ``phase``
+                    # on such a seat would wait for a step nobody can reach).
+                    for s in behind:
+                        del fresh[s]
+                        known[s] = None
+                    continue
                 todo = [s for s in seats if known[s] is not None]
                 if not todo:
                     # Nobody has anything to decide: the step is complete and awaits its resolution.
@@ -169,12 +200,19 @@ class GameDriver:
         return self.stats
 
     def _wait_for_next_step(self, phase: int) -> dict:
-        """Poll seat 0's view until it shows another step (or the end); that view."""
+        """Wait on seat 0's view until it shows another step (or the end); that view.
+
+        Each request is a blocking conditional GET: If-None-Match with the ETag of the seat's last view
+        and ?wait=N, so the server answers when the game changes (200, the new view; it may be another
+        seat's pick, not yet the next step) or after N seconds (304). The first may carry an older ETag
+        (seat 0's view from before the picks) and then answers at once with the current view.
+        """
         while True:
-            v = self._view(0)
-            if v["phase"] != phase or v["status"] != "active" or self.stop.is_set():
+            v = self._view(0, wait=self.wait)
+            if v is not None and (v["phase"] != phase or v["status"] != "active" or v["prompt"] is not None):
                 return v
-            time.sleep(self.poll)
+            if self.stop.is_set():
+                return v if v is not None else self._view(0)
 
 
 def unique_name(prefix: str) -> str:

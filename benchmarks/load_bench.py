@@ -55,7 +55,12 @@ def parse_args(argv=None) -> argparse.Namespace:
     ap.add_argument("--due-spread", type=float, default=20.0, help="seconds over which those deadlines fall")
     ap.add_argument("--floor-seconds", type=float, default=20.0, help="floor run length (half before, half after)")
     ap.add_argument("--web-workers", type=int, default=3)
-    ap.add_argument("--web-threads", type=int, default=2)
+    ap.add_argument("--web-threads", type=int, default=8,
+                    help="gunicorn threads per worker (gthread): a client waiting for a step's resolution holds "
+                         "one with its blocking GET, so workers x threads should cover --games (one request in "
+                         "flight per game thread); each thread keeps a PostgreSQL connection")
+    ap.add_argument("--client-wait", type=int, default=5,
+                    help="seconds a bot's blocking GET (?wait=) may wait for the next step before a 304")
     ap.add_argument("--worker-concurrency", type=int, default=2)
     ap.add_argument("--mail-worker-concurrency", type=int, default=1,
                     help="processes of the worker that serves the mail queue (Procfile: mailworker); 0: no such "
@@ -138,7 +143,7 @@ def run_floor(base_url: str, token: str, game_id: int, threads: int, seconds: fl
     return len(flat), flat, wall
 
 
-def run_load(base_url: str, seat_tokens: list[list[str]], seconds: float, seed: int):
+def run_load(base_url: str, seat_tokens: list[list[str]], seconds: float, seed: int, wait_seconds: int = 5):
     """One thread per game slot plays its game (and a new one if it ends) until ``seconds`` pass."""
     stop = threading.Event()
     results: list[list[bot_client.GameStats]] = [[] for _ in seat_tokens]
@@ -151,7 +156,8 @@ def run_load(base_url: str, seat_tokens: list[list[str]], seconds: float, seed: 
             while not stop.is_set():
                 gid = bot_client.create_and_join(api, seat_tokens[slot])
                 driver = bot_client.GameDriver(base_url=base_url, game_id=gid, tokens=seat_tokens[slot],
-                                               seed=seed * 100_003 + slot * 101 + n, stop=stop)
+                                               seed=seed * 100_003 + slot * 101 + n, stop=stop,
+                                               wait_seconds=wait_seconds)
                 results[slot].append(driver.run())
                 n += 1
         except Exception as e:  # reported with the figures: a refused pick or a server error is a finding
@@ -298,7 +304,7 @@ def main(argv=None) -> int:
         c1 = cpu_now()
         say(f"load run ({a.seconds:.0f}s, {a.games} games x {a.players} seats)")
         cpu0 = time.process_time()
-        games, load_wall, load_errors = run_load(base, seat_tokens, a.seconds, a.seed)
+        games, load_wall, load_errors = run_load(base, seat_tokens, a.seconds, a.seed, a.client_wait)
         c2 = cpu_now()
         games_started = len(games)
         server_steps = server_side_step_ms([g.game_id for g in games])
@@ -330,9 +336,12 @@ def main(argv=None) -> int:
     steps = [x for g in games for x in g.step_ms]
     views = [x for g in games for x in g.view_ms]
     refused: dict[int, int] = {}
+    waits: dict[int, int] = {}  # blocking GETs by status
     for g in games:
         for k, v in g.refused.items():
             refused[k] = refused.get(k, 0) + v
+        for k, v in g.waits.items():
+            waits[k] = waits.get(k, 0) + v
     floor_n, floor_lat, floor_wall = f1[0] + f2[0], f1[1] + f2[1], f1[2] + f2[2]
     sub_rate = len(moves) / load_wall
     floor_rate = floor_n / floor_wall
@@ -349,6 +358,7 @@ def main(argv=None) -> int:
         "move_p50_ms": rounded(percentile(moves, 50)), "move_p99_ms": rounded(percentile(moves, 99)),
         "view_p50_ms": rounded(percentile(views, 50)), "view_p99_ms": rounded(percentile(views, 99)),
         "views": len(views), "refused_moves": {str(k): v for k, v in sorted(refused.items())},
+        "blocking_gets": {str(k): v for k, v in sorted(waits.items())}, "client_wait_s": a.client_wait,
         "load_errors": load_errors,
         "server_step_p50_ms": rounded(percentile(server_steps, 50)),
         "server_step_p99_ms": rounded(percentile(server_steps, 99)),
@@ -389,6 +399,8 @@ def main(argv=None) -> int:
         ("POST /moves/ p50 ms", figures["move_p50_ms"], ""),
         ("POST /moves/ p99 ms", figures["move_p99_ms"], ""),
         ("GET /games/{id}/ p50/p99 ms", f"{figures['view_p50_ms']}/{figures['view_p99_ms']}", f"{len(views)} views"),
+        ("blocking GETs (?wait=)", sum(waits.values()), f"by status {figures['blocking_gets'] or '-'}; "
+                                                        f"{len(steps)} steps waited for"),
         ("step -> next prompt p50 ms", figures["step_to_prompt_p50_ms"], f"{len(steps)} steps"),
         ("step -> next prompt p99 ms", figures["step_to_prompt_p99_ms"], "<= 1000"),
         ("  server: last pick -> resolving p50/p99 ms",

@@ -18,7 +18,7 @@ class BenchStack(Stack):
     # own serves the email queue, so resolutions never wait behind mail tasks.
     worker_queues = "celery"
 
-    def __init__(self, *, db_url: str, workdir: Path, web_workers: int = 3, web_threads: int = 2,
+    def __init__(self, *, db_url: str, workdir: Path, web_workers: int = 3, web_threads: int = 8,
                  worker_concurrency: int = 2, sweep_interval: float = 1.0, redis_url: str | None = None,
                  mail_worker_concurrency: int = 1) -> None:
         super().__init__(db_url=db_url, workdir=workdir, worker_pool="prefork", concurrency=worker_concurrency)

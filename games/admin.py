@@ -10,7 +10,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ActionForm
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, F, OuterRef
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
@@ -163,6 +163,16 @@ class GameAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False  # abandon instead: a game's record is kept
+
+    def save_model(self, request, obj, form, change) -> None:
+        # Write only what the form edited (is_public): a full save would write back the snapshot and the
+        # version read before a concurrent pick. The version moves on, so API clients holding an ETag see it.
+        fields = [f for f in form.changed_data if f not in self.readonly_fields]
+        if not fields:
+            return  # (games are never added here: has_add_permission)
+        obj.version = F("version") + 1
+        obj.save(update_fields=[*fields, "version", "updated_at"])
+        obj.refresh_from_db(fields=["version"])
 
     def get_queryset(self, request):
         return super().get_queryset(request).prefetch_related("seats__user").annotate(

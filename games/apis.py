@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from django.http import Http404
+from django.http import Http404, HttpResponseNotModified
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from .conditional import WAIT_MAX_SECONDS, etag_matches, game_etag, game_version_wait, wait_seconds
 from .engines.registry import get_engine, slugs
 from .errors import ErrorCode, GameError
 from .models import Game, SubmissionSource
@@ -81,17 +83,58 @@ class GameListCreateApi(APIView):
         return Response(game_detail_for_user(game=game, user=request.user), status=status.HTTP_201_CREATED)
 
 
+ETAG_HEADER = OpenApiParameter(
+    "ETag", str, OpenApiParameter.HEADER, response=[200, 304],
+    description='This caller\'s version of the game, e.g. W/"g12-v345-u6"; send it back in If-None-Match.')
+# Per caller (the body differs per seat), and a client must revalidate before reusing a stored copy.
+CACHE_CONTROL = "private, no-cache"
+
+
+def _not_modified(etag: str) -> HttpResponseNotModified:
+    response = HttpResponseNotModified()
+    response["ETag"], response["Cache-Control"] = etag, CACHE_CONTROL
+    return response
+
+
 class GameDetailApi(APIView):
-    @extend_schema(responses={200: GameOutput, 404: ErrorOutput})
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER, required=False, description=(
+                "The ETag of the caller's last view of this game: 304 with no body while it is still current.")),
+            OpenApiParameter("wait", OpenApiTypes.INT, OpenApiParameter.QUERY, required=False, description=(
+                f"With If-None-Match only: hold the request up to this many seconds (0-{WAIT_MAX_SECONDS}; larger "
+                "is clamped, anything else is a 400) until the game changes for the caller, then answer 200 with "
+                "the new view, else 304. Each waiting request holds a server thread.")),
+            ETAG_HEADER,
+        ],
+        responses={200: OpenApiResponse(GameOutput, description="The caller's view, with its ETag."),
+                   304: OpenApiResponse(description="Not Modified: the If-None-Match ETag is still current "
+                                                    "(after waiting, if ?wait was given). No body."),
+                   400: ErrorOutput, 404: ErrorOutput})
     def get(self, request, game_id: int):
+        if_none_match = request.headers.get("If-None-Match")
+        if if_none_match:
+            # The cheap path: the token, then one small query per check of the version (one check without
+            # ?wait); no seats, no engine view, no rendering while the caller's copy is current.
+            version = game_version_wait(game_id=game_id, user=request.user, if_none_match=if_none_match,
+                                        seconds=wait_seconds(request.query_params.get("wait")))
+            if version is None:
+                raise Http404  # as below: a private game's existence is not disclosed, nor its version
+            etag = game_etag(game_id=game_id, version=version, user_id=request.user.pk)
+            if etag_matches(if_none_match, etag):
+                return _not_modified(etag)
         # Three queries in all: the token, the game with its creator, the seats with players and open prompts.
+        # The version comes with the game row, read before the seats: the ETag is never newer than the body.
         game = game_with_creator(game_id=game_id)
         if game is None:
             raise Http404
         seats = seats_with_open_prompts(game_id=game.pk)
         if not game_visible_to(game=game, user=request.user, seats=seats):
             raise Http404  # a private game's existence is not disclosed
-        return Response(game_detail_for_user(game=game, user=request.user, seats=seats))
+        response = Response(game_detail_for_user(game=game, user=request.user, seats=seats))
+        response["ETag"] = game_etag(game_id=game.pk, version=game.version, user_id=request.user.pk)
+        response["Cache-Control"] = CACHE_CONTROL
+        return response
 
 
 class GameJoinApi(APIView):

@@ -51,6 +51,11 @@ class Game(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # Bumped in the transaction of every write that can change what any caller of GET /api/games/{id}/
+    # sees (the game, its seats, its open prompts): the API's ETag, and what a blocking GET waits on.
+    # A counter, not updated_at: a QuerySet.update() does not bump auto_now, and two writes within one
+    # clock tick would look alike.
+    version = models.PositiveBigIntegerField(default=0)
 
     class Meta:
         indexes = [

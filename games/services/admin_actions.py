@@ -24,6 +24,7 @@ from .lifecycle import _check_admin, _engine_or_error, _game_start, game_pause, 
 from .resolution import _seat_defaults
 from .seats import seat_reclaim
 from .turn import Turn, prompt_close, prompts_sync, step_check, turn_load, turn_save
+from .version import game_touch
 
 # A force-resolve defaults at most this many picks, so an engine that keeps asking cannot loop.
 MAX_FORCED_PICKS = 1000
@@ -110,6 +111,7 @@ def deadline_extend(*, game: Game, by: User, hours: float, position: int | None 
         _seat_at(turn, position)
         prompts = prompts.filter(seat__position=position)
     moved = prompts.update(deadline=F("deadline") + timedelta(hours=hours))
+    game_touch(turn.game)  # the players' prompts show the new deadlines
     whose = "every open deadline" if position is None else f"the deadline of seat {position}"
     admin_event_record(game=turn.game, by=by, action="extend", hours=hours, seat=position,
                        text=f"extended {whose} by {hours:g} hours.")

@@ -18,6 +18,7 @@ from ..models import Game, GameStatus, Prompt, Seat
 from .clock import clock_validate
 from .enqueue import resolve_enqueue_on_commit
 from .turn import events_store, prompts_sync, step_check, turn_load, turn_save
+from .version import game_touch
 
 
 def _engine_or_error(slug: str):
@@ -77,6 +78,7 @@ def game_join(*, game: Game, user: User) -> Seat:
             free.save(update_fields=["user"])
     except IntegrityError:
         raise GameError(ErrorCode.GAME_FULL, "you already sit at this game")
+    game_touch(game)  # the seats and the lobby's count of free seats changed
     if not Seat.objects.filter(game=game, user__isnull=True, is_bot=False).exists():
         _game_start(game_id=game.pk)
     return free
@@ -110,7 +112,8 @@ def game_pause(*, game: Game, by: User) -> Game:
         raise GameError(ErrorCode.GAME_NOT_ACTIVE, f"the game is {game.status}")
     game.status = GameStatus.PAUSED
     game.paused_at = timezone.now()
-    game.save(update_fields=["status", "paused_at", "updated_at"])
+    game.version += 1
+    game.save(update_fields=["status", "paused_at", "updated_at", "version"])
     return game
 
 
@@ -126,7 +129,8 @@ def game_resume(*, game: Game, by: User) -> Game:
         deadline=F("deadline") + paused_for)
     game.status = GameStatus.ACTIVE
     game.paused_at = None
-    game.save(update_fields=["status", "paused_at", "updated_at"])
+    game.version += 1  # the status, and the open prompts' deadlines
+    game.save(update_fields=["status", "paused_at", "updated_at", "version"])
     if game.resolve_requested_at is not None:
         resolve_enqueue_on_commit(game_id=game.pk, phase=game.phase)
     return game
@@ -144,5 +148,6 @@ def game_abandon(*, game: Game, by: User) -> Game:
     game.status = GameStatus.ABANDONED
     game.finished_at = now
     game.resolve_requested_at = None
-    game.save(update_fields=["status", "finished_at", "resolve_requested_at", "updated_at"])
+    game.version += 1
+    game.save(update_fields=["status", "finished_at", "resolve_requested_at", "updated_at", "version"])
     return game

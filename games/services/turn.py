@@ -39,7 +39,7 @@ MAX_AUTO_PICKS = 10_000
 # The fields a Turn may change: turn_save writes these and nothing else (not the creator, the options,
 # the clock settings... which another transaction may have changed meanwhile, e.g. game_pause).
 TURN_GAME_FIELDS = ("state", "phase", "status", "result", "started_at", "finished_at", "resolve_requested_at",
-                    "updated_at")
+                    "updated_at", "version")
 TURN_SEAT_FIELDS = ("missed_deadlines", "extensions_used", "bank_seconds", "standing_orders", "is_bot")
 
 
@@ -256,6 +256,7 @@ def turn_save(turn: Turn) -> None:
     """Save the game and changed seats (only the fields a turn changes); announce prompts still open at commit."""
     game = turn.game
     game.phase = turn.engine.step(turn.state) if game.state is not None else game.phase
+    game.version += 1  # what GET /api/games/{id}/ shows may have changed (ETag); the row is locked
     update(game, TURN_GAME_FIELDS)
     for position in sorted(turn.dirty_seats):
         update(turn.seats[position], TURN_SEAT_FIELDS)

@@ -14,10 +14,11 @@ from django.test.utils import CaptureQueriesContext
 
 from games.models import Prompt
 from games.services import phase_resolve
-from tests.factories import make_started_game
+from tests.factories import UserFactory, make_started_game
 from tests.games.helpers import play_step
 
 GET_BUDGET = 3  # token + user; game + creator; seats + players + open prompts
+NOT_MODIFIED_BUDGET = 2  # token + user; the game's version, whether it is public and whether the caller sits
 # token; game FOR UPDATE; seats + open prompts + which players have a vacation ahead; the pick's events
 # (tinygame reports one per pick); close the prompt; insert the submission; open the follow-up prompt;
 # the game row
@@ -40,6 +41,21 @@ def test_get_costs_three_queries_whatever_the_number_of_seats(four):
         body = api.as_user(users[2]).get(f"/api/games/{game.pk}/").json()
     assert body["seat"] == 2 and body["prompt"] is not None and len(body["seats"]) == 4
     assert len(_statements(ctx)) <= GET_BUDGET, _statements(ctx)
+
+
+def test_a_304_costs_the_token_and_one_small_query(four):
+    game, users, api = four
+    spectator = UserFactory()
+    for user in (users[2], spectator):
+        client = api.as_user(user)
+        etag = client.get(f"/api/games/{game.pk}/")["ETag"]
+        for params in ({}, {"wait": "0"}):
+            with CaptureQueriesContext(connection) as ctx:
+                r = client.get(f"/api/games/{game.pk}/", params, HTTP_IF_NONE_MATCH=etag)
+            assert r.status_code == 304
+            sql = _statements(ctx)
+            assert len(sql) <= NOT_MODIFIED_BUDGET, sql
+            assert not any('FROM "games_prompt"' in s for s in sql)  # no seats and prompts read
 
 
 def test_a_pick_within_a_compound_decision_stays_within_budget_and_writes_only_what_changed(four):

@@ -1,0 +1,19 @@
+"""The game's version (``Game.version``): what any caller of GET /api/games/{id}/ sees changes only with it.
+
+It is the API's ETag and what a blocking GET waits on, so every write that can change a game, its seats
+or its open prompts bumps it in its own transaction. ``turn_save`` does so for every write that goes
+through a Turn (picks, resolutions, deadlines, standing orders, reclaims, most admin actions); the few
+writes that save no Turn bump it themselves: with ``game.version += 1`` and "version" among the fields
+they save, or with ``game_touch`` when they save no game field at all.
+"""
+
+from __future__ import annotations
+
+from ..models import Game
+
+
+def game_touch(game: Game) -> None:
+    """Bump and save the version of ``game``, whose row the caller holds locked (a write that changed only
+    its seats or prompts: a join, an admin's deadline extension)."""
+    game.version += 1
+    game.save(update_fields=["version", "updated_at"])
