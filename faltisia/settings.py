@@ -97,7 +97,7 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 # --- API ------------------------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "accounts.authentication.FastTokenAuthentication",  # DRF's TokenAuthentication, one query written out
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
