@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Hashable, Sequence
 
-from django.db import connection
-from django.db.models import Field, Model
+from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db.models import Model
 
 
 _STATEMENTS: dict[tuple, str] = {}
@@ -66,7 +66,7 @@ class ModelColumns:
         self.model, self.alias, self.fields = model, alias, fields
         self.attnames = [f.attname for f in fields]
         self.cols = [f.get_col(alias) for f in fields]
-        self._converters: dict[str, list[list]] = {}  # by database vendor
+        self._converters: dict[str, list[tuple[int, Callable]]] = {}  # by database vendor
 
     def __len__(self) -> int:
         return len(self.fields)
@@ -74,24 +74,24 @@ class ModelColumns:
     def sql(self) -> str:
         return ", ".join(f"{self.alias}.{quoted(f.column)}" for f in self.fields)
 
-    def _converters_for_connection(self) -> list[list]:
-        found = self._converters.get(connection.vendor)
+    def _converters_for(self, db) -> list[tuple[int, Callable]]:
+        """(column index, converter) pairs for ``db``'s vendor: Django's own, as the ORM applies them."""
+        found = self._converters.get(db.vendor)
         if found is None:
-            found = self._converters[connection.vendor] = [self._field_converters(f, c) for f, c in zip(self.fields, self.cols)]
+            found = self._converters[db.vendor] = [
+                (i, convert) for i, (field, col) in enumerate(zip(self.fields, self.cols))
+                for convert in db.ops.get_db_converters(col) + field.get_db_converters(db)]
         return found
-
-    def _field_converters(self, field: Field, col) -> list:
-        return connection.ops.get_db_converters(col) + field.get_db_converters(connection)
 
     def instance(self, row: Sequence[Any], start: int = 0) -> Model | None:
         """The instance made of ``row[start:start + len(self)]``; None if its primary key is NULL."""
         values = list(row[start:start + len(self.fields)])
         if values[0] is None:
             return None
-        for i, converters in enumerate(self._converters_for_connection()):
-            for convert in converters:
-                values[i] = convert(values[i], self.cols[i], connection)
-        return self.model.from_db(connection.alias, self.attnames, values)
+        db = connections[DEFAULT_DB_ALIAS]  # once: each attribute of the ``connection`` proxy is a lookup
+        for i, convert in self._converters_for(db):
+            values[i] = convert(values[i], self.cols[i], db)
+        return self.model.from_db(db.alias, self.attnames, values)
 
 
 def insert(objs: Sequence[Model]) -> None:
