@@ -1,66 +1,107 @@
-"""Database queries and milliseconds per API request, measured in-process on a throw-away database.
+"""CPU and database statements per API request, in-process, as a production web process pays them.
 
-    python benchmarks/request_cost.py [--games 5]        (SQLite by default; DATABASE_URL for PostgreSQL)
+    python benchmarks/request_cost.py [--games 2] [--emails on|off]   (SQLite by default; DATABASE_URL for PostgreSQL)
 
-Plays whole 4-player tinygames through the API (test client, tasks eager) and prints one JSON line:
-mean queries and ms for GET /api/games/{id}/ and for POST .../moves/ (a move that completes a step
-includes its resolution, as it does in-process in the embedded mode).
+Plays whole 4-player Faltisia games through the API (Django test client, DEBUG off, the production
+settings) on a throw-away database: each seat reads its view, then answers its prompt and the
+follow-ups the moves return, with seeded random picks. Tasks are not run in the request: they are
+published to an in-memory broker, as a web process publishes them to Redis, and each complete step is
+resolved between requests, outside the figures. Prints one JSON line: per GET /api/games/{id}/ and per
+POST .../moves/, the mean and median CPU of this process (time.process_time: the database server's own
+work is not in it) and the mean number of statements.
 """
 
 import json
+import os
+import random
 import statistics
+import sys
 import time
 
-from _django import run_on_test_db
+# Before Django starts: the production settings, tasks published rather than run in the request.
+os.environ["DJANGO_SETTINGS_MODULE"] = "faltisia.settings"
+os.environ.setdefault("DEBUG", "false")
+os.environ.setdefault("ALLOWED_HOSTS", "testserver")
+os.environ["CELERY_BROKER_URL"] = "memory://"
+os.environ["CELERY_TASK_ALWAYS_EAGER"] = "false"
+
+from _django import run_on_test_db  # noqa: E402
 
 
 def run(n_games: int) -> None:
     from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-    from rest_framework.test import APIClient
+    from django.test import Client
 
+    from accounts.models import NotificationPreferences
     from accounts.services import user_create
+    from games.models import Game
+    from games.services.resolution import phase_resolve
 
-    figures = {"get": [], "move": []}
-    clients = []
+    emails = os.environ.get("REQUEST_COST_EMAILS", "on") != "off"
+    rng = random.Random(1)
+    tokens = []
     for i in range(4):
-        u = user_create(username=f"bench{i}", email=f"b{i}@example.org", password="Bench-pass-123")
-        c = APIClient()
-        c.credentials(HTTP_AUTHORIZATION=f"Token {u.auth_token.key}")
-        clients.append(c)
+        user = user_create(username=f"bench{i}", email=f"b{i}@example.org", password="Bench-pass-123")
+        NotificationPreferences.objects.update_or_create(user=user, defaults={"email_prompts": emails,
+                                                                             "email_results": emails})
+        tokens.append(user.auth_token.key)
+    client = Client()
+    figures = {"get": [], "move": []}
 
-    def timed(kind, fn):
-        with CaptureQueriesContext(connection) as q:
-            t0 = time.perf_counter()
-            r = fn()
-            figures[kind].append(((time.perf_counter() - t0) * 1000, len(q.captured_queries)))
-        return r
+    statements = [0]
 
-    for g in range(n_games):
-        gid = clients[0].post("/api/games/", {"game": "tinygame", "seats": 4, "options": {"rounds": 3}},
-                              format="json").json()["id"]
-        for c in clients[1:]:
-            c.post(f"/api/games/{gid}/join/")
+    def count(execute, sql, params, many, context):  # lighter than a debug cursor: CPU stays comparable
+        statements[0] += 1
+        return execute(sql, params, many, context)
+
+    def call(kind, method, path, token, body=None):
+        headers = {"HTTP_AUTHORIZATION": f"Token {token}"}
+        statements[0] = 0
+        with connection.execute_wrapper(count):
+            t0 = time.process_time()
+            if body is None:
+                response = client.get(path, **headers)
+            else:
+                response = client.post(path, json.dumps(body), content_type="application/json", **headers)
+            cpu = time.process_time() - t0
+        assert response.status_code in (200, 201), response.content
+        if kind:
+            figures[kind].append((cpu * 1000, statements[0]))
+        return response.json()
+
+    for _ in range(n_games):
+        gid = call(None, "post", "/api/games/", tokens[0], {"game": "faltisia", "seats": 4})["id"]
+        for token in tokens[1:]:
+            call(None, "post", f"/api/games/{gid}/join/", token, {})
         finished = False
         while not finished:
-            for c in clients:
-                d = timed("get", lambda: c.get(f"/api/games/{gid}/").json())
-                if d["status"] == "finished":
+            for token in tokens:
+                view = call("get", "get", f"/api/games/{gid}/", token)
+                if view["status"] == "finished":
                     finished = True
                     break
-                if d["prompt"]:
-                    p = d["prompt"]
-                    timed("move", lambda: c.post(f"/api/games/{gid}/moves/",
-                                                 {"prompt": p["id"], "option": p["options"][-1]["id"]}, format="json"))
-    out = {"db": connection.vendor, "games": n_games}
+                prompt = view["prompt"]
+                while prompt:
+                    option = rng.choice(prompt["options"])["id"]
+                    prompt = call("move", "post", f"/api/games/{gid}/moves/", token,
+                                  {"prompt": prompt["id"], "option": option})["prompt"]
+            game = Game.objects.get(pk=gid)
+            if game.resolve_requested_at is not None:  # the worker's part, outside the figures
+                phase_resolve(game_id=gid, phase=game.phase)
+
+    out = {"db": connection.vendor, "games": n_games, "emails": "on" if emails else "off"}
     for kind, rows in figures.items():
+        cpu = [r[0] for r in rows]
         out[f"{kind}_n"] = len(rows)
-        out[f"{kind}_ms_mean"] = round(statistics.mean(r[0] for r in rows), 2)
-        out[f"{kind}_ms_p95"] = round(sorted(r[0] for r in rows)[int(len(rows) * 0.95)], 2)
+        out[f"{kind}_cpu_ms_mean"] = round(statistics.mean(cpu), 2)
+        out[f"{kind}_cpu_ms_median"] = round(statistics.median(cpu), 2)
         out[f"{kind}_queries_mean"] = round(statistics.mean(r[1] for r in rows), 1)
-        out[f"{kind}_queries_max"] = max(r[1] for r in rows)
     print(json.dumps(out))
 
 
 if __name__ == "__main__":
-    run_on_test_db(run, default_games=5)
+    if "--emails" in sys.argv:  # run_on_test_db parses --games only
+        i = sys.argv.index("--emails")
+        os.environ["REQUEST_COST_EMAILS"] = sys.argv[i + 1]
+        del sys.argv[i:i + 2]
+    run_on_test_db(run, default_games=2)
