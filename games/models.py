@@ -52,7 +52,8 @@ class Game(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
     # Bumped in the transaction of every write that can change what any caller of GET /api/games/{id}/
-    # sees (the game, its seats, its open prompts): the API's ETag, and what a blocking GET waits on.
+    # sees (the game, its seats, its open prompts) or the game page's history (its events): the API's ETag,
+    # what a blocking GET waits on, and the web page's live-update version.
     # A counter, not updated_at: a QuerySet.update() does not bump auto_now, and two writes within one
     # clock tick would look alike.
     version = models.PositiveBigIntegerField(default=0)

@@ -1,7 +1,8 @@
 """The game's version (``Game.version``): what any caller of GET /api/games/{id}/ sees changes only with it.
 
-It is the API's ETag and what a blocking GET waits on, so every write that can change a game, its seats
-or its open prompts bumps it in its own transaction. ``turn_save`` does so for every write that goes
+It is the API's ETag, what a blocking GET waits on and what the web game page polls (games/web/selectors.py
+``page_version``), so every write that can change a game, its seats, its open prompts or its event log (the
+page shows the history) bumps it in its own transaction. ``turn_save`` does so for every write that goes
 through a Turn (picks, resolutions, deadlines, standing orders, reclaims, most admin actions); the few
 writes that save no Turn bump it themselves: with ``game.version += 1`` and "version" among the fields
 they save, or with ``game_touch`` when they save no game field at all.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
@@ -12,14 +12,14 @@ from django.views.decorators.http import require_GET, require_POST
 from games.engines.registry import get_engine
 from games.errors import ErrorCode, GameError
 from games.models import Game, GameStatus, SubmissionSource
-from games.selectors import events_for_user, open_prompt_for_seat
+from games.selectors import events_for_user
 from games.services import seat_standing_orders_set, submission_create
 
 from .boards import board_context
 from .invites import game_title
 from .pages import game_context
 from .replay import state_after_step
-from .selectors import history_by_round, page_version, seats_for_page, viewer_for
+from .selectors import history_by_round, page_version_for_user, seats_for_page, viewer_for
 
 STALE = ("This decision was already made, or the options changed since the page was loaded; "
          "nothing was changed. Here is what you must decide now.")
@@ -46,14 +46,17 @@ def game_page(request, game_id: int):
 @login_required
 @require_GET
 def game_live(request, game_id: int):
-    """The page's changing part; 204 while nothing changed since the version the page holds."""
-    game = get_object_or_404(Game, pk=game_id)
-    viewer = viewer_for(game=game, user=request.user)
-    prompt = (open_prompt_for_seat(seat=viewer.seat)
-              if viewer.is_player and game.status == GameStatus.ACTIVE else None)
-    if request.GET.get("v") == page_version(game=game, viewer=viewer, prompt=prompt):
+    """The page's changing part; 204 while nothing changed since the version the page holds.
+
+    The page asks every WEB_POLL_INTERVAL_MS: an unchanged version costs the session and one small query.
+    """
+    version = page_version_for_user(game_id=game_id, user=request.user)
+    if version is None:
+        raise Http404("No such game.")
+    if request.GET.get("v") == version:
         return HttpResponse(status=204)
-    return _fragment(request, game, viewer)
+    game = get_object_or_404(Game, pk=game_id)
+    return _fragment(request, game, viewer_for(game=game, user=request.user))
 
 
 @login_required

@@ -32,7 +32,9 @@ def game_context(*, request, game: Game, viewer: Viewer) -> dict[str, Any]:
         "prompt": prompt, "board": board, "started": started,
         "deciding": [s for s in seats if s["deciding"] and s["position"] != viewer.position],
         "history": list(reversed(history_by_round(events))), "event_count": len(events),
-        "version": page_version(game=game, viewer=viewer, prompt=prompt),
+        # Read from the game row loaded before everything above: never newer than what the page shows (a
+        # write committed meanwhile only costs one more fragment at the next poll).
+        "version": page_version(game=game, viewer=viewer, user=request.user),
         "live_url": reverse("web:game-live", args=[game.pk]),
         "poll_ms": settings.WEB_POLL_INTERVAL_MS,
         "invite_link": (invite_url(game=game, base_url=request.build_absolute_uri("/"))

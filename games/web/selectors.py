@@ -1,4 +1,5 @@
-"""Reads for the web pages: lobby lists, who may see a game, who is still deciding, the history.
+"""Reads for the web pages: lobby lists, who may see a game, who is still deciding, the history, the game
+page's version (what its live updates poll).
 
 Everything a page shows of a running game comes from the engine's ``view`` for the viewer's seat (None for
 a spectator) and from events filtered by their visibility (games.selectors).
@@ -10,12 +11,14 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db import connection
 from django.db.models import Count, Q
 from django.http import Http404
 
 from accounts.models import User
 from games.models import Event, Game, GameStatus, Prompt, Seat
 from games.selectors import seat_for_user
+from games.sql_rows import quoted, statement, table
 
 STATUS_ORDER = {GameStatus.ACTIVE: 0, GameStatus.PAUSED: 1, GameStatus.OPEN: 2, GameStatus.FINISHED: 3,
                 GameStatus.ABANDONED: 4}
@@ -113,12 +116,43 @@ def seats_for_page(*, game: Game) -> list[dict[str, Any]]:
             for s in Seat.objects.filter(game=game).select_related("user").order_by("position")]
 
 
-def page_version(*, game: Game, viewer: Viewer, prompt: Prompt | None) -> str:
-    """Changes whenever what the page shows may have changed: the step, the status, my prompt, who decides."""
-    deciding = ",".join(str(p) for p in sorted(Prompt.objects.filter(game=game, closed_at__isnull=True)
-                                               .values_list("seat__position", flat=True)))
-    last_event = Event.objects.filter(game=game).order_by("-id").values_list("id", flat=True).first() or 0
-    return f"{game.phase}.{game.status}.{prompt.prompt_id if prompt else '-'}.{deciding}.{last_event}"
+# --- the page's version (its live updates) --------------------------------------------------------------
+# What the game page's live part shows changes only with Game.version (the board and status, every seat's
+# open prompt and deadline, who is still deciding, the seats' players and bots, standing orders, the
+# history: every write that adds an event bumps it in the same transaction) and with who is looking: the
+# viewer's seat (their view, prompt and events) and their time zone (deadlines are printed in it). Ids, a
+# counter and the viewer's own zone name: nothing derived from the state, so it tells nobody a secret.
+
+def _page_version(*, game_id: int, version: int, position: int | None, user: User) -> str:
+    seat = "-" if position is None else position
+    return f"g{game_id}-v{version}-s{seat}-u{user.pk}-{user.timezone}"
+
+
+def page_version(*, game: Game, viewer: Viewer, user: User) -> str:
+    """The version of the page ``user`` sees of a game already loaded (no query)."""
+    return _page_version(game_id=game.pk, version=game.version, position=viewer.position, user=user)
+
+
+def page_version_for_user(*, game_id: int, user: User) -> str | None:
+    """``page_version`` from one small query, for the page's poll; None if there is no such game or
+    ``user`` may not see it (the rule of ``viewer_for``: a private game only to its players).
+
+    Plain SQL (games/sql_rows): every open game page runs it every few seconds, and compiling the ORM's
+    equivalent costs several times the CPU of running it.
+    """
+    sql = statement("web_page_version", lambda: (
+        f"SELECT g.{quoted('version')}, g.{quoted('is_public')}, s.{quoted('position')} FROM {table(Game)} g"
+        f" LEFT JOIN {table(Seat)} s ON s.{quoted('game_id')} = g.{quoted('id')} AND s.{quoted('user_id')} = %s"
+        f" WHERE g.{quoted('id')} = %s"))  # at most one row: constraint seat_one_per_user
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [user.pk, game_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    version, is_public, position = row
+    if position is None and not is_public:
+        return None
+    return _page_version(game_id=game_id, version=version, position=position, user=user)
 
 
 # --- history --------------------------------------------------------------------------------------------

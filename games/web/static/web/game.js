@@ -20,7 +20,7 @@
     document.dispatchEvent(new CustomEvent("game:updated", { detail: data }));
   }
 
-  /* --- polling: the server answers 204 until the version (step, status, my prompt, who decides) changes --- */
+  /* --- polling: the server answers 204 (for one small query) until the game's version moves --- */
   var delay = live ? parseInt(live.dataset.pollMs || "4000", 10) : 0;
   var timer = null, busy = false, failures = 0;
   function poll() {
