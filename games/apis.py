@@ -85,7 +85,7 @@ class GameListCreateApi(APIView):
 
 ETAG_HEADER = OpenApiParameter(
     "ETag", str, OpenApiParameter.HEADER, response=[200, 304],
-    description='This caller\'s version of the game, e.g. W/"g12-v345-u6"; send it back in If-None-Match.')
+    description='This caller\'s version of the game, an opaque tag such as W/"3f9c0a5e8d7b6c1a2e4f9b0d"; send it back in If-None-Match.')
 # Per caller (the body differs per seat), and a client must revalidate before reusing a stored copy.
 CACHE_CONTROL = "private, no-cache"
 

@@ -1,8 +1,10 @@
 """Conditional and blocking reads of ``GET /api/games/{id}/``: its ETag, ``If-None-Match`` and ``?wait=N``.
 
-The ETag names the game's version (``Game.version``, bumped by every write that can change what any
-caller sees) and the caller, since the body differs per seat: ``W/"g<game>-v<version>-u<user>"``. Ids and a
-counter only: it tells a caller nothing about hidden cards, and a tag sent by another user never matches.
+The ETag stands for the game's version (``Game.version``, bumped by every write that can change what any
+caller sees) and the caller, since the body differs per seat. It is opaque (``version_tag``): a keyed hash,
+not the counter itself, so a client that reads the game once a step cannot tell how many picks (and
+sub-picks, which may depend on hidden choices) were made in between; and a tag sent by another user
+never matches.
 
 A client that holds the current tag gets ``304 Not Modified`` for the cost of its token and one small
 query. With ``?wait=N`` the server holds the request until the version moves (then the full body, 200)
@@ -19,6 +21,7 @@ from rest_framework.exceptions import ValidationError
 from accounts.models import User
 
 from .selectors import game_version_for_user
+from .version_tag import version_tag
 
 WAIT_MAX_SECONDS = 30
 # The version is checked every CHECK_MIN_SECONDS at first, then less often the longer nothing moves (a
@@ -31,7 +34,7 @@ CHECK_FRACTION_OF_WAITED = 0.05
 
 
 def game_etag(*, game_id: int, version: int, user_id: int) -> str:
-    return f'W/"g{game_id}-v{version}-u{user_id}"'
+    return f'W/"{version_tag("api", game_id, version, user_id)}"'
 
 
 def etag_matches(if_none_match: str, etag: str) -> bool:

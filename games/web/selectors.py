@@ -19,6 +19,7 @@ from accounts.models import User
 from games.models import Event, Game, GameStatus, Prompt, Seat
 from games.selectors import seat_for_user
 from games.sql_rows import quoted, statement, table
+from games.version_tag import version_tag
 
 STATUS_ORDER = {GameStatus.ACTIVE: 0, GameStatus.PAUSED: 1, GameStatus.OPEN: 2, GameStatus.FINISHED: 3,
                 GameStatus.ABANDONED: 4}
@@ -124,8 +125,8 @@ def seats_for_page(*, game: Game) -> list[dict[str, Any]]:
 # counter and the viewer's own zone name: nothing derived from the state, so it tells nobody a secret.
 
 def _page_version(*, game_id: int, version: int, position: int | None, user: User) -> str:
-    seat = "-" if position is None else position
-    return f"g{game_id}-v{version}-s{seat}-u{user.pk}-{user.timezone}"
+    # Opaque (a keyed hash, games/version_tag.py): the raw counter would tell how many picks were made.
+    return version_tag("page", game_id, version, position, user.pk, user.timezone)
 
 
 def page_version(*, game: Game, viewer: Viewer, user: User) -> str:

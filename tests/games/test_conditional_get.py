@@ -8,6 +8,7 @@ the game changes (200) or N seconds pass (304).
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from games.conditional import check_interval, game_version_wait, wait_seconds
+from games.conditional import check_interval, game_etag, game_version_wait, wait_seconds
 from games.models import Game, Prompt, SubmissionSource
 from games.services import (game_abandon, game_create, game_join, game_pause, game_resume, phase_resolve,
                             seat_reclaim, seat_standing_orders_set, submission_create)
@@ -62,11 +63,14 @@ def test_the_same_etag_answers_304_without_a_body(game2, api):
     assert get(api, a, game, 'W/"nonsense"').status_code == 200
 
 
-def test_the_etag_is_per_caller_and_holds_ids_and_a_counter_only(game2, api):
+def test_the_etag_is_per_caller_and_opaque(game2, api):
     game, (a, b) = game2
     ra, rb = get(api, a, game), get(api, b, game)
     assert ra["ETag"] != rb["ETag"]
-    assert ra["ETag"] == f'W/"g{game.pk}-v{Game.objects.get(pk=game.pk).version}-u{a.pk}"'
+    version = Game.objects.get(pk=game.pk).version
+    assert ra["ETag"] == game_etag(game_id=game.pk, version=version, user_id=a.pk)
+    # a keyed hash: neither the version (how many writes, sub-picks included) nor the ids can be read off it
+    assert re.fullmatch(r'W/"[0-9a-f]{24}"', ra["ETag"]) and f"v{version}" not in ra["ETag"]
     # one player's tag is not another's: b sending a's tag gets the full body
     r = get(api, b, game, ra["ETag"])
     assert r.status_code == 200 and r.json()["seat"] == 1 and r["ETag"] == rb["ETag"]
@@ -91,7 +95,7 @@ def test_a_private_game_stays_a_404_to_outsiders_whatever_they_send(db, api):
     mine = get(api, owner, game)
     assert mine.status_code == 200
     version = Game.objects.get(pk=game.pk).version
-    forged = f'W/"g{game.pk}-v{version}-u{outsider.pk}"'  # what the outsider's tag would be
+    forged = game_etag(game_id=game.pk, version=version, user_id=outsider.pk)  # what the outsider's tag would be
     for etag in (None, mine["ETag"], forged, "*"):
         for params in ({}, {"wait": "1"}):
             t0 = time.monotonic()
@@ -321,7 +325,7 @@ def test_the_wait_checks_often_at_first_then_less_often(game2):
             pick(game, 0)  # another request's write, seen by the next check
 
     version = Game.objects.get(pk=game.pk).version
-    etag = f'W/"g{game.pk}-v{version}-u{a.pk}"'
+    etag = game_etag(game_id=game.pk, version=version, user_id=a.pk)
     got = game_version_wait(game_id=game.pk, user=a, if_none_match=etag, seconds=30, clock=lambda: now[0],
                             sleep=sleep)
     assert got == version + 1 and len(sleeps) == 30
@@ -330,7 +334,7 @@ def test_the_wait_checks_often_at_first_then_less_often(game2):
     assert check_interval(20.0) == 0.25  # a long wait on a human checks four times a second
     # nothing changes: it gives up after ``seconds`` with the same version
     sleeps.clear()
-    assert game_version_wait(game_id=game.pk, user=a, if_none_match=f'W/"g{game.pk}-v{got}-u{a.pk}"', seconds=2,
+    assert game_version_wait(game_id=game.pk, user=a, if_none_match=game_etag(game_id=game.pk, version=got, user_id=a.pk), seconds=2,
                              clock=lambda: now[0], sleep=lambda s: (sleeps.append(s), now.__setitem__(0, now[0] + s)))\
         == got
     assert sum(sleeps) == pytest.approx(2.0)
