@@ -296,8 +296,7 @@ def main(argv=None) -> int:
         # consecutive users per game: distinct within a game as long as there are at least ``players``
         seat_tokens = [[tokens[(g * a.players + s) % n_users] for s in range(a.players)] for g in range(a.games)]
 
-        db_name = urlsplit(a.database_url).path.lstrip("/")
-        cpu_now = lambda: cpu_by_group(sessions={n: p.pid for n, p in stack.procs.items()}, database=db_name)  # noqa: E731
+        cpu_now = lambda: cpu_by_group(sessions={n: p.pid for n, p in stack.procs.items()})  # noqa: E731
         say(f"floor run 1/2 ({a.floor_seconds / 2:.0f}s, {a.games} clients)")
         c0 = cpu_now()
         f1 = run_floor(base, tokens[0], floor_game.pk, a.games, a.floor_seconds / 2)
