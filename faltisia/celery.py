@@ -3,9 +3,22 @@
 import os
 
 from celery import Celery
+from celery.signals import task_prerun
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "faltisia.settings")
 
 app = Celery("faltisia")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@task_prerun.connect
+def _database_connection_checked(sender=None, task=None, **kwargs) -> None:
+    """Before a task, what Django does before a request: drop a connection that is broken or older than
+    CONN_MAX_AGE (Celery's own fixup reuses it for CELERY_DB_REUSE_MAX tasks without looking). Not for an
+    eager task: it runs inside its caller's transaction."""
+    if task is not None and getattr(task.request, "is_eager", False):
+        return
+    from django.db import close_old_connections
+
+    close_old_connections()

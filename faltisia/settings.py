@@ -71,11 +71,18 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-    # Parameters travel apart from the SQL (no quoting in Python: a pick writes the game's whole state as
-    # one JSON parameter, and quoting it was a fifth of the pick's CPU), and psycopg prepares a statement
-    # it has run a few times, so PostgreSQL parses and plans the hot path's statements once.
-    DATABASES["default"].setdefault("OPTIONS", {})["server_side_binding"] = env.bool("DB_SERVER_SIDE_BINDING",
-                                                                                   default=True)
+    # Two psycopg options for the hot path, both measured under the load benchmark:
+    # - server-side binding: parameters travel apart from the SQL, so the game's whole state (one JSON
+    #   parameter per pick) is not quoted in Python (a fifth of a pick's CPU);
+    # - statement preparation, which Django leaves off (for pgbouncer in transaction mode): PostgreSQL
+    #   then plans each hot statement once per connection; planning was half the database's CPU
+    #   (pg_stat_statements: the seats query 1.6 ms to plan, 0.3 ms to run). Set DB_PREPARE_THRESHOLD=off
+    #   behind a pooler that cannot keep prepared statements.
+    prepare = env.str("DB_PREPARE_THRESHOLD", default="5")
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        "server_side_binding": env.bool("DB_SERVER_SIDE_BINDING", default=True),
+        "prepare_threshold": None if prepare.lower() in ("", "off", "none") else int(prepare),
+    })
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
@@ -127,6 +134,11 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Celery's Django fixup closes the database connection before and after every task unless this is set:
+# a new PostgreSQL backend per task (fork, authentication, cold caches) cost more database CPU than the
+# resolutions themselves (~30 connections a second under the load benchmark). Reused for this many tasks
+# instead; faltisia/celery.py checks it before each task as Django does before a request.
+CELERY_DB_REUSE_MAX = env.int("CELERY_DB_REUSE_MAX", default=1000)
 CELERY_TASK_TIME_LIMIT = 120
 CELERY_TASK_SOFT_TIME_LIMIT = 100
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
