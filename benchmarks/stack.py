@@ -55,7 +55,8 @@ class BenchStack(Stack):
 
     def start_worker(self) -> None:
         super().start_worker()
-        if self.mail_worker_concurrency > 0 and "mailworker" not in self.procs:  # start() and the first start only; the supervisor restarts it alone
+        # start() and the first start only; the supervisor restarts the mail worker alone
+        if self.mail_worker_concurrency > 0 and "mailworker" not in self.procs:
             self.start_mailworker()
 
     def start_web(self) -> None:

@@ -15,7 +15,8 @@ from .engines.registry import get_engine, slugs
 from .errors import ErrorCode, GameError
 from .models import Game, SubmissionSource
 from .selectors import (event_as_dict, events_for_user, game_detail_for_user, game_summary, game_visible_to,
-                        game_with_creator, games_for_user, open_prompt_for_seat, prompt_as_dict, seat_for_user, seats_with_open_prompts)
+                        game_with_creator, games_for_user, open_prompt_for_seat, prompt_as_dict, seat_for_user,
+                        seats_with_open_prompts)
 from .services import (game_abandon, game_create, game_join, game_pause, game_resume, seat_reclaim,
                        seat_standing_orders_set)
 from .services.submissions import submission_create_for_player
@@ -85,7 +86,8 @@ class GameListCreateApi(APIView):
 
 ETAG_HEADER = OpenApiParameter(
     "ETag", str, OpenApiParameter.HEADER, response=[200, 304],
-    description='This caller\'s version of the game, an opaque tag such as W/"3f9c0a5e8d7b6c1a2e4f9b0d"; send it back in If-None-Match.')
+    description=('This caller\'s version of the game, an opaque tag such as W/"3f9c0a5e8d7b6c1a2e4f9b0d"; '
+                 'send it back in If-None-Match.'))
 # Per caller (the body differs per seat), and a client must revalidate before reusing a stored copy.
 CACHE_CONTROL = "private, no-cache"
 

@@ -124,7 +124,8 @@ def _seats_sql(*, with_players: bool, with_vacations: bool) -> str:
                    f" AND v.{quoted('ends')} > %s)")
     # At most one open prompt per seat (constraint prompt_one_open_per_seat): a to-one join.
     return (f"SELECT {select} FROM {table(Seat)} s"
-            f" LEFT JOIN {table(Prompt)} p ON p.{quoted('seat_id')} = s.{quoted('id')} AND p.{quoted('closed_at')} IS NULL"
+            f" LEFT JOIN {table(Prompt)} p"
+            f" ON p.{quoted('seat_id')} = s.{quoted('id')} AND p.{quoted('closed_at')} IS NULL"
             + (f" LEFT JOIN {table(User)} u ON u.{quoted('id')} = s.{quoted('user_id')}" if with_players else "")
             + f" WHERE s.{quoted('game_id')} = %s ORDER BY s.{quoted('position')}")
 
