@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from datetime import datetime
 from typing import Any
 
@@ -45,10 +44,15 @@ def game_version_for_user(*, game_id: int, user: User) -> int | None:
     one without a seat of theirs (the same rule as ``game_visible_to``, so no outsider learns anything).
 
     One small statement, sent as plain SQL: a blocking GET runs it every few tens of milliseconds, and
-    compiling the equivalent ORM query costs several times the CPU of running it (benchmarks/conditional_get_cost.py).
+    compiling the equivalent ORM query costs several times the CPU of running it
+    (benchmarks/conditional_get_cost.py).
     """
+    sql = statement("game_version_for_user", lambda: (
+        f"SELECT g.{quoted('version')}, g.{quoted('is_public')}, EXISTS (SELECT 1 FROM {table(Seat)} s"
+        f" WHERE s.{quoted('game_id')} = g.{quoted('id')} AND s.{quoted('user_id')} = %s)"
+        f" FROM {table(Game)} g WHERE g.{quoted('id')} = %s"))
     with connection.cursor() as cursor:
-        cursor.execute(_version_sql(), [user.pk, game_id])
+        cursor.execute(sql, [user.pk, game_id])
         row = cursor.fetchone()
     if row is None:
         return None
@@ -56,17 +60,6 @@ def game_version_for_user(*, game_id: int, user: User) -> int | None:
     if not (is_public or user.is_staff or seated):
         return None
     return version
-
-
-@functools.cache
-def _version_sql() -> str:
-    """The version query, built once from the models' table and column names."""
-    q = connection.ops.quote_name
-    g = {f: q(Game._meta.get_field(f).column) for f in ("id", "version", "is_public")}
-    s = {f: q(Seat._meta.get_field(f).column) for f in ("game", "user")}
-    return (f"SELECT g.{g['version']}, g.{g['is_public']}, EXISTS (SELECT 1 FROM {q(Seat._meta.db_table)} s"
-            f" WHERE s.{s['game']} = g.{g['id']} AND s.{s['user']} = %s)"
-            f" FROM {q(Game._meta.db_table)} g WHERE g.{g['id']} = %s")
 
 
 def seat_for_user(*, game: Game, user: User) -> Seat | None:
