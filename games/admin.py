@@ -18,7 +18,7 @@ from django.utils.html import format_html
 from accounts.models import User
 
 from .errors import GameError
-from .models import Event, Game, GameStatus, Prompt, Seat, Submission
+from .models import Event, Game, Prompt, Seat, Submission
 from .services.admin_actions import (deadline_extend, game_abandon, game_admin_pause, game_admin_resume,
                                      phase_force_resolve, seat_hand_to_bot, seat_replace_player,
                                      seat_take_back_from_bot)

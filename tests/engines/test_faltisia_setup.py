@@ -6,10 +6,10 @@ from collections import Counter
 
 import pytest
 
-from games.engines.faltisia.cards import CARDS, NUM
+from games.engines.faltisia.cards import CARDS
 from games.engines.faltisia.setup import X_TERMS
 
-from tests.engines.faltisia_helpers import E, at, calm, drive, finish, ids, new, picks
+from tests.engines.faltisia_helpers import E, at, drive, finish, ids, new, picks
 
 
 def test_random_character_draw_and_matching_maid_ability():

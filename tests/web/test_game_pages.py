@@ -3,7 +3,6 @@ fragment, spectators, the generic board, final scores and the replay."""
 
 from __future__ import annotations
 
-import pytest
 from django.test import Client
 
 from games.models import Game, GameStatus, Submission, SubmissionSource
@@ -12,7 +11,7 @@ from games.web.invites import invite_token
 from tests.factories import UserFactory
 from tests.games.helpers import open_prompt, pick
 
-from .conftest import client_for, play_until
+from .conftest import play_until
 
 
 def _move(c, game, prompt_id, option_id, **headers):
