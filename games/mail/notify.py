@@ -30,11 +30,6 @@ MISSING_PROMPT_WINDOW = timedelta(hours=24)
 MISSING_PROMPT_BATCH = 200
 
 
-def preferences_for(user: User) -> NotificationPreferences:
-    prefs = NotificationPreferences.objects.filter(user=user).first()
-    return prefs if prefs is not None else NotificationPreferences(user=user)
-
-
 def _mailable(seat: Seat) -> User | None:
     user = seat.user
     if user is None or seat.is_bot or not user.email or not user.is_active:
@@ -162,11 +157,12 @@ def result_notifications_queue(*, game_id: int, phase: int, event_ids: list[int]
         return 0
     events = list(Event.objects.filter(game=game, pk__in=event_ids).order_by("id"))
     sent = 0
-    for seat in Seat.objects.filter(game=game).select_related("user", "game"):
+    # Each seat's player and preferences in the one query (not a query per player: this runs per resolution).
+    for seat in Seat.objects.filter(game=game).select_related("user", "user__notification_preferences", "game"):
         user = _mailable(seat)
         if user is None:
             continue
-        prefs = preferences_for(user)
+        prefs = _loaded_preferences(user)
         if not prefs.email_results or prefs.digest:
             continue
         visible = [e for e in events if e.visible_to(seat.position)]
@@ -185,11 +181,11 @@ def finished_notifications_queue(*, game_id: int) -> int:
     if game is None:
         return 0
     sent = 0
-    for seat in Seat.objects.filter(game=game).select_related("user", "game"):
+    for seat in Seat.objects.filter(game=game).select_related("user", "user__notification_preferences", "game"):
         user = _mailable(seat)
         if user is None:
             continue
-        prefs = preferences_for(user)
+        prefs = _loaded_preferences(user)
         if not (prefs.email_prompts or prefs.email_results or prefs.digest):
             continue  # unsubscribed from everything
         if notification_queue(kind=NotificationKind.FINISHED, dedupe_key=f"finished:{game.pk}:user{user.pk}",
@@ -223,12 +219,13 @@ def reminders_due_queue(*, now: datetime | None = None) -> int:
     queued = 0
     prompts = (Prompt.objects.filter(closed_at__isnull=True, deadline__gt=now, deadline__lte=horizon,
                                      game__status=GameStatus.ACTIVE)
-               .select_related("seat", "seat__user", "game").order_by("deadline"))
+               .select_related("seat", "seat__user", "seat__user__notification_preferences", "game")
+               .order_by("deadline"))
     for prompt in prompts:
         user = _mailable(prompt.seat)
         if user is None:
             continue
-        prefs = preferences_for(user)
+        prefs = _loaded_preferences(user)
         if not prefs.email_prompts:
             continue
         due = [h for h in _leads(prefs)

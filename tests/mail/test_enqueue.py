@@ -136,6 +136,22 @@ def test_the_prompts_seats_users_and_preferences_are_read_in_one_query_whatever_
     assert sorted(c.kwargs["user_id"] for c in queue.call_args_list) == sorted(u.pk for u in users if u != users[1])
 
 
+def test_a_resolutions_result_emails_read_the_players_and_their_preferences_in_one_query():
+    """Once per resolution: the game, its events, then every seat with its player and preferences (not a
+    query per player)."""
+    game, users = start_game(players=4, options={"rounds": 1})
+    play_step(game)  # the first step resolved: its events are public
+    event_ids = list(Event.objects.filter(game=game).values_list("pk", flat=True))
+    assert event_ids
+    NotificationPreferences.objects.update_or_create(user=users[2], defaults={"email_results": False})
+    with mock.patch.object(notify, "notification_queue") as queue:
+        with CaptureQueriesContext(connection) as reads:
+            notify.result_notifications_queue(game_id=game.pk, phase=0, event_ids=event_ids)
+    assert len(reads) == 3, [q["sql"] for q in reads]
+    readers = sorted(c.kwargs["user_id"] for c in queue.call_args_list)
+    assert readers == sorted(u.pk for u in users if u != users[2])
+
+
 def test_with_the_broker_down_a_pick_still_succeeds_and_the_sweep_sends_the_missing_prompt_email(api, caplog):
     down = OperationalError("Error 111 connecting to redis: Connection refused")
     with ExitStack() as stack:
