@@ -8,13 +8,12 @@ token): only the lookup is written out (games/sql_rows).
 
 from __future__ import annotations
 
-from django.db import connection
 from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 
-from games.sql_rows import ModelColumns, quoted, statement, table
+from games.sql_rows import ModelColumns, fetch_one, quoted, statement, table
 
 from .models import User
 
@@ -29,9 +28,7 @@ class FastTokenAuthentication(TokenAuthentication):
         sql = statement("token_with_user", lambda: (
             f"SELECT {_TOKEN.sql()}, {_USER.sql()} FROM {table(Token)} t"
             f" JOIN {table(User)} u ON u.{quoted('id')} = t.{quoted('user_id')} WHERE t.{quoted('key')} = %s"))
-        with connection.cursor() as cursor:
-            cursor.execute(sql, [key])
-            row = cursor.fetchone()
+        row = fetch_one(sql, [key])
         if row is None:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
         token, user = _TOKEN.instance(row), _USER.instance(row, len(_TOKEN))

@@ -5,14 +5,13 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.db import connection
 from django.db.models import Q, QuerySet
 
 from accounts.models import User, Vacation
 
 from .engines.registry import get_engine
 from .models import Event, Game, GameStatus, Prompt, Seat
-from .sql_rows import ModelColumns, db_value, quoted, statement, table
+from .sql_rows import ModelColumns, db_value, fetch_all, fetch_one, quoted, statement, table
 
 
 def games_for_user(*, user: User) -> QuerySet[Game]:
@@ -39,25 +38,28 @@ def _seat_of(seats: list[Seat], user: User) -> Seat | None:
     return next((s for s in seats if s.user_id == user.pk), None)
 
 
+def game_version_and_seat(*, game_id: int, user: User) -> tuple[int, bool, int | None] | None:
+    """(the game's version, whether it is public, ``user``'s seat position or None); None if no such game.
+
+    One small statement, sent as plain SQL: a blocking GET and every open game page run it every few
+    tens of milliseconds or seconds, and compiling the equivalent ORM query costs several times the CPU of
+    running it (benchmarks/conditional_get_cost.py).
+    """
+    sql = statement("game_version_and_seat", lambda: (
+        f"SELECT g.{quoted('version')}, g.{quoted('is_public')}, s.{quoted('position')} FROM {table(Game)} g"
+        f" LEFT JOIN {table(Seat)} s ON s.{quoted('game_id')} = g.{quoted('id')} AND s.{quoted('user_id')} = %s"
+        f" WHERE g.{quoted('id')} = %s"))  # at most one row: constraint seat_one_per_user
+    return fetch_one(sql, [user.pk, game_id])
+
+
 def game_version_for_user(*, game_id: int, user: User) -> int | None:
     """The game's version if ``user`` may see the game; None if there is no such game or it is a private
-    one without a seat of theirs (the same rule as ``game_visible_to``, so no outsider learns anything).
-
-    One small statement, sent as plain SQL: a blocking GET runs it every few tens of milliseconds, and
-    compiling the equivalent ORM query costs several times the CPU of running it
-    (benchmarks/conditional_get_cost.py).
-    """
-    sql = statement("game_version_for_user", lambda: (
-        f"SELECT g.{quoted('version')}, g.{quoted('is_public')}, EXISTS (SELECT 1 FROM {table(Seat)} s"
-        f" WHERE s.{quoted('game_id')} = g.{quoted('id')} AND s.{quoted('user_id')} = %s)"
-        f" FROM {table(Game)} g WHERE g.{quoted('id')} = %s"))
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [user.pk, game_id])
-        row = cursor.fetchone()
+    one without a seat of theirs (the same rule as ``game_visible_to``, so no outsider learns anything)."""
+    row = game_version_and_seat(game_id=game_id, user=user)
     if row is None:
         return None
-    version, is_public, seated = row
-    if not (is_public or user.is_staff or seated):
+    version, is_public, position = row
+    if not (is_public or user.is_staff or position is not None):
         return None
     return version
 
@@ -91,11 +93,8 @@ def seats_with_open_prompts(*, game_id: int, with_players: bool = True,
                     lambda: _seats_sql(with_players=with_players, with_vacations=with_vacations))
     params: list = [db_value(Vacation, "ends", vacations_after)] if with_vacations else []
     params.append(game_id)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        rows = cursor.fetchall()
     seats = []
-    for row in rows:
+    for row in fetch_all(sql, params):
         seat = _SEAT.instance(row)
         prompt = _OPEN_PROMPT.instance(row, len(_SEAT))
         if prompt is not None:
@@ -128,9 +127,7 @@ def game_with_creator(*, game_id: int) -> Game | None:
     sql = statement("game_with_creator", lambda: (
         f"SELECT {_GAME.sql()}, {_CREATOR.sql()} FROM {table(Game)} g"
         f" LEFT JOIN {table(User)} c ON c.{quoted('id')} = g.{quoted('created_by_id')} WHERE g.{quoted('id')} = %s"))
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [game_id])
-        row = cursor.fetchone()
+    row = fetch_one(sql, [game_id])
     if row is None:
         return None
     game = _GAME.instance(row)
@@ -153,9 +150,7 @@ def open_prompt_for_seat(*, seat: Seat) -> Prompt | None:
     sql = statement("open_prompt_for_seat", lambda: (
         f"SELECT {_OPEN_PROMPT.sql()} FROM {table(Prompt)} p"
         f" WHERE p.{quoted('seat_id')} = %s AND p.{quoted('closed_at')} IS NULL"))
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [seat.pk])
-        row = cursor.fetchone()
+    row = fetch_one(sql, [seat.pk])
     return None if row is None else _OPEN_PROMPT.instance(row)
 
 

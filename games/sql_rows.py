@@ -31,6 +31,25 @@ def statement(key: Hashable, build: Callable[[], str]) -> str:
     return sql
 
 
+def fetch_one(sql: str, params: Sequence[Any]) -> tuple | None:
+    """The first row ``sql`` returns, or None."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchone()
+
+
+def fetch_all(sql: str, params: Sequence[Any]) -> list[tuple]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def execute(sql: str, params: Sequence[Any]) -> None:
+    """Run a statement that returns no rows (an UPDATE)."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
 def quoted(name: str) -> str:
     return connection.ops.quote_name(name)
 
@@ -107,9 +126,7 @@ def insert(objs: Sequence[Model]) -> None:
     sql = statement(("insert", model, len(rows)), lambda: (
         f"INSERT INTO {table(model)} ({', '.join(quoted(f.column) for f in fields)})"
         f" VALUES {', '.join([one_row] * len(rows))} RETURNING {quoted(meta.pk.column)}"))
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [v for row in rows for v in row])
-        keys = cursor.fetchall()
+    keys = fetch_all(sql, [v for row in rows for v in row])
     for obj, (pk,) in zip(objs, keys, strict=True):
         obj.pk = pk
         obj._state.adding, obj._state.db = False, connection.alias
@@ -123,5 +140,4 @@ def update(obj: Model, field_names: Sequence[str]) -> None:
     sql = statement(("update", type(obj), tuple(field_names)), lambda: (
         f"UPDATE {table(type(obj))} SET {', '.join(quoted(f.column) + ' = %s' for f in fields)}"
         f" WHERE {quoted(meta.pk.column)} = %s"))
-    with connection.cursor() as cursor:
-        cursor.execute(sql, values + [obj.pk])
+    execute(sql, values + [obj.pk])

@@ -17,7 +17,6 @@ import logging
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.db import connection
 from django.utils import timezone
 
 from ..bots import bot_pick
@@ -26,7 +25,8 @@ from ..engines.registry import get_engine
 from ..errors import NotAnOption
 from ..models import HUMAN_SOURCES, Event, Game, GameStatus, Prompt, Seat, Submission, SubmissionSource
 from ..selectors import loaded_open_prompt, seats_with_open_prompts, users_with_vacation_ahead
-from ..sql_rows import ModelColumns, db_value, for_update, insert, quoted, statement, table, update
+from ..sql_rows import (ModelColumns, db_value, execute, fetch_one, for_update, insert, quoted, statement, table,
+                        update)
 from ..signals import OpenedPrompt, game_finished, prompts_opened
 from . import clock
 from .enqueue import resolve_enqueue_on_commit, signal_on_commit
@@ -101,10 +101,8 @@ _GAME = ModelColumns(Game, "g")
 def _game_locked(game_id: int) -> Game | None:
     """``Game.objects.select_for_update().filter(pk=game_id).first()``, without compiling it each time."""
     lock = for_update()  # checked on every call: a lock outside a transaction is a bug
-    with connection.cursor() as cursor:
-        cursor.execute(statement("game_locked", lambda: (
-            f"SELECT {_GAME.sql()} FROM {table(Game)} g WHERE g.{quoted('id')} = %s{lock}")), [game_id])
-        row = cursor.fetchone()
+    row = fetch_one(statement("game_locked", lambda: (
+        f"SELECT {_GAME.sql()} FROM {table(Game)} g WHERE g.{quoted('id')} = %s{lock}")), [game_id])
     return None if row is None else _GAME.instance(row)
 
 
@@ -119,11 +117,10 @@ def prompts_close(turn: Turn, positions, *, answered: bool) -> None:
         return
     for row in rows:
         row.closed_at, row.answered = turn.now, answered
-    with connection.cursor() as cursor:
-        cursor.execute(statement(("prompts_close", len(rows)), lambda: (
-            f"UPDATE {table(Prompt)} SET {quoted('closed_at')} = %s, {quoted('answered')} = %s"
-            f" WHERE {quoted('id')} IN ({', '.join(['%s'] * len(rows))})")),
-                       [db_value(Prompt, "closed_at", turn.now), answered] + [r.pk for r in rows])
+    execute(statement(("prompts_close", len(rows)), lambda: (
+        f"UPDATE {table(Prompt)} SET {quoted('closed_at')} = %s, {quoted('answered')} = %s"
+        f" WHERE {quoted('id')} IN ({', '.join(['%s'] * len(rows))})")),
+        [db_value(Prompt, "closed_at", turn.now), answered] + [r.pk for r in rows])
 
 
 def events_store(turn: Turn, events, *, phase: int) -> list[Event]:

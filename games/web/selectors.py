@@ -11,14 +11,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import connection
 from django.db.models import Count, Q
 from django.http import Http404
 
 from accounts.models import User
 from games.models import Event, Game, GameStatus, Prompt, Seat
-from games.selectors import seat_for_user
-from games.sql_rows import quoted, statement, table
+from games.selectors import game_version_and_seat, seat_for_user
 from games.version_tag import version_tag
 
 STATUS_ORDER = {GameStatus.ACTIVE: 0, GameStatus.PAUSED: 1, GameStatus.OPEN: 2, GameStatus.FINISHED: 3,
@@ -138,16 +136,8 @@ def page_version_for_user(*, game_id: int, user: User) -> str | None:
     """``page_version`` from one small query, for the page's poll; None if there is no such game or
     ``user`` may not see it (the rule of ``viewer_for``: a private game only to its players).
 
-    Plain SQL (games/sql_rows): every open game page runs it every few seconds, and compiling the ORM's
-    equivalent costs several times the CPU of running it.
     """
-    sql = statement("web_page_version", lambda: (
-        f"SELECT g.{quoted('version')}, g.{quoted('is_public')}, s.{quoted('position')} FROM {table(Game)} g"
-        f" LEFT JOIN {table(Seat)} s ON s.{quoted('game_id')} = g.{quoted('id')} AND s.{quoted('user_id')} = %s"
-        f" WHERE g.{quoted('id')} = %s"))  # at most one row: constraint seat_one_per_user
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [user.pk, game_id])
-        row = cursor.fetchone()
+    row = game_version_and_seat(game_id=game_id, user=user)
     if row is None:
         return None
     version, is_public, position = row
