@@ -5,16 +5,21 @@ from __future__ import annotations
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ActionForm
+from django.db.models import Q
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from accounts.models import User
+from games.admin_secrecy import SecretFieldsAdminMixin
 from games.errors import GameError
 
-from .models import Entry, Notice, Round, Table, Tournament
+from .models import Entry, Notice, Round, Table, Tournament, TournamentStatus
 from .selectors import tournament_standings
 from .services import entry_drop, entry_replace, tournament_cancel, tournament_start
+
+
+TOURNAMENT_OVER = (TournamentStatus.FINISHED, TournamentStatus.CANCELLED)
 
 
 class EntryInline(admin.TabularInline):
@@ -94,7 +99,7 @@ class TournamentActionForm(ActionForm):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
+class TournamentAdmin(SecretFieldsAdminMixin, admin.ModelAdmin):
     list_display = ("id", "name", "engine", "format", "table_size", "status", "current_round", "rounds",
                     "public_page")
     list_filter = ("status", "format", "engine")
@@ -104,6 +109,13 @@ class TournamentAdmin(admin.ModelAdmin):
     form = TournamentForm
     action_form = TournamentActionForm
     actions = ["start", "cancel", "drop_player", "replace_player"]
+
+    # Every table's seed derives from the tournament's: hidden (and random) until the tournament is over.
+    def secrets_revealed(self, obj) -> bool:
+        return obj is not None and obj.status in TOURNAMENT_OVER
+
+    def revealed_rows(self):
+        return Q(status__in=TOURNAMENT_OVER)
 
     def get_readonly_fields(self, request, obj=None):
         fixed = ("engine", "format", "table_size", "options", "clock", "settings", "seed", "rated")
