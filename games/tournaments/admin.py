@@ -104,6 +104,9 @@ class TournamentAdmin(SecretFieldsAdminMixin, admin.ModelAdmin):
                     "public_page")
     list_filter = ("status", "format", "engine")
     search_fields = ("name",)
+    fields = ("name", "engine", "format", "table_size", "rounds", "options", "clock", "settings", "rated",
+              "registration_opens", "registration_closes", "max_players", "seed", "status", "current_round",
+              "started_at", "finished_at", "standings")
     readonly_fields = ("status", "current_round", "started_at", "finished_at", "standings")
     inlines = [EntryInline, RoundInline]
     form = TournamentForm
@@ -127,10 +130,6 @@ class TournamentAdmin(SecretFieldsAdminMixin, admin.ModelAdmin):
             obj.created_by = request.user
         super().save_model(request, obj, form, change)
 
-    def get_fields(self, request, obj=None):
-        return ("name", "engine", "format", "table_size", "rounds", "options", "clock", "settings", "rated",
-                "registration_opens", "registration_closes", "max_players", "seed", "status", "current_round",
-                "started_at", "finished_at", "standings")
 
     @admin.display(description="public page")
     def public_page(self, t: Tournament) -> str:
