@@ -262,9 +262,10 @@ class GameAdmin(SecretFieldsAdminMixin, admin.ModelAdmin):
         username = self._param(request, "username", required="Give the new player's username.")
         if position is None or not username:
             return
-        user = User.objects.filter(username=username).first()
+        # A deactivated (banned) account is no player: it must not be handed a seat and its mails.
+        user = User.objects.filter(username=username, is_active=True).first()
         if user is None:
-            self.message_user(request, f"no user called {username!r}", messages.ERROR)
+            self.message_user(request, f"no active user called {username!r}", messages.ERROR)
             return
         self._each(request, queryset, "Replaced a player in",
                    lambda g: seat_replace_player(game=g, by=request.user, position=position, user=user))

@@ -189,9 +189,10 @@ class TournamentAdmin(SecretFieldsAdminMixin, admin.ModelAdmin):
 
     @admin.action(description="Replace the player <username> with <new username>", permissions=["change"])
     def replace_player(self, request, queryset):
-        new = User.objects.filter(username=self._value(request, "new_username")).first()
+        # A deactivated (banned) account is no player: it must not take over an entry and its seats.
+        new = User.objects.filter(username=self._value(request, "new_username"), is_active=True).first()
         if new is None:
-            self.message_user(request, "Give an existing user as the substitute.", messages.ERROR)
+            self.message_user(request, "Give an existing, active user as the substitute.", messages.ERROR)
             return
         for t in queryset:
             entry = self._entry(request, t)
