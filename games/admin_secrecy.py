@@ -79,13 +79,18 @@ def lookup_touches_secret(model, lookup: str) -> bool:
     return False
 
 
+SEARCH_PREFIXES = {"=": "iexact", "^": "istartswith", "@": "icontains"}  # "@" (full text) searched plainly
+
+
 def _search_q(field_names, search_term: str) -> Q:
-    """Django's search semantics for plain fields: every word matches one of the fields (``=f`` exact)."""
+    """Django's search semantics: every word of the term matches one of the fields."""
+    def condition(field: str, word: str) -> Q:
+        lookup = SEARCH_PREFIXES.get(field[:1])
+        return Q(**{f"{field[1:]}__{lookup}" if lookup else f"{field}__icontains": word})
+
     words = [unescape_string_literal(w) if w[:1] in "\"'" and w[-1:] == w[:1] else w
              for w in smart_split(search_term)]
-    per_word = [reduce(operator.or_, (Q(**{f"{f[1:]}__iexact" if f.startswith("=") else f"{f}__icontains": w})
-                                      for f in field_names)) for w in words]
-    return reduce(operator.and_, per_word, Q())
+    return reduce(operator.and_, [reduce(operator.or_, (condition(f, w) for f in field_names)) for w in words], Q())
 
 
 class SecretSafeChangeList(ChangeList):
@@ -93,7 +98,9 @@ class SecretSafeChangeList(ChangeList):
 
     def get_ordering_field(self, field_name):
         order_field = super().get_ordering_field(field_name)
-        name = order_field if isinstance(order_field, str) else getattr(order_field, "name", None)
+        # A column orders by a name ("seed", "-game__seed"), an F("seed") or an F("seed").desc().
+        name = order_field if isinstance(order_field, str) else getattr(
+            getattr(order_field, "expression", order_field), "name", None)
         if isinstance(name, str) and lookup_touches_secret(self.model, name.lstrip("-")):
             return None  # as for an unsortable column: the order is left as it was
         return order_field
@@ -145,7 +152,7 @@ class SecretFieldsAdminMixin:
 
     def get_search_fields(self, request):
         return [f for f in super().get_search_fields(request)
-                if not lookup_touches_secret(self.model, f.lstrip("=^@"))]
+                if not lookup_touches_secret(self.model, f.lstrip("".join(SEARCH_PREFIXES)))]
 
     def get_search_results(self, request, queryset, search_term):
         """Open fields search every row; a secret field only the rows whose secrets are revealed."""
@@ -154,11 +161,9 @@ class SecretFieldsAdminMixin:
         else:
             found, may_have_duplicates = (queryset.none() if search_term else queryset), False
         secret_fields = [f for f in super().get_search_fields(request)
-                         if lookup_touches_secret(self.model, f.lstrip("=^@"))]
+                         if lookup_touches_secret(self.model, f.lstrip("".join(SEARCH_PREFIXES)))]
         if not search_term or not secret_fields:
             return found, may_have_duplicates
-        if any(f[:1] in "^@" for f in secret_fields):
-            raise ValueError("secret search fields support plain and '=' searches only")
         also = queryset.filter(self.revealed_rows()).filter(_search_q(secret_fields, search_term))
         return found | also, True
 

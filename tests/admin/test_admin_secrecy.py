@@ -160,7 +160,8 @@ def test_no_admin_column_sorts_by_a_secret_field():
             cl = cl_class.__new__(cl_class)
             cl.model, cl.model_admin, cl.lookup_opts = model, model_admin, model._meta
             order_field = cl.get_ordering_field(column)
-            name = order_field if isinstance(order_field, str) else getattr(order_field, "name", None)
+            name = order_field if isinstance(order_field, str) else getattr(
+                getattr(order_field, "expression", order_field), "name", None)
             assert not (isinstance(name, str) and lookup_touches_secret(model, name.lstrip("-"))), (model, column)
 
 
