@@ -12,9 +12,11 @@ game's page) enforce it on every channel the admin offers:
 - sorting (``?o=``) never orders by a secret field;
 - a ``list_filter`` or ``date_hierarchy`` on a secret field is a system-check error (it would bypass the above).
 
-Lookups on secret fields are refused even for finished games: the filter cannot be both useful and
-restricted to finished rows without hiding rows from an unfiltered list, so operators read a finished
-game's secrets on its change page instead.
+Lookups on secret fields are refused even for finished games: allowing them there would need a second
+rule (drop every row of a game in play whenever such a lookup is present) for little use, since
+operators read a finished game's secrets on its change page. An admin using the mixin must not override
+``get_fields`` without calling super, nor declare ``fieldsets`` (a system-check error): both would
+bypass the hiding.
 """
 
 from __future__ import annotations
