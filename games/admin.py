@@ -10,13 +10,14 @@ from __future__ import annotations
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ActionForm
-from django.db.models import Exists, F, OuterRef
+from django.db.models import Exists, F, OuterRef, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
 from accounts.models import User
 
+from .admin_secrecy import SecretFieldsAdminMixin, SecretFieldsInlineMixin
 from .errors import GameError
 from .models import Event, Game, Prompt, Seat, Submission
 from .services.admin_actions import (deadline_extend, game_abandon, game_admin_pause, game_admin_resume,
@@ -42,7 +43,7 @@ class ReadOnlyInline(admin.TabularInline):
         return False
 
 
-class SeatInline(ReadOnlyInline):
+class SeatInline(SecretFieldsInlineMixin, ReadOnlyInline):
     model = Seat
     fields = ("position", "user", "is_bot", "missed_deadlines", "extensions_used", "bank_seconds",
               "standing_orders")
@@ -50,7 +51,7 @@ class SeatInline(ReadOnlyInline):
     verbose_name_plural = "seats (change them with the actions on the games list)"
 
 
-class PromptInline(ReadOnlyInline):
+class PromptInline(SecretFieldsInlineMixin, ReadOnlyInline):
     model = Prompt
     fk_name = "game"
     fields = ("seat", "prompt_id", "phase", "text", "deadline", "opened_at", "closed_at", "answered")
@@ -59,29 +60,36 @@ class PromptInline(ReadOnlyInline):
     verbose_name_plural = f"prompts (latest {INLINE_RECENT})"
 
 
-def _game_in_play(game) -> bool:
-    """Staff may well be playing in the game or directing its tournament: no secrets while it runs."""
-    return game is not None and game.in_play
-
-
-class SubmissionInline(ReadOnlyInline):
+class SubmissionInline(SecretFieldsInlineMixin, ReadOnlyInline):
     model = Submission
     fields = ("seat", "phase", "prompt_id", "option_id", "source", "created_at")
     readonly_fields = fields
     ordering = ("-id",)
     verbose_name_plural = f"submissions (latest {INLINE_RECENT}; append-only)"
 
-    def get_fields(self, request, obj=None):
-        # A pick (a draft card, a card played face down) is a secret until the game is over.
-        return tuple(f for f in self.fields if f != "option_id") if _game_in_play(obj) else self.fields
+
+def event_text_for_staff(event: Event, *, game_over: bool) -> str:
+    """A private event (a card played face down, told only to its seat) is shown once the game is over."""
+    if event.visibility is None or game_over:
+        return event.text
+    return f"(private to seat {', '.join(map(str, event.visibility))}: shown when the game is over)"
 
 
 class EventInline(ReadOnlyInline):
     model = Event
     fields = ("phase", "text", "visibility", "created_at")
-    readonly_fields = fields
+    readonly_fields = (*fields, "text_for_all")
     ordering = ("-id",)
     verbose_name_plural = f"log (latest {INLINE_RECENT}; append-only)"
+
+    def get_fields(self, request, obj=None):
+        if obj is not None and not obj.in_play:
+            return self.fields
+        return ("phase", "text_for_all", "visibility", "created_at")
+
+    @admin.display(description="text")
+    def text_for_all(self, event: Event) -> str:
+        return event_text_for_staff(event, game_over=False)
 
 
 def _overdue_prompts():
@@ -137,7 +145,8 @@ class GameActionForm(ActionForm):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(SecretFieldsAdminMixin, admin.ModelAdmin):
+    game_path = ""  # the row is the game
     list_display = ("id", "engine", "status", "phase", "players_list", "overdue", "missed", "tournament",
                     "created_by", "updated_at")
     list_filter = ("status", "engine", LatenessFilter, TournamentFilter, "is_public")
@@ -156,10 +165,6 @@ class GameAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request) -> bool:
         return False  # games are created by players, the API and tournaments, through the services
-
-    def get_fields(self, request, obj=None):
-        # The snapshot holds every hand and the decks; the seed replays them: shown once the game is over.
-        return tuple(f for f in self.fields if f not in ("state", "seed")) if _game_in_play(obj) else self.fields
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False  # abandon instead: a game's record is kept
@@ -257,9 +262,10 @@ class GameAdmin(admin.ModelAdmin):
         username = self._param(request, "username", required="Give the new player's username.")
         if position is None or not username:
             return
-        user = User.objects.filter(username=username).first()
+        # A deactivated (banned) account is no player: it must not be handed a seat and its mails.
+        user = User.objects.filter(username=username, is_active=True).first()
         if user is None:
-            self.message_user(request, f"no user called {username!r}", messages.ERROR)
+            self.message_user(request, f"no active user called {username!r}", messages.ERROR)
             return
         self._each(request, queryset, "Replaced a player in",
                    lambda g: seat_replace_player(game=g, by=request.user, position=position, user=user))
@@ -298,28 +304,15 @@ class AppendOnlyAdmin(admin.ModelAdmin):
 
 
 @admin.register(Seat)
-class SeatAdmin(AppendOnlyAdmin):
+class SeatAdmin(SecretFieldsAdminMixin, AppendOnlyAdmin):
     list_display = ("game", "position", "user", "is_bot", "missed_deadlines", "extensions_used")
     list_filter = ("is_bot",)
     list_select_related = ("game", "user")
     search_fields = ("user__username", "=game__id")
 
 
-class SecretsAfterTheGameMixin:
-    """Detail pages of a prompt or pick of a game in play leave out what would reveal a hand or a pick."""
-
-    secret_fields: tuple[str, ...] = ()
-
-    def get_fields(self, request, obj=None):
-        fields = super().get_fields(request, obj)
-        if obj is not None and _game_in_play(obj.game):
-            return [f for f in fields if f not in self.secret_fields]
-        return fields
-
-
 @admin.register(Prompt)
-class PromptAdmin(SecretsAfterTheGameMixin, AppendOnlyAdmin):
-    secret_fields = ("options",)  # the options of a play or draft prompt are the seat's hand
+class PromptAdmin(SecretFieldsAdminMixin, AppendOnlyAdmin):
     list_display = ("game", "seat", "prompt_id", "phase", "deadline", "opened_at", "closed_at", "answered")
     list_filter = ("answered", ("closed_at", admin.EmptyFieldListFilter))
     list_select_related = ("game", "seat")
@@ -327,22 +320,31 @@ class PromptAdmin(SecretsAfterTheGameMixin, AppendOnlyAdmin):
 
 
 @admin.register(Submission)
-class SubmissionAdmin(SecretsAfterTheGameMixin, AppendOnlyAdmin):
+class SubmissionAdmin(SecretFieldsAdminMixin, AppendOnlyAdmin):
     list_display = ("game", "seat", "phase", "prompt_id", "pick", "source", "created_at")
-    secret_fields = ("option_id",)
-
-    @admin.display(description="option")
-    def pick(self, obj: Submission) -> str:
-        return "(hidden until the game is over)" if _game_in_play(obj.game) else obj.option_id
     list_filter = ("source",)
     list_select_related = ("game", "seat")
     search_fields = ("=game__id", "seat__user__username")
 
+    @admin.display(description="option")
+    def pick(self, obj: Submission) -> str:
+        return obj.option_id if self.secrets_revealed(obj) else "(hidden until the game is over)"
+
 
 @admin.register(Event)
-class EventAdmin(AppendOnlyAdmin):
-    list_display = ("game", "phase", "text", "visibility", "created_at")
+class EventAdmin(SecretFieldsAdminMixin, AppendOnlyAdmin):
+    list_display = ("game", "phase", "text_for_staff", "visibility", "created_at")
     list_select_related = ("game",)
-    search_fields = ("=game__id", "text")
+    search_fields = ("=game__id", "text")  # a private event's text matches only once its game is over
     list_filter = (("visibility", admin.EmptyFieldListFilter),)
+
+    def secrets_revealed(self, obj) -> bool:
+        return obj is not None and (obj.visibility is None or super().secrets_revealed(obj))
+
+    def revealed_rows(self):
+        return Q(visibility__isnull=True) | super().revealed_rows()
+
+    @admin.display(description="text")
+    def text_for_staff(self, event: Event) -> str:
+        return event_text_for_staff(event, game_over=self.secrets_revealed(event))
 

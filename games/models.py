@@ -174,4 +174,6 @@ class Event(models.Model):
         return self.visibility is None or (position is not None and position in self.visibility)
 
     def __str__(self) -> str:
-        return f"game {self.game_id} phase {self.phase}: {self.text[:40]}"
+        # Not a private event's text (a card drawn, told to one seat): admin pages title rows with this.
+        about = self.text[:40] if self.visibility is None else f"private to seat {self.visibility}"
+        return f"game {self.game_id} phase {self.phase}: {about}"

@@ -1,10 +1,15 @@
 from django.contrib import admin
 
+from games.admin_secrecy import SecretFieldsAdminMixin
+
 from .models import InboundMessage, Notification, SeatMailbox, UsedLink
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """The outbox and the inbound log are records: staff read them, nobody edits them by hand."""
+class ReadOnlyAdmin(SecretFieldsAdminMixin, admin.ModelAdmin):
+    """The outbox, the inbound log, used links and reply mailboxes are records: staff read them, nobody
+    edits or deletes them by hand (a deleted outbox row or inbound record lets a mail be sent or a reply
+    be applied twice, a deleted used link works again, a moved mailbox hands a seat's replies to another).
+    Their secret fields (games/admin_secrecy.py) stay out of pages, filters, searches and sorting."""
 
     def has_add_permission(self, request) -> bool:
         return False
@@ -12,39 +17,43 @@ class ReadOnlyAdmin(admin.ModelAdmin):
     def has_change_permission(self, request, obj=None) -> bool:
         return False
 
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
 
 @admin.register(Notification)
 class NotificationAdmin(ReadOnlyAdmin):
+    # The headers carry the seat's secret reply address (a credential); a body shows the player's hand and
+    # requirements, so it is shown only once the game is over (never for a mail without a game: a digest).
     list_display = ("id", "kind", "to_email", "game", "status", "attempts", "created_at", "sent_at")
     list_filter = ("kind", "status")
     search_fields = ("to_email", "dedupe_key")
     raw_id_fields = ("user", "game", "seat", "prompt")
 
-    def get_fields(self, request, obj=None):
-        # The headers carry the seat's secret reply address (a credential); a body shows the player's
-        # hand and requirements, so it is shown only once the game is over.
-        hidden = {"headers"}
-        if obj is None or obj.game is None or obj.game.in_play:
-            hidden |= {"body_text", "body_html"}
-        return [f for f in super().get_fields(request, obj) if f not in hidden]
-
 
 @admin.register(InboundMessage)
 class InboundMessageAdmin(ReadOnlyAdmin):
-    list_display = ("id", "from_address", "subject", "outcome", "reason", "answered", "received_at")
+    game_path = "mailbox__seat__game"
+    list_display = ("id", "from_address", "subject_for_staff", "outcome", "reason", "answered", "received_at")
     list_filter = ("outcome",)
+    list_select_related = ("mailbox__seat__game",)
     raw_id_fields = ("mailbox",)
+
+    @admin.display(description="subject")
+    def subject_for_staff(self, obj: InboundMessage) -> str:
+        # Players type their pick in the subject of a fresh message.
+        return obj.subject if self.secrets_revealed(obj) else "(hidden until the game is over)"
 
 
 @admin.register(UsedLink)
 class UsedLinkAdmin(ReadOnlyAdmin):
+    game_path = "prompt__game"
     list_display = ("prompt", "used_at")  # not the option: a pick stays secret while the game runs
-    exclude = ("nonce", "option_id")
     raw_id_fields = ("prompt",)
 
 
 @admin.register(SeatMailbox)
-class SeatMailboxAdmin(admin.ModelAdmin):
+class SeatMailboxAdmin(ReadOnlyAdmin):
+    game_path = "seat__game"
     list_display = ("seat", "created_at")
     raw_id_fields = ("seat",)
-    exclude = ("nonce", "token_hash")  # the secret's inputs stay out of the admin

@@ -5,16 +5,21 @@ from __future__ import annotations
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ActionForm
+from django.db.models import Q
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from accounts.models import User
+from games.admin_secrecy import SecretFieldsAdminMixin
 from games.errors import GameError
 
-from .models import Entry, Notice, Round, Table, Tournament
+from .models import Entry, Notice, Round, Table, Tournament, TournamentStatus
 from .selectors import tournament_standings
 from .services import entry_drop, entry_replace, tournament_cancel, tournament_start
+
+
+TOURNAMENT_OVER = (TournamentStatus.FINISHED, TournamentStatus.CANCELLED)
 
 
 class EntryInline(admin.TabularInline):
@@ -94,16 +99,26 @@ class TournamentActionForm(ActionForm):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
+class TournamentAdmin(SecretFieldsAdminMixin, admin.ModelAdmin):
     list_display = ("id", "name", "engine", "format", "table_size", "status", "current_round", "rounds",
                     "public_page")
     list_filter = ("status", "format", "engine")
     search_fields = ("name",)
+    fields = ("name", "engine", "format", "table_size", "rounds", "options", "clock", "settings", "rated",
+              "registration_opens", "registration_closes", "max_players", "seed", "status", "current_round",
+              "started_at", "finished_at", "standings")
     readonly_fields = ("status", "current_round", "started_at", "finished_at", "standings")
     inlines = [EntryInline, RoundInline]
     form = TournamentForm
     action_form = TournamentActionForm
     actions = ["start", "cancel", "drop_player", "replace_player"]
+
+    # Every table's seed derives from the tournament's: hidden (and random) until the tournament is over.
+    def secrets_revealed(self, obj) -> bool:
+        return obj is not None and obj.status in TOURNAMENT_OVER
+
+    def revealed_rows(self):
+        return Q(status__in=TOURNAMENT_OVER)
 
     def get_readonly_fields(self, request, obj=None):
         fixed = ("engine", "format", "table_size", "options", "clock", "settings", "seed", "rated")
@@ -115,10 +130,6 @@ class TournamentAdmin(admin.ModelAdmin):
             obj.created_by = request.user
         super().save_model(request, obj, form, change)
 
-    def get_fields(self, request, obj=None):
-        return ("name", "engine", "format", "table_size", "rounds", "options", "clock", "settings", "rated",
-                "registration_opens", "registration_closes", "max_players", "seed", "status", "current_round",
-                "started_at", "finished_at", "standings")
 
     @admin.display(description="public page")
     def public_page(self, t: Tournament) -> str:
@@ -178,9 +189,10 @@ class TournamentAdmin(admin.ModelAdmin):
 
     @admin.action(description="Replace the player <username> with <new username>", permissions=["change"])
     def replace_player(self, request, queryset):
-        new = User.objects.filter(username=self._value(request, "new_username")).first()
+        # A deactivated (banned) account is no player: it must not take over an entry and its seats.
+        new = User.objects.filter(username=self._value(request, "new_username"), is_active=True).first()
         if new is None:
-            self.message_user(request, "Give an existing user as the substitute.", messages.ERROR)
+            self.message_user(request, "Give an existing, active user as the substitute.", messages.ERROR)
             return
         for t in queryset:
             entry = self._entry(request, t)

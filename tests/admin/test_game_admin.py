@@ -251,3 +251,34 @@ def test_prompt_and_submission_pages_hide_hands_and_picks_of_a_game_in_play(site
     assert planted in site.get(pages[0]).content.decode()
     assert planted in site.get(pages[2]).content.decode()
     assert planted in site.get(pages[3]).content.decode()
+
+
+def test_replace_player_refuses_a_deactivated_account(site):
+    """Issue 10 review of the admin actions (beside item 3): a banned (is_active=False) account was handed a
+    seat, its hand and its mails by "Replace the player"; it is refused like an unknown name."""
+    game, users = make_started_game(players=2)
+    banned = UserFactory(username="banned")
+    banned.is_active = False
+    banned.save()
+    r = act(site, "replace_player", game, position="1", username="banned")
+    assert "No active user called" in r.content.decode()
+    assert Seat.objects.get(game=game, position=1).user == users[1] and not admin_events(game, "replace")
+
+
+def test_tournament_replace_refuses_a_deactivated_account(site, admin_user):
+    """The same for the tournament action "Replace the player <username> with <new username>"."""
+    from games.tournaments.models import Entry
+    from games.tournaments.services import tournament_register
+    from tests.tournaments.helpers import make_tournament
+
+    t = make_tournament(admin_user, table_size=2)
+    player = UserFactory(username="entrant")
+    tournament_register(tournament=t, user=player)
+    banned = UserFactory(username="banned")
+    banned.is_active = False
+    banned.save()
+    r = site.post(reverse("admin:tournaments_tournament_changelist"),
+                  {"action": "replace_player", "_selected_action": [t.pk], "index": 0, "username": "entrant",
+                   "new_username": "banned"}, follow=True)
+    assert "active user as the substitute" in r.content.decode()
+    assert Entry.objects.get(tournament=t).user == player
