@@ -1,4 +1,4 @@
-"""Writes behind the account pages: sign-up from the web, API token, preferences, vacations."""
+"""Writes behind the account pages: API token, preferences, vacations (sign-up: accounts.services)."""
 
 from __future__ import annotations
 
@@ -8,16 +8,6 @@ from django.db import transaction
 from rest_framework.authtoken.models import Token
 
 from .models import NotificationPreferences, User, Vacation
-from .services import user_create
-
-
-@transaction.atomic
-def user_signup(*, username: str, email: str, password: str, timezone: str = "UTC") -> User:
-    """A web sign-up: the usual user, inactive until the email address is verified."""
-    user = user_create(username=username, email=email, password=password, timezone=timezone)
-    user.is_active = False
-    user.save(update_fields=["is_active"])
-    return user
 
 
 @transaction.atomic

@@ -137,7 +137,7 @@ def _answer(inbound: InboundMessage, parsed: ParsedMessage, mailbox: SeatMailbox
     if not reply.ok:
         limit_qs = limit_qs.filter(outcome=InboundOutcome.REFUSED)
     limited = _recent(limit_qs) >= (ANSWERS_PER_HOUR if reply.ok else ERROR_ANSWERS_PER_HOUR)
-    if user is None or not user.email or limited:
+    if user is None or not user.email or user.email_verified_at is None or limited:
         return _finish(inbound, reply.outcome, reply.reason + (":rate-limited" if limited else ":no-address"),
                        detail=" ".join(reply.lines))
     note = None
