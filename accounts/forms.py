@@ -78,6 +78,5 @@ class VacationForm(forms.Form):
                 raise forms.ValidationError("A vacation must end after it starts.")
             if ends <= timezone.now():
                 raise forms.ValidationError("That vacation is already over.")
-            if (ends - starts).days > 90:
-                raise forms.ValidationError("A vacation can last at most 90 days.")
+            # The caps themselves (days per rolling year) are checked by accounts.services.vacation_create.
         return data

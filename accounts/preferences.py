@@ -35,9 +35,13 @@ def preferences_update(*, user: User, timezone: str, email_prompts: bool, email_
     return prefs
 
 
-def vacation_delete(*, user: User, vacation_id: int) -> bool:
-    """Cancel one of the user's own vacations; False if there is no such vacation of theirs."""
-    deleted, _ = Vacation.objects.filter(user=user, pk=vacation_id).delete()
+def vacation_delete(*, user: User, vacation_id: int, now: datetime) -> bool:
+    """Cancel one of the user's own vacations that has not started; False if there is no such vacation.
+
+    A vacation that has started already stretched deadlines, so it stays (and keeps counting towards the
+    yearly cap): otherwise booking, using and cancelling would get round the cap (issue 10 item 11).
+    """
+    deleted, _ = Vacation.objects.filter(user=user, pk=vacation_id, starts__gt=now).delete()
     return bool(deleted)
 
 

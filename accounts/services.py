@@ -10,6 +10,7 @@ from rest_framework.authtoken.models import Token
 
 from .models import NotificationPreferences, User, Vacation
 from .usernames import username_clean
+from .vacation_caps import vacation_check_yearly
 from .verification import email_verification_send
 
 
@@ -56,8 +57,14 @@ def token_for_user(*, user: User) -> str:
     return token.key
 
 
+@transaction.atomic
 def vacation_create(*, user: User, starts: datetime, ends: datetime) -> Vacation:
-    """Record an absence; deadlines that fall in it are extended by the games layer."""
+    """Record an absence; deadlines that fall in it are extended by the games layer.
+
+    VacationLimitError (a ValueError) if it breaks the yearly cap (accounts/vacation_caps.py).
+    """
     if ends <= starts:
         raise ValueError("a vacation must end after it starts")
+    User.objects.select_for_update().filter(pk=user.pk).first()  # two bookings at once cannot both pass
+    vacation_check_yearly(user_id=user.pk, starts=starts, ends=ends)
     return Vacation.objects.create(user=user, starts=starts, ends=ends)

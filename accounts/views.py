@@ -23,6 +23,7 @@ from .forms import PreferencesForm, ResendVerificationForm, SignupForm, Vacation
 from .preferences import preferences_for, preferences_update, token_regenerate, vacation_delete, vacations_upcoming
 from .services import token_for_user, user_register, vacation_create
 from .throttle import mail_request_allowed
+from .vacation_caps import VacationLimitError, per_game_cap, yearly_cap
 from .verification import VerificationError, email_verify, verification_resend
 
 BACKEND = "django.contrib.auth.backends.ModelBackend"
@@ -95,20 +96,27 @@ def preferences(request):
 def vacations(request):
     form = VacationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        vacation_create(user=request.user, starts=form.cleaned_data["starts"], ends=form.cleaned_data["ends"])
-        messages.success(request, "Vacation saved: deadlines that fall in it wait for your return.")
-        return redirect("account-vacations")
+        try:
+            vacation_create(user=request.user, starts=form.cleaned_data["starts"], ends=form.cleaned_data["ends"])
+        except VacationLimitError as e:
+            form.add_error(None, str(e))
+        else:
+            messages.success(request, "Vacation saved: deadlines that fall in it wait for your return.")
+            return redirect("account-vacations")
+    now = timezone.now()
     return render(request, "accounts/vacations.html",
-                  {"form": form, "vacations": vacations_upcoming(user=request.user, now=timezone.now())})
+                  {"form": form, "vacations": vacations_upcoming(user=request.user, now=now), "now": now,
+                   "days_per_year": yearly_cap().days, "days_per_game": per_game_cap().days})
 
 
 @login_required
 @require_POST
 def vacation_cancel(request, vacation_id: int):
-    if vacation_delete(user=request.user, vacation_id=vacation_id):
+    if vacation_delete(user=request.user, vacation_id=vacation_id, now=timezone.now()):
         messages.success(request, "Vacation cancelled.")
     else:
-        messages.error(request, "That vacation does not exist (perhaps it was already cancelled).")
+        messages.error(request, "That vacation cannot be cancelled: it has already started, or it does not "
+                                "exist any more.")
     return redirect("account-vacations")
 
 

@@ -170,6 +170,11 @@ GAME_ENGINES = env.dict("GAME_ENGINES", default={})
 # A step that is complete but not yet resolved is picked up by the sweep after this many seconds
 # (the on-commit task normally resolves it at once; this is the safety net for a lost task).
 RESOLVE_GRACE_SECONDS = env.float("RESOLVE_GRACE_SECONDS", default=3.0)
+# Vacations stretch deadlines; these caps keep stacked vacations from stretching them without end
+# (accounts/vacation_caps.py): days away per rolling 365 days, and days one game's deadlines may be
+# stretched for one player over the game's life.
+VACATION_MAX_DAYS_PER_YEAR = env.int("VACATION_MAX_DAYS_PER_YEAR", default=30)
+VACATION_MAX_DAYS_PER_GAME = env.int("VACATION_MAX_DAYS_PER_GAME", default=21)
 DEFAULT_CLOCK = {"type": "fixed", "step_seconds": 2 * 24 * 3600, "extensions": 1, "bot_after_misses": 3}
 
 # --- Email (built by the email layer; console by default) -----------------------------------------
