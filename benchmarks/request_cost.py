@@ -42,7 +42,8 @@ def run(n_games: int) -> None:
     rng = random.Random(1)
     tokens = []
     for i in range(4):
-        user = user_create(username=f"bench{i}", email=f"b{i}@example.org", password="Bench-pass-123")
+        user = user_create(username=f"bench{i}", email=f"b{i}@example.org", password="Bench-pass-123",
+                           email_verified=True)
         NotificationPreferences.objects.update_or_create(user=user, defaults={"email_prompts": emails,
                                                                              "email_results": emails})
         tokens.append(user.auth_token.key)
