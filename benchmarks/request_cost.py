@@ -22,7 +22,8 @@ import time
 os.environ["DJANGO_SETTINGS_MODULE"] = "faltisia.settings"
 os.environ.setdefault("DEBUG", "false")
 os.environ.setdefault("ALLOWED_HOSTS", "testserver")
-os.environ.setdefault("SECRET_KEY", "request-cost-bench-" + "x7Kp2mQv9Lw4Rt8Yb3Nc6Hd1Fg5Js0Za" * 2)  # DEBUG=false wants one
+# DEBUG=false refuses a short or default SECRET_KEY (faltisia/settings.py)
+os.environ.setdefault("SECRET_KEY", "request-cost-bench-" + "x7Kp2mQv9Lw4Rt8Yb3Nc6Hd1Fg5Js0Za" * 2)
 os.environ["CELERY_BROKER_URL"] = "memory://"
 os.environ["CELERY_TASK_ALWAYS_EAGER"] = "false"
 
