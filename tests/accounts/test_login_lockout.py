@@ -7,7 +7,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from axes.models import AccessAttempt
 from django.conf import settings
 from django.core import mail
 
@@ -31,6 +30,8 @@ def _token(api_client, username: str, password: str, ip: str = "10.0.0.1"):
 
 
 def _end_cooloff() -> None:
+    from axes.models import AccessAttempt  # here, so that without axes the tests fail rather than not load
+
     AccessAttempt.objects.update(attempt_time=AccessAttempt.objects.first().attempt_time
                                  - settings.AXES_COOLOFF_TIME - timedelta(seconds=1))
 
