@@ -3,7 +3,7 @@
 from django.contrib.auth import authenticate
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import AuthenticationFailed, ValidationError
 from rest_framework.response import Response
@@ -34,7 +34,10 @@ class RegisterApi(APIView):
             except DjangoValidationError as e:
                 raise ValidationError(e.messages)
 
-    @extend_schema(request=Input, responses={201: TokenOutput})
+    @extend_schema(request=Input, responses={
+        201: TokenOutput,
+        400: OpenApiResponse(description="{error: \"invalid\", detail, fields}: the username breaks the rule or is "
+                                         "taken (any case), the address is not valid, or the password is weak.")})
     def post(self, request):
         """Sign up: the token at once; the address gets a confirmation link, and no game mail before."""
         data = self.Input(data=request.data)
@@ -56,7 +59,12 @@ class TokenApi(APIView):
         username = serializers.CharField()
         password = serializers.CharField(write_only=True)
 
-    @extend_schema(request=Input, responses={200: TokenOutput})
+    @extend_schema(request=Input, responses={
+        200: TokenOutput,
+        403: OpenApiResponse(description="Wrong username or password: {error, detail}."),
+        429: OpenApiResponse(description="Too many failed logins for this username or from this address "
+                                         "(LOGIN_FAILURE_LIMIT); {error: \"locked_out\", detail}. Try again after "
+                                         "LOGIN_COOLOFF_MINUTES.")})
     def post(self, request):
         data = self.Input(data=request.data)
         data.is_valid(raise_exception=True)
