@@ -32,10 +32,6 @@ class User(AbstractUser):
         constraints = [models.UniqueConstraint(Lower("username"), name="accounts_user_username_ci_unique",
                                                violation_error_message="That username is taken.")]
 
-    @property
-    def email_verified(self) -> bool:
-        return bool(self.email) and self.email_verified_at is not None
-
 
 class NotificationPreferences(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,

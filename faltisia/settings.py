@@ -253,9 +253,9 @@ CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
 # --- Login protection (django-axes; issue 10 item 9) ---------------------------------------------------
 # Every authentication (web login, admin login, POST /api/auth/token/) goes through axes first: after
 # LOGIN_FAILURE_LIMIT wrong passwords in a row for one username, or from one client address, logging in
-# is refused with a 429 for LOGIN_COOLOFF_MINUTES. Failures during a lockout do not extend it, and a
-# success clears the count, so the real owner is locked out for one cool-off at most. Attempts are rows in
-# the database (shared by every process).
+# is refused with a 429 for LOGIN_COOLOFF_MINUTES. Failures during a lockout do not extend it and a success
+# clears the count: a lockout always ends, and the owner can still reset the password by email meanwhile.
+# Attempts are rows in the database (shared by every process).
 INSTALLED_APPS += ["axes"]
 AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
 MIDDLEWARE += ["axes.middleware.AxesMiddleware"]  # last, as axes asks
