@@ -7,10 +7,10 @@ from functools import lru_cache
 
 from django import forms
 from django.contrib.auth import password_validation
-from django.contrib.auth.forms import AuthenticationForm
 from django.utils import timezone
 
 from .models import User
+from .usernames import RULE, USERNAME_MAX_LENGTH, username_clean
 
 
 @lru_cache(maxsize=1)
@@ -20,18 +20,14 @@ def timezone_choices() -> list[tuple[str, str]]:
 
 
 class SignupForm(forms.Form):
-    username = forms.RegexField(max_length=150, regex=r"^[\w.@+-]+$",
-                                error_messages={"invalid": "Letters, digits and @ . + - _ only."})
+    username = forms.CharField(max_length=USERNAME_MAX_LENGTH * 2, help_text=f"{RULE[0].upper()}{RULE[1:]}.")
     email = forms.EmailField(help_text="We send a link to confirm it, and your turn notices later.")
     password = forms.CharField(widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}))
     timezone = forms.ChoiceField(choices=timezone_choices, initial="UTC",
                                  help_text="Deadlines are shown in this time zone.")
 
     def clean_username(self):
-        username = self.cleaned_data["username"]
-        if User.objects.filter(username__iexact=username).exists():
-            raise forms.ValidationError("That username is taken.")
-        return username
+        return username_clean(self.cleaned_data["username"])  # the rule the API and the admin apply too
 
     def clean(self):
         data = super().clean()
@@ -42,21 +38,6 @@ class SignupForm(forms.Form):
             except forms.ValidationError as e:
                 self.add_error("password", e)
         return data
-
-
-class LoginForm(AuthenticationForm):
-    """Django's login form, with a helpful message for an account whose email is not yet confirmed."""
-
-    def clean(self):
-        try:
-            return super().clean()
-        except forms.ValidationError:
-            user = User.objects.filter(username=self.cleaned_data.get("username")).first()
-            if user is not None and not user.is_active and user.check_password(self.cleaned_data.get("password")):
-                raise forms.ValidationError(
-                    "Please confirm your email address first: open the link we sent you "
-                    "(or ask for a new one below).", code="unverified")
-            raise
 
 
 class ResendVerificationForm(forms.Form):
@@ -97,6 +78,5 @@ class VacationForm(forms.Form):
                 raise forms.ValidationError("A vacation must end after it starts.")
             if ends <= timezone.now():
                 raise forms.ValidationError("That vacation is already over.")
-            if (ends - starts).days > 90:
-                raise forms.ValidationError("A vacation can last at most 90 days.")
+            # The caps themselves (days per rolling year) are checked by accounts.services.vacation_create.
         return data

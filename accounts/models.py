@@ -3,6 +3,9 @@
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.db.models.functions import Lower
+
+from .usernames import RULE, validate_username
 
 
 def default_reminder_lead_hours() -> list[int]:
@@ -10,9 +13,24 @@ def default_reminder_lead_hours() -> list[int]:
 
 
 class User(AbstractUser):
+    """A player. ``is_active`` is the admin's switch (False: banned, nothing logs in, not even its token);
+    ``email_verified_at`` says whether ``email`` was confirmed by its link. Both are needed for game mail.
+    """
+
+    # The one username rule (accounts/usernames.py); unique regardless of case (constraint below).
+    username = models.CharField("username", max_length=150, unique=True, validators=[validate_username],
+                                help_text=f"Required. {RULE}.",
+                                error_messages={"unique": "That username is taken."})
     email = models.EmailField("email address", blank=True)
+    # When ``email`` was confirmed by its link; None until then, and again when the address changes.
+    # No game mail goes to an unconfirmed address (games/mail/notify.py).
+    email_verified_at = models.DateTimeField("email verified at", null=True, blank=True)
     # IANA name ("Europe/London"); pages and emails show deadlines in the player's own time.
     timezone = models.CharField(max_length=64, default="UTC")
+
+    class Meta(AbstractUser.Meta):
+        constraints = [models.UniqueConstraint(Lower("username"), name="accounts_user_username_ci_unique",
+                                               violation_error_message="That username is taken.")]
 
 
 class NotificationPreferences(models.Model):

@@ -1,4 +1,4 @@
-"""Writes behind the account pages: sign-up from the web, API token, preferences, vacations."""
+"""Writes behind the account pages: API token, preferences, vacations (sign-up: accounts.services)."""
 
 from __future__ import annotations
 
@@ -8,16 +8,6 @@ from django.db import transaction
 from rest_framework.authtoken.models import Token
 
 from .models import NotificationPreferences, User, Vacation
-from .services import user_create
-
-
-@transaction.atomic
-def user_signup(*, username: str, email: str, password: str, timezone: str = "UTC") -> User:
-    """A web sign-up: the usual user, inactive until the email address is verified."""
-    user = user_create(username=username, email=email, password=password, timezone=timezone)
-    user.is_active = False
-    user.save(update_fields=["is_active"])
-    return user
 
 
 @transaction.atomic
@@ -45,9 +35,13 @@ def preferences_update(*, user: User, timezone: str, email_prompts: bool, email_
     return prefs
 
 
-def vacation_delete(*, user: User, vacation_id: int) -> bool:
-    """Cancel one of the user's own vacations; False if there is no such vacation of theirs."""
-    deleted, _ = Vacation.objects.filter(user=user, pk=vacation_id).delete()
+def vacation_delete(*, user: User, vacation_id: int, now: datetime) -> bool:
+    """Cancel one of the user's own vacations that has not started; False if there is no such vacation.
+
+    A vacation that has started already stretched deadlines, so it stays (and keeps counting towards the
+    yearly cap): otherwise booking, using and cancelling would get round the cap (issue 10 item 11).
+    """
+    deleted, _ = Vacation.objects.filter(user=user, pk=vacation_id, starts__gt=now).delete()
     return bool(deleted)
 
 

@@ -1,24 +1,30 @@
 """Account pages: sign-up with email verification, API token, preferences and vacations.
 
-Log in, log out and password reset are Django's own auth views (accounts/urls_web.py); these views only
-parse forms and call the writes in accounts.preferences and accounts.verification.
+Log in, log out and password reset are Django's own auth views (accounts/urls_web.py; the reset form
+throttled); these views only parse forms and call the writes in accounts.services, accounts.preferences and
+accounts.verification.
+
+Who may do what (issue 10 item 3): a new account is active at once and may log in and play; its address
+is confirmed by a single-use link, and no game mail goes to it before that. Opening the link never logs
+anyone in. ``is_active=False`` is a ban: no login, no token, and no link changes that.
 """
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from .forms import PreferencesForm, ResendVerificationForm, SignupForm, VacationForm
-from .models import User
-from .preferences import (preferences_for, preferences_update, token_regenerate, user_signup, vacation_delete,
-                          vacations_upcoming)
-from .services import token_for_user, vacation_create
-from .verification import VerificationError, email_verification_send, email_verify
+from .preferences import preferences_for, preferences_update, token_regenerate, vacation_delete, vacations_upcoming
+from .services import token_for_user, user_register, vacation_create
+from .throttle import mail_request_allowed
+from .vacation_caps import VacationLimitError, per_game_cap, yearly_cap
+from .verification import VerificationError, email_verify, verification_resend
 
 BACKEND = "django.contrib.auth.backends.ModelBackend"
 
@@ -33,32 +39,33 @@ def signup(request):
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
-        user = user_signup(username=d["username"], email=d["email"], password=d["password"],
-                           timezone=d["timezone"])
-        email_verification_send(user=user, base_url=_base_url(request))
-        return render(request, "accounts/verify_sent.html", {"email": user.email})
+        user = user_register(username=d["username"], email=d["email"], password=d["password"],
+                             timezone=d["timezone"], base_url=_base_url(request))
+        login(request, user, backend=BACKEND)
+        return render(request, "accounts/verify_sent.html", {"email": user.email, "new_account": True})
     return render(request, "accounts/signup.html", {"form": form})
 
 
 def verify_email(request, token: str):
+    """Confirm the address; never a login (the link is a mail, not a password)."""
     try:
-        user = email_verify(token=token)
+        email_verify(token=token)
     except VerificationError as e:
         return render(request, "accounts/verify_failed.html",
                       {"error": str(e), "form": ResendVerificationForm()}, status=400)
-    if not request.user.is_authenticated:
-        login(request, user, backend=BACKEND)
-    messages.success(request, "Your email address is confirmed. Welcome!")
-    return redirect("web:lobby")
+    messages.success(request, "Your email address is confirmed: game emails will reach you from now on.")
+    return redirect("web:lobby" if request.user.is_authenticated else "login")
 
 
 def verify_resend(request):
     form = ResendVerificationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        # Same answer whether or not the address is known, so the page cannot be used to probe accounts.
-        for user in User.objects.filter(email__iexact=form.cleaned_data["email"], is_active=False)[:3]:
-            email_verification_send(user=user, base_url=_base_url(request))
-        return render(request, "accounts/verify_sent.html", {"email": form.cleaned_data["email"]})
+        email = form.cleaned_data["email"]
+        if not mail_request_allowed(request=request, scope="verify-resend", email=email):
+            return render(request, "accounts/too_many_requests.html", status=429)
+        # Same answer whether or not the address is known, confirmed or banned: the page probes nothing.
+        verification_resend(email=email, base_url=_base_url(request))
+        return render(request, "accounts/verify_sent.html", {"email": email})
     return render(request, "accounts/verify_resend.html", {"form": form})
 
 
@@ -89,18 +96,35 @@ def preferences(request):
 def vacations(request):
     form = VacationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        vacation_create(user=request.user, starts=form.cleaned_data["starts"], ends=form.cleaned_data["ends"])
-        messages.success(request, "Vacation saved: deadlines that fall in it wait for your return.")
-        return redirect("account-vacations")
+        try:
+            vacation_create(user=request.user, starts=form.cleaned_data["starts"], ends=form.cleaned_data["ends"])
+        except VacationLimitError as e:
+            form.add_error(None, str(e))
+        else:
+            messages.success(request, "Vacation saved: deadlines that fall in it wait for your return.")
+            return redirect("account-vacations")
+    now = timezone.now()
     return render(request, "accounts/vacations.html",
-                  {"form": form, "vacations": vacations_upcoming(user=request.user, now=timezone.now())})
+                  {"form": form, "vacations": vacations_upcoming(user=request.user, now=now), "now": now,
+                   "days_per_year": yearly_cap().days, "days_per_game": per_game_cap().days})
 
 
 @login_required
 @require_POST
 def vacation_cancel(request, vacation_id: int):
-    if vacation_delete(user=request.user, vacation_id=vacation_id):
+    if vacation_delete(user=request.user, vacation_id=vacation_id, now=timezone.now()):
         messages.success(request, "Vacation cancelled.")
     else:
-        messages.error(request, "That vacation does not exist (perhaps it was already cancelled).")
+        messages.error(request, "That vacation cannot be cancelled: it has already started, or it does not "
+                                "exist any more.")
     return redirect("account-vacations")
+
+
+class ThrottledPasswordResetView(auth_views.PasswordResetView):
+    """Django's password reset, at most MAIL_REQUESTS_PER_EMAIL mails per address (and a limit per client
+    address) per window, so the form cannot flood an inbox (issue 10 item 9)."""
+
+    def form_valid(self, form):
+        if not mail_request_allowed(request=self.request, scope="password-reset", email=form.cleaned_data["email"]):
+            return render(self.request, "accounts/too_many_requests.html", status=429)
+        return super().form_valid(form)

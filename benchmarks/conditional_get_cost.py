@@ -38,8 +38,8 @@ def run(n: int) -> None:
     from games.services import game_create, game_join
 
     settings.DEBUG = False  # no query log: measure what production runs
-    users = [user_create(username=f"cost{i}", email=f"c{i}@example.org", password="Bench-pass-123")
-             for i in range(4)]
+    users = [user_create(username=f"cost{i}", email=f"c{i}@example.org", password="Bench-pass-123",
+                         email_verified=True) for i in range(4)]
     game = game_create(created_by=users[0], engine="faltisia", players=4, seed=1)
     for u in users[1:]:
         game_join(game=game, user=u)

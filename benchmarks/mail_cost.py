@@ -120,7 +120,8 @@ def run(n_games: int) -> None:
         clients = []
         for i in range(4):
             name = f"mail{emails}{i}"
-            u = user_create(username=name, email=f"{name}@example.org", password="Bench-pass-123")
+            u = user_create(username=name, email=f"{name}@example.org", password="Bench-pass-123",
+                            email_verified=True)  # confirmed addresses: they get game mail
             if emails == "off":
                 NotificationPreferences.objects.filter(user=u).update(email_prompts=False, email_results=False)
             c = APIClient()

@@ -22,6 +22,8 @@ import time
 os.environ["DJANGO_SETTINGS_MODULE"] = "faltisia.settings"
 os.environ.setdefault("DEBUG", "false")
 os.environ.setdefault("ALLOWED_HOSTS", "testserver")
+# DEBUG=false refuses a short or default SECRET_KEY (faltisia/settings.py)
+os.environ.setdefault("SECRET_KEY", "request-cost-bench-" + "x7Kp2mQv9Lw4Rt8Yb3Nc6Hd1Fg5Js0Za" * 2)
 os.environ["CELERY_BROKER_URL"] = "memory://"
 os.environ["CELERY_TASK_ALWAYS_EAGER"] = "false"
 
@@ -41,7 +43,8 @@ def run(n_games: int) -> None:
     rng = random.Random(1)
     tokens = []
     for i in range(4):
-        user = user_create(username=f"bench{i}", email=f"b{i}@example.org", password="Bench-pass-123")
+        user = user_create(username=f"bench{i}", email=f"b{i}@example.org", password="Bench-pass-123",
+                           email_verified=True)
         NotificationPreferences.objects.update_or_create(user=user, defaults={"email_prompts": emails,
                                                                              "email_results": emails})
         tokens.append(user.auth_token.key)

@@ -34,7 +34,7 @@ class BenchStack(Stack):
             "SWEEP_INTERVAL_SECONDS": str(sweep_interval),
             "RESOLVE_GRACE_SECONDS": "3",
             "BENCHMARK_FLOOR_ENDPOINT": "true",
-            "SECRET_KEY": "load-bench-secret",
+            "SECRET_KEY": "load-bench-secret-" + "x7Kp2mQv9Lw4Rt8Yb3Nc6Hd1Fg5Js0Za" * 2,  # >= 50 chars
             "LOG_LEVEL": "INFO",  # as in production (Procfile)
         })
         self.env.pop("GAME_ENGINES", None)  # production engines only

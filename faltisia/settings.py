@@ -5,17 +5,30 @@ in-process (eager), email printed to the console. Production sets DATABASE_URL (
 CELERY_BROKER_URL (Redis), SECRET_KEY, DEBUG=false and ALLOWED_HOSTS; see README.md.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
 environ.Env.read_env(BASE_DIR / ".env")  # optional; real environment variables win
 
-SECRET_KEY = env("SECRET_KEY", default="dev-only-insecure-key-change-me-in-production")
+# Published in this repository: good for the embedded mode only (DEBUG=true), refused in production.
+INSECURE_DEFAULT_SECRET_KEY = "dev-only-insecure-key-change-me-in-production"
+SECRET_KEY_MIN_LENGTH = 50
+SECRET_KEY = env("SECRET_KEY", default=INSECURE_DEFAULT_SECRET_KEY)
 DEBUG = env.bool("DEBUG", default=True)
+# Sign-up links, one-click mail links and reply tokens are all keyed with SECRET_KEY: with a known or
+# guessable key anyone could forge them, so production refuses to start without a real one (issue 10 item 7).
+if not DEBUG and (SECRET_KEY == INSECURE_DEFAULT_SECRET_KEY or len(SECRET_KEY) < SECRET_KEY_MIN_LENGTH
+                  or len(set(SECRET_KEY)) < 5):
+    raise ImproperlyConfigured(
+        f"SECRET_KEY must be set to a random string of at least {SECRET_KEY_MIN_LENGTH} characters when "
+        "DEBUG is false (the default key is public). Generate one with: python -c \"import secrets; "
+        "print(secrets.token_urlsafe(64))\"")
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["*"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
@@ -157,6 +170,11 @@ GAME_ENGINES = env.dict("GAME_ENGINES", default={})
 # A step that is complete but not yet resolved is picked up by the sweep after this many seconds
 # (the on-commit task normally resolves it at once; this is the safety net for a lost task).
 RESOLVE_GRACE_SECONDS = env.float("RESOLVE_GRACE_SECONDS", default=3.0)
+# Vacations stretch deadlines; these caps keep stacked vacations from stretching them without end
+# (accounts/vacation_caps.py): days away per rolling 365 days, and days one game's deadlines may be
+# stretched for one player over the game's life.
+VACATION_MAX_DAYS_PER_YEAR = env.int("VACATION_MAX_DAYS_PER_YEAR", default=30)
+VACATION_MAX_DAYS_PER_GAME = env.int("VACATION_MAX_DAYS_PER_GAME", default=21)
 DEFAULT_CLOCK = {"type": "fixed", "step_seconds": 2 * 24 * 3600, "extensions": 1, "bot_after_misses": 3}
 
 # --- Email (built by the email layer; console by default) -----------------------------------------
@@ -208,7 +226,9 @@ MIDDLEWARE += ["games.web.middleware.UserTimezoneMiddleware"]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
-# Sign-up links and game invitations are signed; these say how long they stay good.
+# Sign-up links and game invitations are signed; these say how long they stay good. A sign-up link also
+# stops working once used or when the account's password or address changes (accounts/verification.py);
+# it cannot outlive PASSWORD_RESET_TIMEOUT (Django's, 3 days).
 EMAIL_VERIFICATION_MAX_AGE = env.int("EMAIL_VERIFICATION_MAX_AGE", default=3 * 24 * 3600)
 INVITE_MAX_AGE = env.int("INVITE_MAX_AGE", default=14 * 24 * 3600)
 # How often an open game page asks whether anything changed (milliseconds).
@@ -226,3 +246,33 @@ CELERY_BEAT_SCHEDULE["tournaments-close-registrations"] = {"task": "tournaments.
 # step's resolution (default queue "celery") never waits behind rendering or sending mail. Tournament
 # notices are sent on commit in-process, not as a task. Eager mode ignores routes.
 CELERY_TASK_ROUTES = {"mail.*": {"queue": "mail"}}
+# --- Cache ------------------------------------------------------------------------------------------
+# Shared counters (password-reset and link-resend throttles, accounts/throttle.py). Local memory is per
+# process; production sets CACHE_URL=redis://127.0.0.1:6379/2 so every web process counts together.
+CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
+# --- Login protection (django-axes; issue 10 item 9) ---------------------------------------------------
+# Every authentication (web login, admin login, POST /api/auth/token/) goes through axes first: after
+# LOGIN_FAILURE_LIMIT wrong passwords in a row for one username, or from one client address, logging in
+# is refused with a 429 for LOGIN_COOLOFF_MINUTES. Failures during a lockout do not extend it and a success
+# clears the count: a lockout always ends, and the owner can still reset the password by email meanwhile.
+# Attempts are rows in the database (shared by every process).
+INSTALLED_APPS += ["axes"]
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+MIDDLEWARE += ["axes.middleware.AxesMiddleware"]  # last, as axes asks
+AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_COOLOFF_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # either one alone locks
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_RESET_ON_SUCCESS = True
+AXES_DISABLE_ACCESS_LOG = True  # failures are kept; a row per successful login is not needed
+AXES_VERBOSE = False  # no banner on every start; lockouts are still logged as warnings
+AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "accounts.lockout.client_ip"
+# Behind N reverse proxies that append to X-Forwarded-For, the client is the Nth address from the right;
+# 0 (the default) uses the connection's address. Set it, or every client shares the proxy's address.
+TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
+# Forms that mail an address someone types (password reset, sign-up link again): at most this many per
+# address and per client address within the window (accounts/throttle.py).
+MAIL_REQUESTS_PER_EMAIL = env.int("MAIL_REQUESTS_PER_EMAIL", default=3)
+MAIL_REQUESTS_PER_IP = env.int("MAIL_REQUESTS_PER_IP", default=20)
+MAIL_REQUEST_WINDOW_SECONDS = env.int("MAIL_REQUEST_WINDOW_SECONDS", default=3600)

@@ -4,6 +4,8 @@ test engine. CI runs these with DATABASE_URL=postgres://... and CELERY_BROKER_UR
 from .settings import *  # noqa: F401,F403
 from .settings import GAME_ENGINES
 
+# A long test-only key: the end-to-end stacks (DEBUG=false, which refuses short keys) share it.
+SECRET_KEY = "test-only-secret-key-" + "x7Kp2mQv9Lw4Rt8Yb3Nc6Hd1Fg5Js0Za" * 2
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 GAME_ENGINES = {**GAME_ENGINES, "tinygame": "tests.fake_engine:TinyEngine"}
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"

@@ -6,6 +6,7 @@ import os
 
 import pytest
 from django.conf import settings
+from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from tests.factories import UserFactory, make_started_game
@@ -27,6 +28,13 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.skip(reason="needs PostgreSQL: set DATABASE_URL=postgres://..."))
         if item.get_closest_marker("redis") and not _broker_is_redis():
             item.add_marker(pytest.mark.skip(reason="needs Redis: set CELERY_BROKER_URL=redis://..."))
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    """Request counters (accounts/throttle.py) live in the cache: each test starts with none."""
+    yield
+    cache.clear()
 
 
 @pytest.fixture

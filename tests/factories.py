@@ -20,7 +20,9 @@ class UserFactory(factory.django.DjangoModelFactory):
 
     @classmethod
     def _create(cls, model_class, *args, **kwargs):
-        return user_create(username=kwargs["username"], email=kwargs["email"], password=kwargs["password"])
+        # A test player's address counts as confirmed, so game mail reaches it (issue 10 item 3).
+        return user_create(username=kwargs["username"], email=kwargs["email"], password=kwargs["password"],
+                           email_verified=True)
 
 
 def make_started_game(*, players: int = 2, options: dict | None = None, clock: dict | None = None,

@@ -19,6 +19,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.services import vacation_create
+from accounts.vacation_caps import VacationLimitError
 from games.engines.registry import get_engine
 from games.errors import ErrorCode, GameError
 from games.models import GameStatus, Prompt, Seat, SubmissionSource
@@ -38,7 +39,7 @@ logger = logging.getLogger(__name__)
 ERROR_ANSWERS_PER_HOUR = 10
 ANSWERS_PER_HOUR = 600
 UNKNOWN_ANSWERS_PER_HOUR = 3
-MAX_VACATION_DAYS = 60
+MAX_VACATION_DAYS = 30  # one vacation; all of them together are capped per year (accounts/vacation_caps.py)
 
 HELP_LINES = [
     "Reply to a game email with one of these on the first line:",
@@ -47,7 +48,7 @@ HELP_LINES = [
     "  orders                   - list your standing orders and the ones this game offers",
     "  orders <id> [<id> ...]   - set standing orders (e.g. orders attend-all)",
     "  orders clear             - remove your standing orders",
-    "  vacation <days>          - you are away: deadlines wait for you (1-60 days)",
+    "  vacation <days>          - you are away: deadlines wait for you (1-30 days, 30 a year)",
     "  help                     - this text",
     "Quoted text, signatures and the rest of the message are ignored.",
 ]
@@ -137,7 +138,7 @@ def _answer(inbound: InboundMessage, parsed: ParsedMessage, mailbox: SeatMailbox
     if not reply.ok:
         limit_qs = limit_qs.filter(outcome=InboundOutcome.REFUSED)
     limited = _recent(limit_qs) >= (ANSWERS_PER_HOUR if reply.ok else ERROR_ANSWERS_PER_HOUR)
-    if user is None or not user.email or limited:
+    if user is None or not user.email or user.email_verified_at is None or limited:
         return _finish(inbound, reply.outcome, reply.reason + (":rate-limited" if limited else ":no-address"),
                        detail=" ".join(reply.lines))
     note = None
@@ -279,7 +280,10 @@ def _vacation(seat: Seat, command: Command) -> _Reply:
     if seat.user is None:
         return _Reply(False, "Vacation not recorded", ["This seat has no player."], "no-user", show_prompt=False)
     now = timezone.now()
-    vacation = vacation_create(user=seat.user, starts=now, ends=now + timedelta(days=days))
+    try:
+        vacation = vacation_create(user=seat.user, starts=now, ends=now + timedelta(days=days))
+    except VacationLimitError as e:
+        return _Reply(False, "Vacation not recorded", [str(e)], "vacation-cap", show_prompt=False)
     until = compose.deadline_local(vacation.ends, seat.user)
     return _Reply(True, "Vacation recorded",
                   [f"You are away until {until}. Deadlines that fall while you are away wait for your return."],

@@ -32,9 +32,14 @@ MISSING_PROMPT_BATCH = 200
 
 def _mailable(seat: Seat) -> User | None:
     user = seat.user
-    if user is None or seat.is_bot or not user.email or not user.is_active:
+    if user is None or seat.is_bot or not _address_confirmed(user):
         return None
     return user
+
+
+def _address_confirmed(user: User) -> bool:
+    """Game mail goes only to an active account's confirmed address (issue 10 item 3)."""
+    return bool(user.email) and user.is_active and user.email_verified_at is not None
 
 
 def followup_delay() -> timedelta:
@@ -128,7 +133,8 @@ def prompts_due_without_mail(*, now: datetime):
            | (Q(opened_at__lte=held_back_by) & ~at_once))
     return (Prompt.objects
             .filter(closed_at__isnull=True, opened_at__gt=now - MISSING_PROMPT_WINDOW,
-                    opened_at__lte=max(at_once_by, held_back_by), seat__is_bot=False, seat__user__is_active=True)
+                    opened_at__lte=max(at_once_by, held_back_by), seat__is_bot=False, seat__user__is_active=True,
+                    seat__user__email_verified_at__isnull=False)
             .exclude(seat__user__email="")
             .exclude(seat__user__notification_preferences__email_prompts=False)
             .alias(previous_source=previous_pick_source())
@@ -253,7 +259,7 @@ def digests_queue(*, now: datetime | None = None) -> int:
     queued = 0
     for prefs in NotificationPreferences.objects.filter(digest=True).select_related("user"):
         user = prefs.user
-        if not user.email or not user.is_active:
+        if not _address_confirmed(user):
             continue
         last = Notification.objects.filter(user=user, kind=NotificationKind.DIGEST).order_by("-id").first()
         if last is not None and now - last.created_at < timedelta(hours=23):

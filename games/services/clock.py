@@ -15,7 +15,8 @@ from typing import Any
 
 from django.conf import settings
 
-from accounts.selectors import vacations_overlapping
+from accounts.selectors import vacation_time_between, vacations_overlapping
+from accounts.vacation_caps import per_game_cap
 
 from ..models import Game, Seat
 
@@ -38,22 +39,38 @@ def clock_validate(clock: dict[str, Any]) -> None:
             raise ValueError(f"clock {key} must be a non-negative number")
 
 
-def extend_over_vacations(*, user_id: int | None, start: datetime, seconds: float) -> datetime:
-    """The moment ``seconds`` of the player's active (non-vacation) time have passed after ``start``."""
+def extend_over_vacations(*, user_id: int | None, start: datetime, seconds: float,
+                          max_stretch: timedelta | None = None) -> datetime:
+    """The moment ``seconds`` of the player's active (non-vacation) time have passed after ``start``;
+    vacations push it back by at most ``max_stretch`` in all (None: no cap)."""
     remaining = timedelta(seconds=seconds)
     if user_id is None:
         return start + remaining
     t = start
+    stretched = timedelta(0)
     horizon = start + remaining + timedelta(days=365)
     for v in vacations_overlapping(user_id=user_id, start=start, end=horizon):
-        if v.starts >= t + remaining:
+        if v.starts >= t + remaining or (max_stretch is not None and stretched >= max_stretch):
             break
         away_from = max(v.starts, t)
         if v.ends <= away_from:
             continue
         remaining -= away_from - t
-        t = v.ends
+        skip = v.ends - away_from
+        if max_stretch is not None:
+            skip = min(skip, max_stretch - stretched)
+        stretched += skip
+        t = away_from + skip
     return t + remaining
+
+
+def vacation_stretch_left(*, game: Game, user_id: int, now: datetime) -> timedelta:
+    """How much longer the player's vacations may still stretch this game's deadlines: the per-game cap
+    (VACATION_MAX_DAYS_PER_GAME) less the vacation time already spent since the game started (issue 10
+    item 11: stacked vacations stretched a 1-hour clock by a year)."""
+    since = game.started_at or now
+    spent = vacation_time_between(user_id=user_id, start=since, end=now) if since < now else timedelta(0)
+    return max(timedelta(0), per_game_cap() - spent)
 
 
 def seat_time_allowance(*, game: Game, seat: Seat) -> float | None:
@@ -74,9 +91,10 @@ def prompt_deadline(*, game: Game, seat: Seat, now: datetime, may_be_away: bool 
     seconds = seat_time_allowance(game=game, seat=seat)
     if seconds is None:
         return None
-    if not may_be_away:
+    if not may_be_away or seat.user_id is None:
         return now + timedelta(seconds=seconds)
-    return extend_over_vacations(user_id=seat.user_id, start=now, seconds=seconds)
+    return extend_over_vacations(user_id=seat.user_id, start=now, seconds=seconds,
+                                 max_stretch=vacation_stretch_left(game=game, user_id=seat.user_id, now=now))
 
 
 def bank_after_pick(*, game: Game, seat: Seat, opened_at: datetime, now: datetime, timed_out: bool) -> None:

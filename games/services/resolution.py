@@ -29,7 +29,11 @@ def _on_vacation_until(turn: Turn, position: int):
         return None
     v = (Vacation.objects.filter(user_id=user_id, starts__lte=turn.now, ends__gt=turn.now)
          .order_by("-ends").first())
-    return v.ends if v else None
+    if v is None:
+        return None
+    # The game's vacation allowance caps the wait too (VACATION_MAX_DAYS_PER_GAME, issue 10 item 11).
+    left = clock.vacation_stretch_left(game=turn.game, user_id=user_id, now=turn.now)
+    return min(v.ends, turn.now + left) if left > timedelta(0) else None
 
 
 def _seat_defaults(turn: Turn, position: int) -> None:

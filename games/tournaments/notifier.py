@@ -25,6 +25,8 @@ PREFERENCE = {NoticeKind.ROUND_STARTED: "email_prompts", NoticeKind.GAME_ASSIGNE
 def _wants_mail(notice: Notice) -> bool:
     if not getattr(settings, "TOURNAMENT_NOTICES_BY_MAIL", True) or not notice.user.email:
         return False
+    if notice.user.email_verified_at is None or not notice.user.is_active:
+        return False  # only to a confirmed address (issue 10 item 3)
     prefs = getattr(notice.user, "notification_preferences", None)
     return prefs is None or getattr(prefs, PREFERENCE[notice.kind], True)
 

@@ -23,21 +23,20 @@ def _link(message) -> str:
     return re.search(r"https?://\S+(/accounts/verify/\S+/)", message.body).group(1)
 
 
-def test_signup_sends_a_signed_link_and_the_account_waits_for_it(db, client):
+def test_signup_signs_in_and_sends_a_single_use_link_that_confirms_the_address(db, client):
+    # Rule (issue 10 item 3): a new account may play at once; its address is confirmed by the link.
     r = client.post("/accounts/signup/", SIGNUP)
-    assert r.status_code == 200 and b"Check your email" in r.content
+    assert r.status_code == 200 and b"Check your email" in r.content and b"no game emails" in r.content
     user = User.objects.get(username="maria")
-    assert not user.is_active and user.timezone == "Asia/Tokyo"
+    assert user.is_active and user.email_verified_at is None and user.timezone == "Asia/Tokyo"
+    assert client.session["_auth_user_id"] == str(user.pk)
     assert len(mail.outbox) == 1 and mail.outbox[0].to == ["maria@example.org"]
-    # Rule: nobody logs in with an address they have not confirmed; the message says why.
-    r = client.post("/accounts/login/", {"username": "maria", "password": SIGNUP["password"]})
-    assert r.status_code == 200 and b"confirm your email" in r.content and "_auth_user_id" not in client.session
     r = client.get(_link(mail.outbox[0]))
     assert r.status_code == 302 and r.url == "/"
     user.refresh_from_db()
-    assert user.is_active and client.session["_auth_user_id"] == str(user.pk)
-    # Opening the link twice is harmless.
-    assert client.get(_link(mail.outbox[0])).status_code == 302
+    assert user.email_verified_at is not None
+    # The link works once (issue 10 item 7).
+    assert client.get(_link(mail.outbox[0])).status_code == 400
 
 
 def test_signup_refuses_bad_input_and_creates_nothing(db, client):
@@ -56,11 +55,11 @@ def test_a_tampered_or_outdated_verification_link_is_refused(db, client):
     token = email_verification_token(user=user)
     r = client.get(f"/accounts/verify/{token[:-2]}xx/")
     assert r.status_code == 400 and b"not valid" in r.content
-    user.email = "other@example.org"  # the link names the address it was sent to
+    user.email = "other@example.org"  # the link is bound to the address it was sent to
     user.save()
     r = client.get(f"/accounts/verify/{token}/")
-    assert r.status_code == 400 and b"no longer uses" in r.content
-    assert not User.objects.get(pk=user.pk).is_active
+    assert r.status_code == 400 and b"not valid" in r.content
+    assert User.objects.get(pk=user.pk).email_verified_at is None
 
 
 def test_resend_sends_a_new_link_without_telling_who_exists(db, client):

@@ -37,7 +37,7 @@ class Command(BaseCommand):
         users = []
         for name in names:
             user = User.objects.filter(username=name).first() or user_create(
-                username=name, email=f"{name}@example.org", password=DEMO_PASSWORD)
+                username=name, email=f"{name}@example.org", password=DEMO_PASSWORD, email_verified=True)
             users.append(user)
         if not User.objects.filter(username="admin").exists():
             User.objects.create_superuser("admin", "admin@example.org", DEMO_PASSWORD)
