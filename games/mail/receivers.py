@@ -20,9 +20,10 @@ from anymail.signals import inbound
 from django.db import transaction
 from django.dispatch import receiver
 
-from games.signals import game_finished, phase_resolved, prompts_opened
+from games.signals import game_finished, phase_resolved, prompts_opened, seat_changed_hands
 
 from . import notify, tasks
+from .tokens import mailbox_rotate
 
 logger = logging.getLogger(__name__)
 
@@ -59,6 +60,12 @@ def on_phase_resolved(sender, game, phase, events, **kwargs) -> None:
 @receiver(game_finished, dispatch_uid="mail.game_finished")
 def on_game_finished(sender, game, **kwargs) -> None:
     task_enqueue_on_commit(tasks.queue_finished_notifications, game.pk)
+
+
+@receiver(seat_changed_hands, dispatch_uid="mail.seat_changed_hands")
+def on_seat_changed_hands(sender, seat, previous_user_id, reason, **kwargs) -> None:
+    """Inside the seat change's transaction: the old reply address and links stop working with it."""
+    mailbox_rotate(seat_id=seat.pk, previous_user_id=previous_user_id, reason=reason)
 
 
 @receiver(inbound, dispatch_uid="mail.anymail_inbound")
