@@ -197,6 +197,10 @@ def _handle(parsed: ParsedMessage, mailbox: SeatMailbox) -> _Reply:
         return _Reply(False, "Your message was too large",
                       [f"Messages over {settings.MAIL_INBOUND_MAX_BYTES // 1024} KB are not read. Nothing was "
                        "recorded. Reply with just the option number, without attachments."], "oversized")
+    if parsed.unknown_charset:
+        return _Reply(False, "We could not read your message",
+                      ["We could not read your message's character set; reply in plain text UTF-8. Nothing was "
+                       "recorded."], "unknown-charset")
     command = command_parse(parsed.first_line)
     if command.name == "help":
         return _Reply(True, "Help: playing by email", list(HELP_LINES), "help", InboundOutcome.COMMAND)
