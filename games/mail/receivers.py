@@ -72,7 +72,11 @@ def on_seat_changed_hands(sender, seat, previous_user_id, reason, **kwargs) -> N
 def on_anymail_inbound(sender, event, esp_name, **kwargs) -> None:
     """A provider's inbound webhook (django-anymail): the same service as the MTA pipe."""
     from .inbound import inbound_message_process
+    from .webhooks import InboundProcessingFailed
 
     message = event.message
-    result = inbound_message_process(raw=message.as_bytes(), recipient=message.envelope_recipient)
+    try:
+        result = inbound_message_process(raw=message.as_bytes(), recipient=message.envelope_recipient)
+    except Exception as e:  # the service never raises for bad input: this is ours (the database...)
+        raise InboundProcessingFailed(f"inbound mail via {esp_name} could not be processed") from e
     logger.info("inbound mail via %s: %s (%s)", esp_name, result.outcome, result.reason)
