@@ -3,8 +3,8 @@
 A pick link carries the prompt row, the option, a random nonce and the generation of the seat's
 mailbox it was issued under, signed with SECRET_KEY and a timestamp. The signature proves we issued
 it; the timestamp makes it expire; UsedLink's unique nonce makes it work once; the generation makes
-it die when the seat changes hands (tokens.mailbox_rotate). Nothing happens on GET (mail scanners prefetch links): the page asks for
-a POST.
+it die when the seat changes hands (tokens.mailbox_rotate). Nothing happens on GET (mail scanners
+prefetch links): the page asks for a POST.
 """
 
 from __future__ import annotations

@@ -50,14 +50,13 @@ def test_a_player_cannot_reclaim_a_seat_an_admin_handed_to_a_bot(boss):
     """issue 10 item 12: a clear 403 {error, detail} for the seat's own player; nothing changes."""
     game, (alice, bob) = make_started_game(players=2, options={"rounds": 3})
     admin_actions.seat_hand_to_bot(game=game, by=boss, position=1)
-    s1 = seat(game, 1)
-    assert s1.is_bot and s1.bot_reason == BotReason.ADMIN and s1.bot_handed_by == boss  # who handed it, and why
     response = api_for(bob).post(f"/api/games/{game.pk}/reclaim/")
     assert response.status_code == 403
     body = response.json()
     assert body["error"] == "reclaim_needs_admin"
     assert "an admin handed this seat to a bot; ask an admin" in body["detail"]
-    assert seat(game, 1).is_bot
+    s1 = seat(game, 1)
+    assert s1.is_bot and s1.bot_reason == BotReason.ADMIN and s1.bot_handed_by == boss  # who handed it, and why
     assert reclaim_events(game) == []
 
 
