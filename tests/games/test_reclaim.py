@@ -129,3 +129,18 @@ def test_a_players_pick_that_takes_a_seat_back_from_the_bot_is_logged():
     assert not seat(game, 1).is_bot
     (event,) = reclaim_events(game)
     assert event.visibility is None
+
+
+def test_the_web_page_follows_the_same_rule(boss, client):
+    """issue 10 item 12: the web page has no reclaim button; its way back is a pick, refused here too."""
+    game, (alice, bob) = make_started_game(players=2, options={"rounds": 3})
+    prompt = open_prompt(game, 1)
+    s1 = seat(game, 1)
+    s1.is_bot, s1.bot_reason, s1.bot_handed_by = True, BotReason.ADMIN, boss
+    s1.save()
+    client.force_login(bob)
+    page = client.post(f"/games/{game.pk}/move/", {"prompt": prompt.prompt_id, "option": prompt.options[0]["id"]},
+                       follow=True)
+    assert page.status_code == 200
+    assert b"an admin handed this seat to a bot; ask an admin" in page.content
+    assert seat(game, 1).is_bot and reclaim_events(game) == []
