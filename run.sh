@@ -19,6 +19,10 @@ case "${1:-run}" in
     ;;
   run)
     ADDR="${ADDR:-127.0.0.1:8000}"
+    # Links in emails (settings.MAIL_BASE_URL) point at this server unless a base URL is given.
+    if [ -z "${MAIL_BASE_URL:-}" ] && [ -z "${SITE_URL:-}" ]; then
+      export MAIL_BASE_URL="http://$ADDR"
+    fi
     .venv/bin/python manage.py migrate --noinput -v 0
     .venv/bin/python manage.py demo_setup --base-url "http://$ADDR"
     # Deadlines, reminders, digests and tournament sweeps fire in the embedded mode too: a child process

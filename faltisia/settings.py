@@ -207,6 +207,10 @@ MAIL_REMINDER_INTERVAL_SECONDS = env.float("MAIL_REMINDER_INTERVAL_SECONDS", def
 # ANYMAIL='{"MAILGUN_API_KEY": "..."}'; the inbound webhook's basic auth is ANYMAIL_WEBHOOK_SECRET=user:pass.
 ANYMAIL = {**env.json("ANYMAIL", default={}),
            **({"WEBHOOK_SECRET": env("ANYMAIL_WEBHOOK_SECRET")} if env("ANYMAIL_WEBHOOK_SECRET", default="") else {})}
+# Providers whose inbound webhook is mounted at /mail/inbound/<esp>/inbound/ (games/mail/webhooks.py), e.g.
+# MAIL_INBOUND_ESPS=postmark; "*" is all. Default: all when ANYMAIL_WEBHOOK_SECRET is set, else none.
+# Production (DEBUG=false) refuses to start with one mounted and no ANYMAIL_WEBHOOK_SECRET (games/mail/checks.py).
+MAIL_INBOUND_ESPS = env.list("MAIL_INBOUND_ESPS", default=["*"] if ANYMAIL.get("WEBHOOK_SECRET") else [])
 CELERY_BEAT_SCHEDULE["mail-reminders"] = {"task": "mail.send_due_reminders",
                                           "schedule": MAIL_REMINDER_INTERVAL_SECONDS}
 CELERY_BEAT_SCHEDULE["mail-digests"] = {"task": "mail.send_digests", "schedule": 3600.0}

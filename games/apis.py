@@ -231,7 +231,7 @@ class SeatReclaimApi(APIView):
     @extend_schema(request=None, responses={200: GameOutput, 403: ErrorOutput})
     def post(self, request, game_id: int):
         game = _game_or_404(game_id)
-        seat_reclaim(seat=_my_seat(game, request.user))
+        seat_reclaim(seat=_my_seat(game, request.user), by=request.user)
         return Response(game_detail_for_user(game=game, user=request.user))
 
 

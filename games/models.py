@@ -29,6 +29,15 @@ class SubmissionSource(models.TextChoices):
 HUMAN_SOURCES = frozenset({SubmissionSource.API, SubmissionSource.WEB, SubmissionSource.EMAIL})
 
 
+class BotReason(models.TextChoices):
+    """Why a bot plays a seat: it decides who may give the seat back to its player."""
+
+    NONE = "", "no bot, or a bot seat from the start"
+    MISSES = "misses", "the player missed deadlines in a row"  # the player may reclaim it
+    PLAYER = "player", "the player left the seat to a bot"  # the player may reclaim it
+    ADMIN = "admin", "an admin handed the seat to a bot"  # only an admin gives it back
+
+
 class Game(models.Model):
     engine = models.CharField(max_length=40)  # registry slug, e.g. "faltisia"
     options = models.JSONField(default=dict, blank=True)
@@ -84,6 +93,10 @@ class Seat(models.Model):
     bank_seconds = models.FloatField(null=True, blank=True)  # time-bank clocks only
     standing_orders = models.JSONField(default=list, blank=True)  # engine order ids, in priority order
     is_bot = models.BooleanField(default=False)  # a bot plays this seat (until its player reclaims it)
+    # Why the bot plays it and who handed it over (an admin's hand-off is undone only by an admin).
+    bot_reason = models.CharField(max_length=10, choices=BotReason.choices, default=BotReason.NONE, blank=True)
+    bot_handed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                      related_name="+")
     email_token_hash = models.CharField(max_length=128, blank=True)  # for the email layer's reply address
 
     class Meta:

@@ -1,4 +1,5 @@
-"""Signals the notification layers (email, web push) hook. All are sent after the transaction commits."""
+"""Signals the notification layers (email, web push) hook. All but seat_changed_hands are sent after the
+transaction commits."""
 
 from typing import NamedTuple
 
@@ -25,3 +26,9 @@ phase_resolved = Signal()
 game_finished = Signal()
 # kwargs: game — an admin ended the game without a result (games.services.admin_actions.game_abandon)
 game_abandoned = Signal()
+
+# kwargs: seat (the Seat row, already changed), previous_user_id (who held it before), reason ("replaced",
+#   "to_bot", "from_bot", "reclaimed"). Unlike the signals above it is sent INSIDE the write's transaction:
+#   whoever keeps a credential bound to the seat (the email layer's reply token and one-click links) revokes
+#   it together with the change, so no moment exists where the old holder still acts for the seat.
+seat_changed_hands = Signal()

@@ -8,4 +8,6 @@ class MailConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from . import receivers  # noqa: F401  (connects the games signals and anymail's inbound signal)
+        from . import checks, receivers  # noqa: F401  (receivers connect the games signals and anymail's inbound one)
+
+        checks.inbound_webhook_enforce()  # production refuses to start with an unprotected inbound webhook

@@ -21,7 +21,7 @@ from games.selectors import game_view_for_seat
 
 from .links import pick_link_url, unsubscribe_url
 from .situation import situation_sections, where_in_game
-from .tokens import reply_address
+from .tokens import mailbox_for_seat, reply_address
 
 MAX_SUMMARY_EVENTS = 40
 
@@ -57,8 +57,10 @@ def deadline_local(deadline: datetime | None, user: User | None) -> str | None:
 
 
 def option_rows(prompt: Prompt, *, links: bool = True) -> list[dict[str, Any]]:
+    # Links are bound to the seat's current mailbox generation: they die when the seat changes hands.
+    generation = mailbox_for_seat(seat=prompt.seat).generation if links else 0
     return [{"number": i, "id": o["id"], "label": o["label"],
-             "url": pick_link_url(prompt_pk=prompt.pk, option_id=o["id"]) if links else None}
+             "url": pick_link_url(prompt_pk=prompt.pk, option_id=o["id"], generation=generation) if links else None}
             for i, o in enumerate(prompt.options, start=1)]
 
 

@@ -27,10 +27,11 @@ from games.services import seat_standing_orders_set, submission_create
 
 from . import compose
 from .commands import Command, command_parse, option_for
-from .models import InboundMessage, InboundOutcome, Notification, NotificationKind, SeatMailbox
+from .models import (InboundMessage, InboundOutcome, Notification, NotificationKind, RetiredReplyToken,
+                     SeatMailbox)
 from .outbox import notification_queue
 from .parser import GarbledMessage, ParsedMessage, parse_message
-from .tokens import mailbox_for_token
+from .tokens import mailbox_for_token, retired_token
 
 logger = logging.getLogger(__name__)
 
@@ -89,6 +90,9 @@ def inbound_message_process(*, raw: bytes, recipient: str | None = None) -> Inbo
             # Never answer a machine: that is how mail loops start.
             return _finish(inbound, InboundOutcome.IGNORED, f"auto:{parsed.auto_reason}")
         if mailbox is None:
+            retired = retired_token(parsed.targets[0].token) if parsed.targets else None
+            if retired is not None:
+                return _answer_retired(inbound, parsed, retired)
             return _answer_unknown(inbound, parsed)
         reply = _handle(parsed, mailbox)
         return _answer(inbound, parsed, mailbox, reply)
@@ -131,6 +135,29 @@ def _answer_unknown(inbound: InboundMessage, parsed: ParsedMessage) -> InboundRe
     return _finish(inbound, InboundOutcome.REFUSED, reason, answered=queued is not None)
 
 
+def _answer_retired(inbound: InboundMessage, parsed: ParsedMessage, retired: RetiredReplyToken) -> InboundResult:
+    """A reply to a seat's former address (the seat changed hands since): refuse it, kindly, and change nothing.
+
+    The answer goes to the registered address of whoever held the seat when the address was retired (the
+    sender, unless the From was forged), rarely, and says nothing about who holds the seat now.
+    """
+    user = retired.user
+    if user is None or not user.email or _recent(InboundMessage.objects.filter(
+            from_address=parsed.from_address, mailbox__isnull=True)) >= UNKNOWN_ANSWERS_PER_HOUR:
+        return _finish(inbound, InboundOutcome.REFUSED, "retired-token")
+    lines = [f"The address you wrote to was the reply address of your seat in game #{retired.mailbox.seat.game_id}, "
+             "but the seat has changed hands since that email was sent (it was given to another player, or to a "
+             "bot, or back), so this address no longer belongs to you.",
+             "Nothing was done: no choice, standing order or vacation was recorded.",
+             "If you still play this game, reply to the newest email from it, or play on the website."]
+    queued = notification_queue(
+        kind=NotificationKind.ANSWER, dedupe_key=f"answer:{inbound.pk}", to_email=user.email, user_id=user.pk,
+        render=lambda: compose.render_answer(seat=None, user=user, title="This address no longer belongs to you",
+                                             lines=lines, ok=False))
+    return _finish(inbound, InboundOutcome.REFUSED, "retired-token", answered=queued is not None,
+                   detail=" ".join(lines))
+
+
 def _answer(inbound: InboundMessage, parsed: ParsedMessage, mailbox: SeatMailbox, reply: _Reply) -> InboundResult:
     seat = mailbox.seat
     user = seat.user
@@ -171,6 +198,10 @@ def _handle(parsed: ParsedMessage, mailbox: SeatMailbox) -> _Reply:
         return _Reply(False, "Your message was too large",
                       [f"Messages over {settings.MAIL_INBOUND_MAX_BYTES // 1024} KB are not read. Nothing was "
                        "recorded. Reply with just the option number, without attachments."], "oversized")
+    if parsed.unknown_charset:
+        return _Reply(False, "We could not read your message",
+                      ["We could not read your message's character set; reply in plain text UTF-8. Nothing was "
+                       "recorded."], "unknown-charset")
     command = command_parse(parsed.first_line)
     if command.name == "help":
         return _Reply(True, "Help: playing by email", list(HELP_LINES), "help", InboundOutcome.COMMAND)

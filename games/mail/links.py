@@ -1,9 +1,10 @@
 """Signed links in emails: one-click picks (expire, work once) and unsubscribe (RFC 8058 one-click).
 
-A pick link carries the prompt row, the option and a random nonce, signed with SECRET_KEY and a
-timestamp. The signature proves we issued it; the timestamp makes it expire; UsedLink's unique
-nonce makes it work once. Nothing happens on GET (mail scanners prefetch links): the page asks for
-a POST.
+A pick link carries the prompt row, the option, a random nonce and the generation of the seat's
+mailbox it was issued under, signed with SECRET_KEY and a timestamp. The signature proves we issued
+it; the timestamp makes it expire; UsedLink's unique nonce makes it work once; the generation makes
+it die when the seat changes hands (tokens.mailbox_rotate). Nothing happens on GET (mail scanners
+prefetch links): the page asks for a POST.
 """
 
 from __future__ import annotations
@@ -33,19 +34,21 @@ class PickLink:
     prompt_pk: int
     option_id: str
     nonce: str
+    generation: int  # of the seat's mailbox when the link was issued (links from before it existed: 0)
 
 
 def absolute(path: str) -> str:
     return settings.MAIL_BASE_URL.rstrip("/") + path
 
 
-def pick_link_token(*, prompt_pk: int, option_id: str) -> str:
-    return signing.dumps({"p": prompt_pk, "o": option_id, "n": secrets.token_urlsafe(12)},
+def pick_link_token(*, prompt_pk: int, option_id: str, generation: int) -> str:
+    return signing.dumps({"p": prompt_pk, "o": option_id, "n": secrets.token_urlsafe(12), "g": generation},
                          salt=PICK_SALT, compress=True)
 
 
-def pick_link_url(*, prompt_pk: int, option_id: str) -> str:
-    return absolute(reverse("mail-pick", args=[pick_link_token(prompt_pk=prompt_pk, option_id=option_id)]))
+def pick_link_url(*, prompt_pk: int, option_id: str, generation: int) -> str:
+    token = pick_link_token(prompt_pk=prompt_pk, option_id=option_id, generation=generation)
+    return absolute(reverse("mail-pick", args=[token]))
 
 
 def pick_link_read(token: str) -> PickLink:
@@ -57,7 +60,7 @@ def pick_link_read(token: str) -> PickLink:
     except signing.BadSignature:
         raise LinkError("forged", "This link is not valid (it was altered or not issued by us).") from None
     try:
-        return PickLink(int(data["p"]), str(data["o"]), str(data["n"]))
+        return PickLink(int(data["p"]), str(data["o"]), str(data["n"]), int(data.get("g", 0)))
     except (KeyError, TypeError, ValueError):
         raise LinkError("forged", "This link is not valid.") from None
 

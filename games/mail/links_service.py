@@ -11,7 +11,11 @@ from games.models import Prompt, SubmissionSource
 from games.services import submission_create
 
 from .links import LinkError, PickLink, pick_link_read
-from .models import UsedLink
+from .models import SeatMailbox, UsedLink
+
+REVOKED_TEXT = ("This link no longer belongs to you: the seat it was for has changed hands (a new player, or a "
+                "bot) since the email was sent. Nothing was recorded. If you still play this game, use the "
+                "newest email from it or the website.")
 
 
 @dataclass(frozen=True)
@@ -22,7 +26,7 @@ class LinkTarget:
 
 
 def link_target(token: str) -> LinkTarget:
-    """What a link would do (for the GET confirm page); LinkError if forged, expired, used or moot."""
+    """What a link would do (for the GET confirm page); LinkError if forged, expired, revoked, used or moot."""
     link = pick_link_read(token)
     prompt = Prompt.objects.select_related("seat", "game").filter(pk=link.prompt_pk).first()
     if prompt is None:
@@ -30,6 +34,9 @@ def link_target(token: str) -> LinkTarget:
     option = next((o for o in prompt.options if o["id"] == link.option_id), None)
     if option is None:
         raise LinkError("forged", "This link names an option that was never offered.")
+    generation = SeatMailbox.objects.filter(seat_id=prompt.seat_id).values_list("generation", flat=True).first()
+    if link.generation != (generation or 0):
+        raise LinkError("revoked", REVOKED_TEXT)
     if UsedLink.objects.filter(nonce=link.nonce).exists():
         raise LinkError("used", "This link has already been used; each link works once.")
     return LinkTarget(link, prompt, option)

@@ -14,15 +14,39 @@ class SeatMailbox(models.Model):
 
     The token itself is derived from SECRET_KEY and ``nonce`` (tokens.py), so the server can put it in
     every email without keeping it; a database dump alone does not reveal it. A new nonce revokes it.
+
+    When the seat changes hands (a new player, a bot, back from the bot) the mailbox is rotated
+    (tokens.mailbox_rotate): a new nonce, and ``generation`` goes up by one. One-click links carry the
+    generation they were issued under, so one rotation revokes every outstanding link of the seat too,
+    without storing the links.
     """
 
     seat = models.OneToOneField("games.Seat", on_delete=models.CASCADE, related_name="mailbox")
     nonce = models.CharField(max_length=32)
     token_hash = models.CharField(max_length=64, unique=True)
+    generation = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:
         return f"mailbox of {self.seat}"
+
+
+class RetiredReplyToken(models.Model):
+    """A seat's former reply token (its hash), kept so a reply to it gets a clear answer.
+
+    Such a reply changes nothing; it is answered at the registered address of ``user``, who held the
+    seat when the token was retired ("this address no longer belongs to you").
+    """
+
+    mailbox = models.ForeignKey(SeatMailbox, on_delete=models.CASCADE, related_name="retired_tokens")
+    token_hash = models.CharField(max_length=64, unique=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="+")
+    reason = models.CharField(max_length=20)  # why the seat's token was rotated (tokens.mailbox_rotate)
+    retired_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"retired reply token of {self.mailbox.seat} ({self.reason})"
 
 
 class NotificationKind(models.TextChoices):

@@ -17,7 +17,7 @@ from accounts.models import NotificationPreferences, User
 from games.models import Event, Game, GameStatus, Prompt, Seat, Submission, SubmissionSource
 
 from . import compose
-from .models import Notification, NotificationKind
+from .models import Notification, NotificationKind, SeatMailbox
 from .outbox import NOT_BEFORE_TOLERANCE, SWEEP_AFTER, notification_queue
 
 logger = logging.getLogger(__name__)
@@ -77,6 +77,16 @@ def _loaded_preferences(user: User) -> NotificationPreferences:
         return NotificationPreferences(user=user)
 
 
+def prompt_dedupe_key(prompt: Prompt) -> str:
+    """One prompt email per prompt and holder of the seat: after the seat changed hands (its mailbox
+    rotated, tokens.mailbox_rotate) the open prompt is emailed again, to the new holder at the new address."""
+    try:
+        generation = prompt.seat.mailbox.generation
+    except SeatMailbox.DoesNotExist:
+        generation = 0
+    return f"prompt:{prompt.pk}:seat{prompt.seat_id}" + (f":g{generation}" if generation else "")
+
+
 def prompt_notifications_queue(*, prompt_ids: list[int], now: datetime | None = None) -> list[Notification]:
     """Render and store the email of each of these prompts that is due; returns the rows queued.
 
@@ -87,7 +97,7 @@ def prompt_notifications_queue(*, prompt_ids: list[int], now: datetime | None = 
     """
     now = now or timezone.now()
     prompts = (Prompt.objects.filter(pk__in=prompt_ids, closed_at__isnull=True, game__status=GameStatus.ACTIVE)
-               .select_related("game", "seat__user__notification_preferences")
+               .select_related("game", "seat__user__notification_preferences", "seat__mailbox")
                .annotate(previous_source=previous_pick_source()).order_by("pk"))
     rows = []
     for prompt in prompts:
@@ -98,7 +108,7 @@ def prompt_notifications_queue(*, prompt_ids: list[int], now: datetime | None = 
         if now < due_at - NOT_BEFORE_TOLERANCE:
             continue
         row = notification_queue(
-            kind=NotificationKind.PROMPT, dedupe_key=f"prompt:{prompt.pk}:seat{prompt.seat_id}",
+            kind=NotificationKind.PROMPT, dedupe_key=prompt_dedupe_key(prompt),
             to_email=user.email, user_id=user.pk, game=prompt.game, seat=prompt.seat, prompt=prompt,
             render=lambda p=prompt, u=user: compose.render_prompt(prompt=p, user=u))
         if row is not None:

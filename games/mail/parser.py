@@ -50,6 +50,7 @@ class ParsedMessage:
     auto_reason: str | None = None  # why a machine sent it: never answer those
     first_line: str | None = None
     oversized: bool = False
+    unknown_charset: bool = False  # its text is in a character set we cannot decode: answered, not guessed
 
 
 class _HtmlText(HTMLParser):
@@ -110,13 +111,23 @@ def first_meaningful_line(text: str) -> str | None:
     return None
 
 
+class UnknownCharset(ValueError):
+    """The message's text is in a character set Python does not know (e.g. ``charset=x-unknown-foo``)."""
+
+
 def _text_body(msg: EmailMessage) -> str:
-    part = msg.get_body(preferencelist=("plain",))
-    if part is not None:
-        return part.get_content()
-    part = msg.get_body(preferencelist=("html",))
-    if part is not None:
-        return html_to_text(part.get_content())
+    """The plain text (else the HTML as text); UnknownCharset if the only text is in an unknown charset."""
+    unknown = False
+    for subtype, to_text in (("plain", str), ("html", html_to_text)):
+        part = msg.get_body(preferencelist=(subtype,))
+        if part is None:
+            continue
+        try:
+            return to_text(part.get_content())
+        except LookupError:  # the codec lookup failed: try the other part, else say so to the sender
+            unknown = True
+    if unknown:
+        raise UnknownCharset()
     return ""
 
 
@@ -189,9 +200,13 @@ def parse_message(raw: bytes, *, recipient: str | None = None, max_bytes: int = 
         auto = _auto_reason(msg, from_address, subject)
         key = _message_key(msg, data)
         first = None
+        unknown_charset = False
         if not oversized and auto is None:
-            first = first_meaningful_line(_text_body(msg))
-            if first is None and subject:
+            try:
+                first = first_meaningful_line(_text_body(msg))
+            except UnknownCharset:
+                unknown_charset = True
+            if first is None and subject and not unknown_charset:
                 # Some people type the answer in the subject of a fresh message.
                 bare = re.sub(r"^((re|aw|fwd?|sv|antw)\s*:\s*)+", "", subject, flags=re.IGNORECASE).strip()
                 if bare and not bare.startswith("[Game #"):
@@ -202,7 +217,7 @@ def parse_message(raw: bytes, *, recipient: str | None = None, max_bytes: int = 
         raise GarbledMessage(f"unreadable message: {type(e).__name__}") from None
     return ParsedMessage(message_key=key, from_address=_deliverable(_no_nul(from_address)), subject=_no_nul(subject),
                          targets=targets, references=refs[:50], auto_reason=auto, first_line=_no_nul(first),
-                         oversized=oversized)
+                         oversized=oversized, unknown_charset=unknown_charset)
 
 
 def addresses(value: str) -> list[str]:

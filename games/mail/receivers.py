@@ -20,9 +20,10 @@ from anymail.signals import inbound
 from django.db import transaction
 from django.dispatch import receiver
 
-from games.signals import game_finished, phase_resolved, prompts_opened
+from games.signals import game_finished, phase_resolved, prompts_opened, seat_changed_hands
 
 from . import notify, tasks
+from .tokens import mailbox_rotate
 
 logger = logging.getLogger(__name__)
 
@@ -61,11 +62,21 @@ def on_game_finished(sender, game, **kwargs) -> None:
     task_enqueue_on_commit(tasks.queue_finished_notifications, game.pk)
 
 
+@receiver(seat_changed_hands, dispatch_uid="mail.seat_changed_hands")
+def on_seat_changed_hands(sender, seat, previous_user_id, reason, **kwargs) -> None:
+    """Inside the seat change's transaction: the old reply address and links stop working with it."""
+    mailbox_rotate(seat_id=seat.pk, previous_user_id=previous_user_id, reason=reason)
+
+
 @receiver(inbound, dispatch_uid="mail.anymail_inbound")
 def on_anymail_inbound(sender, event, esp_name, **kwargs) -> None:
     """A provider's inbound webhook (django-anymail): the same service as the MTA pipe."""
     from .inbound import inbound_message_process
+    from .webhooks import InboundProcessingFailed
 
     message = event.message
-    result = inbound_message_process(raw=message.as_bytes(), recipient=message.envelope_recipient)
+    try:
+        result = inbound_message_process(raw=message.as_bytes(), recipient=message.envelope_recipient)
+    except Exception as e:  # the service never raises for bad input: this is ours (the database...)
+        raise InboundProcessingFailed(f"inbound mail via {esp_name} could not be processed") from e
     logger.info("inbound mail via %s: %s (%s)", esp_name, result.outcome, result.reason)

@@ -19,7 +19,7 @@ from django.db import IntegrityError, transaction
 
 from games.models import Seat
 
-from .models import SeatMailbox
+from .models import Notification, NotificationKind, NotificationStatus, RetiredReplyToken, SeatMailbox
 
 TOKEN_LENGTH = 24  # 120 bits
 
@@ -47,6 +47,39 @@ def mailbox_for_seat(*, seat: Seat) -> SeatMailbox:
         return SeatMailbox.objects.get(seat=seat)
     Seat.objects.filter(pk=seat.pk).update(email_token_hash=digest)
     return box
+
+
+def mailbox_rotate(*, seat_id: int, previous_user_id: int | None, reason: str) -> SeatMailbox | None:
+    """The seat changed hands: retire its reply token and every one-click link issued for it.
+
+    Runs inside the transaction that changed the seat. The old token's hash is kept (RetiredReplyToken)
+    so a reply to it is answered "this address no longer belongs to you" and changes nothing; the
+    generation goes up, which voids every outstanding link (links carry the generation they were issued
+    under); prompt and reminder emails not yet sent (they carry the old address and links) are skipped.
+    A seat that never had a mailbox has nothing to revoke.
+    """
+    box = SeatMailbox.objects.select_for_update().filter(seat_id=seat_id).first()
+    if box is None:
+        return None
+    RetiredReplyToken.objects.create(mailbox=box, token_hash=box.token_hash, user_id=previous_user_id,
+                                     reason=reason)
+    box.nonce = secrets.token_hex(16)
+    box.token_hash = token_hash(_derive(box.nonce, seat_id))
+    box.generation += 1
+    box.save(update_fields=["nonce", "token_hash", "generation"])
+    Seat.objects.filter(pk=seat_id).update(email_token_hash=box.token_hash)
+    Notification.objects.filter(seat_id=seat_id, status=NotificationStatus.PENDING,
+                                kind__in=[NotificationKind.PROMPT, NotificationKind.REMINDER]).update(
+        status=NotificationStatus.SKIPPED, last_error="the seat changed hands before it was sent")
+    return box
+
+
+def retired_token(token: str) -> RetiredReplyToken | None:
+    """The retired token ``token`` was, if it was one of ours (with the seat and its holder then)."""
+    if not token or len(token) != TOKEN_LENGTH:
+        return None
+    return (RetiredReplyToken.objects.select_related("mailbox__seat__game", "user")
+            .filter(token_hash=token_hash(token)).first())
 
 
 def seat_token(*, seat: Seat) -> str:

@@ -3,10 +3,11 @@
 from django.urls import include, path
 
 from . import views
+from .webhooks import inbound_urlpatterns
 
 urlpatterns = [
     path("l/<str:token>/", views.pick_link, name="mail-pick"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="mail-unsubscribe"),
-    # django-anymail's inbound webhooks: /mail/inbound/<esp>/inbound/ (e.g. postmark, mailgun, amazon_ses)
-    path("inbound/", include("anymail.urls")),
+    # The providers' inbound webhooks: /mail/inbound/<esp>/inbound/ for each of MAIL_INBOUND_ESPS (webhooks.py)
+    path("inbound/", include(inbound_urlpatterns())),
 ]

@@ -13,7 +13,7 @@ from .links import LinkError, unsubscribe_read
 from .links_service import link_target, link_use
 from .notify import preferences_unsubscribe
 
-STATUS = {"forged": 400, "expired": 410, "used": 409, "unknown": 404, "stale_prompt": 409,
+STATUS = {"forged": 400, "expired": 410, "revoked": 403, "used": 409, "unknown": 404, "stale_prompt": 409,
           "game_not_active": 409, "not_an_option": 400}
 
 

@@ -16,13 +16,13 @@ from django.db.models import F
 from accounts.models import User
 
 from ..errors import ErrorCode, GameError
-from ..models import Event, Game, GameStatus, Prompt, Seat, Submission, SubmissionSource
+from ..models import BotReason, Event, Game, GameStatus, Prompt, Seat, Submission, SubmissionSource
 from ..signals import game_abandoned
 from .enqueue import signal_on_commit
 from .clock import clock_validate
 from .lifecycle import _check_admin, _engine_or_error, _game_start, game_pause, game_resume
 from .resolution import _seat_defaults
-from .seats import seat_reclaim
+from .seats import seat_back_from_bot, seat_changed_hands_send
 from .turn import Turn, prompt_close, prompts_sync, step_check, turn_load, turn_save
 from .version import game_touch
 
@@ -160,14 +160,17 @@ def seat_replace_player(*, game: Game, by: User, position: int, user: User) -> S
         raise GameError(ErrorCode.GAME_FULL, f"{user.username} already sits at this game")
     seat.user = user
     seat.is_bot = False
+    seat.bot_reason = BotReason.NONE
+    seat.bot_handed_by = None
     seat.missed_deadlines = 0
     seat.extensions_used = 0
-    seat.email_token_hash = ""  # the old player's reply address must stop working
     try:
         with transaction.atomic():
             seat.save()
     except IntegrityError:
         raise GameError(ErrorCode.GAME_FULL, f"{user.username} already sits at this game")
+    # The old player's reply address and one-click links must stop working, in this transaction.
+    seat_changed_hands_send(seat=seat, previous_user_id=old.pk if old else None, reason="replaced")
     admin_event_record(game=turn.game, by=by, action="replace", seat=position,
                        old=old.username if old else None, new=user.username,
                        text=f"gave seat {position} to {user.username}"
@@ -193,7 +196,12 @@ def seat_hand_to_bot(*, game: Game, by: User, position: int) -> Seat:
     if seat.is_bot:
         raise GameError(ErrorCode.INVALID_SETTINGS, f"a bot already plays seat {position}")
     seat.is_bot = True
+    # Who handed it over decides who may give it back (seats.seat_reclaim): the player undoes their own.
+    seat.bot_reason = BotReason.PLAYER if own else BotReason.ADMIN
+    seat.bot_handed_by_id = by.pk
     turn.dirty_seats.add(position)
+    # The player's reply address and links stop working: a bot plays the seat now.
+    seat_changed_hands_send(seat=seat, previous_user_id=seat.user_id, reason="to_bot")
     if own:
         Event.objects.create(game=turn.game, phase=turn.game.phase, visibility=None,
                              text=f"{by.username} left seat {position}; a bot plays it from now on.",
@@ -210,16 +218,19 @@ def seat_hand_to_bot(*, game: Game, by: User, position: int) -> Seat:
 
 @transaction.atomic
 def seat_take_back_from_bot(*, game: Game, by: User, position: int) -> Seat:
-    """The seat's player plays it again (the bot leaves)."""
+    """The seat's player plays it again (the bot leaves), whoever handed it to the bot."""
     turn = _turn_or_404(game)
     _check_admin(turn.game, by)
     _running(turn)
     seat = _seat_at(turn, position)
     if not seat.is_bot:
         raise GameError(ErrorCode.INVALID_SETTINGS, f"seat {position} is not played by a bot")
-    seat = seat_reclaim(seat=seat)
+    if seat.user_id is None:
+        raise GameError(ErrorCode.INVALID_SETTINGS, f"seat {position} has no player to give it back to")
+    seat_back_from_bot(turn, position, reason="from_bot")
     admin_event_record(game=turn.game, by=by, action="from_bot", seat=position,
                        text=f"gave seat {position} back to {seat.user.username}.")
+    turn_save(turn)
     return seat
 
 

@@ -14,7 +14,7 @@ from django.db import transaction
 from accounts.models import Vacation
 
 from ..engines.base import Event as EngineEvent
-from ..models import GameStatus, SubmissionSource
+from ..models import BotReason, GameStatus, SubmissionSource
 from ..signals import phase_resolved
 from . import clock
 from .enqueue import signal_on_commit
@@ -77,7 +77,7 @@ def due_prompts_handle(turn: Turn) -> bool:
         turn.dirty_seats.add(position)
         misses = int(settings.get("bot_after_misses", 0))
         if misses and seat.missed_deadlines >= misses and not seat.is_bot:
-            seat.is_bot = True
+            seat.is_bot, seat.bot_reason = True, BotReason.MISSES  # the player may reclaim it
             events_store(turn, [EngineEvent(f"Seat {position} missed {seat.missed_deadlines} deadlines in a row;"
                                             " a bot plays it until its player returns.")],
                          phase=turn.game.phase)

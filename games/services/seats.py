@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from accounts.models import User
+
 from ..engines.registry import get_engine
 from ..errors import ErrorCode, GameError
-from ..models import GameStatus, Seat
-from .turn import auto_pick, pick_apply, prompts_sync, step_check, turn_load, turn_save
+from ..models import BotReason, Event, GameStatus, Seat
+from ..signals import seat_changed_hands
+from .turn import Turn, auto_pick, pick_apply, prompts_sync, step_check, turn_load, turn_save
 
 
 @transaction.atomic
@@ -32,15 +35,47 @@ def seat_standing_orders_set(*, seat: Seat, order_ids: list[str]) -> Seat:
     return locked
 
 
+def seat_changed_hands_send(*, seat: Seat, previous_user_id: int | None, reason: str) -> None:
+    """Tell the layers holding credentials bound to the seat (the email reply token and links) to revoke
+    them, inside this transaction (games.signals.seat_changed_hands)."""
+    seat_changed_hands.send(sender=Seat, seat=seat, previous_user_id=previous_user_id, reason=reason)
+
+
+def seat_back_from_bot(turn: Turn, position: int, *, reason: str) -> Seat:
+    """The bot leaves the seat and its player plays it again; the seat's email credentials are rotated."""
+    seat = turn.seats[position]
+    seat.is_bot = False
+    seat.missed_deadlines = 0
+    seat.bot_reason = BotReason.NONE
+    seat.bot_handed_by = None
+    turn.dirty_seats.add(position)
+    seat_changed_hands_send(seat=seat, previous_user_id=seat.user_id, reason=reason)
+    # The player is asked afresh (at the seat's new reply address) what the seat is asked now.
+    turn.opened.extend(row for p, row in turn.open_prompts.items() if p == position)
+    return seat
+
+
 @transaction.atomic
-def seat_reclaim(*, seat: Seat) -> Seat:
-    """The player is back: the bot that took the seat after repeated misses leaves it."""
+def seat_reclaim(*, seat: Seat, by: User) -> Seat:
+    """The seat's player takes it back from the bot (POST /reclaim/); the game's log says so to everyone.
+
+    Allowed when a bot took the seat after the player's repeated misses or the player left it to a bot
+    themselves. A seat an admin handed to a bot is given back only by an admin (seat_take_back_from_bot):
+    otherwise the player could undo the admin's decision at once. A seat the bot does not play is left
+    as it is (a retried reclaim succeeds and logs nothing).
+    """
     turn = turn_load(game_id=seat.game_id)
     locked = turn.seats[seat.position]
-    if locked.user_id is None:
-        raise GameError(ErrorCode.NOT_YOUR_SEAT, "a seat without a player cannot be reclaimed")
-    locked.is_bot = False
-    locked.missed_deadlines = 0
-    turn.dirty_seats.add(seat.position)
+    if locked.user_id is None or locked.user_id != by.pk:
+        raise GameError(ErrorCode.NOT_YOUR_SEAT, "only the seat's own player can reclaim it")
+    if not locked.is_bot:
+        return locked
+    if locked.bot_reason == BotReason.ADMIN:
+        raise GameError(ErrorCode.RECLAIM_NEEDS_ADMIN, "an admin handed this seat to a bot; ask an admin to "
+                                                       "give it back to you")
+    seat_back_from_bot(turn, locked.position, reason="reclaimed")
+    Event.objects.create(game=turn.game, phase=turn.game.phase, visibility=None,
+                         text=f"{by.username} took seat {locked.position} back from the bot.",
+                         data={"player": by.username, "action": "reclaim", "seat": locked.position})
     turn_save(turn)
     return locked

@@ -9,7 +9,7 @@ from django.db import transaction
 from accounts.models import User
 
 from ..errors import ErrorCode, GameError, NotAnOption, StalePrompt
-from ..models import Game, GameStatus, Prompt, Seat, Submission
+from ..models import HUMAN_SOURCES, BotReason, Game, GameStatus, Prompt, Seat, Submission
 from .turn import Turn, pick_apply, prompts_sync, step_check, turn_load, turn_save
 
 
@@ -83,6 +83,10 @@ def _submit(turn: Turn, position: int, *, prompt_id: str, option_id: str, idempo
         raise StalePrompt()
     if game.status != GameStatus.ACTIVE:
         raise GameError(ErrorCode.GAME_NOT_ACTIVE, f"the game is {game.status}")
+    if seat.is_bot and seat.bot_reason == BotReason.ADMIN and source in HUMAN_SOURCES:
+        # A pick would take the seat back from the bot (pick_apply), which only an admin may do here.
+        raise GameError(ErrorCode.RECLAIM_NEEDS_ADMIN, "an admin handed this seat to a bot; ask an admin to "
+                                                       "give it back to you")
     if option_id not in row.option_ids():
         raise NotAnOption(f"{option_id!r} is not one of the options of prompt {prompt_id}")
     submission = pick_apply(turn, position=position, option_id=option_id, source=source,

@@ -23,7 +23,7 @@ from ..bots import bot_pick
 from ..engines.base import Engine, IllegalPick, State
 from ..engines.registry import get_engine
 from ..errors import NotAnOption
-from ..models import HUMAN_SOURCES, Event, Game, GameStatus, Prompt, Seat, Submission, SubmissionSource
+from ..models import HUMAN_SOURCES, BotReason, Event, Game, GameStatus, Prompt, Seat, Submission, SubmissionSource
 from ..selectors import loaded_open_prompt, seats_with_open_prompts, users_with_vacation_ahead
 from ..sql_rows import (ModelColumns, db_value, execute, fetch_one, for_update, insert, quoted, statement, table,
                         update)
@@ -40,7 +40,8 @@ MAX_AUTO_PICKS = 10_000
 # the clock settings... which another transaction may have changed meanwhile, e.g. game_pause).
 TURN_GAME_FIELDS = ("state", "phase", "status", "result", "started_at", "finished_at", "resolve_requested_at",
                     "updated_at", "version")
-TURN_SEAT_FIELDS = ("missed_deadlines", "extensions_used", "bank_seconds", "standing_orders", "is_bot")
+TURN_SEAT_FIELDS = ("missed_deadlines", "extensions_used", "bank_seconds", "standing_orders", "is_bot",
+                    "bot_reason", "bot_handed_by_id")
 
 
 @dataclass
@@ -148,9 +149,14 @@ def pick_apply(turn: Turn, *, position: int, option_id: str, source: str,
     clock.bank_after_pick(game=turn.game, seat=seat, opened_at=row.opened_at, now=turn.now,
                           timed_out=source == SubmissionSource.DEFAULT)
     if source in HUMAN_SOURCES:
-        # The player is here: a seat a bot took over after repeated misses is theirs again.
+        # The player is here: a seat a bot took over after repeated misses is theirs again (_submit refuses
+        # a pick for a seat an admin handed to a bot), and everyone sees it in the log.
         seat.missed_deadlines = 0
-        seat.is_bot = False
+        if seat.is_bot:
+            seat.is_bot, seat.bot_reason, seat.bot_handed_by_id = False, BotReason.NONE, None
+            Event.objects.create(game=turn.game, phase=phase, visibility=None,
+                                 text=f"Seat {position}'s player is back and took the seat from the bot.",
+                                 data={"action": "reclaim", "seat": position, "by": "pick"})
     if seat_turn_values(seat) != before:  # most picks change nothing on the seat: no UPDATE then
         turn.dirty_seats.add(position)
     turn.picked[position] = (phase, source)

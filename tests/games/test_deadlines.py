@@ -67,7 +67,7 @@ def test_repeated_misses_hand_the_seat_to_a_bot_until_the_player_returns(db):
     game.refresh_from_db()
     play_step(game)  # seat 0 plays; the bot answers seat 1 at once
     assert Submission.objects.filter(seat=s1, source=SubmissionSource.BOT).exists()
-    seat_reclaim(seat=s1)
+    seat_reclaim(seat=s1, by=s1.user)
     assert not seat(game, 1).is_bot
 
 

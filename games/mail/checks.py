@@ -1,0 +1,51 @@
+"""Startup checks of the email layer (Django system checks: run by migrate, runserver, check).
+
+In production an inbound webhook without its basic-auth secret would let anyone on the web post
+"replies" into the games; so with DEBUG=false the server refuses to start when an inbound provider is
+mounted (MAIL_INBOUND_ESPS) and ANYMAIL_WEBHOOK_SECRET is not set, or when a provider named there is
+unknown or lacks its own settings.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+from django.core.checks import Error, Warning, register
+
+from .webhooks import INBOUND_PATTERNS, configured_esps, esp_view_error, webhook_secret
+
+
+@register("mail", "security")
+def inbound_webhook_check(app_configs=None, **kwargs) -> list:
+    esps = configured_esps()
+    if not esps:
+        return []
+    problems = []
+    level = Warning if settings.DEBUG else Error
+    if not webhook_secret():
+        problems.append(level(
+            f"The inbound email webhooks of {', '.join(esps)} are mounted but ANYMAIL_WEBHOOK_SECRET is not set: "
+            "every webhook request is refused, and in production the server does not start.",
+            hint="Set ANYMAIL_WEBHOOK_SECRET=user:password (the basic auth your provider sends), or "
+                 "MAIL_INBOUND_ESPS to the providers you use (empty: none).",
+            id="mail.E001"))
+    # Named one by one, each must work; "*" mounts every provider and those not set up answer 404.
+    named = [n.strip().lower() for n in getattr(settings, "MAIL_INBOUND_ESPS", []) if n.strip() != "*"]
+    for esp in named:
+        why = esp_view_error(esp) if esp in INBOUND_PATTERNS else f"unknown provider {esp!r}"
+        if why:
+            problems.append(level(f"MAIL_INBOUND_ESPS names {esp!r}, whose inbound webhook cannot run: {why}",
+                                  hint=f"Known providers: {', '.join(sorted(INBOUND_PATTERNS))}.", id="mail.E002"))
+    return problems
+
+
+def inbound_webhook_enforce() -> None:
+    """In production, refuse to start (every process: web, worker, manage.py) on an error above.
+
+    A system check alone runs only with manage.py commands, not under gunicorn or Celery.
+    """
+    if settings.DEBUG:
+        return
+    errors = [p for p in inbound_webhook_check() if p.is_serious()]
+    if errors:
+        raise ImproperlyConfigured("\n".join(f"{e.id}: {e.msg} {e.hint}" for e in errors))
