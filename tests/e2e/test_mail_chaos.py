@@ -82,17 +82,29 @@ def mail_stack(transactional_db, tmp_path):
                 print(f"--- {name}.log (tail) ---\n{text[-2500:]}")
 
 
-def terminate_stack_connections(seconds: float) -> int:
-    """Terminate every other connection to this test database, repeatedly for ``seconds`` (a database
-    restart as the stack sees it; the shared server itself is left alone). Returns how many died."""
-    killed, until = 0, time.time() + seconds
+def terminate_stack_connections(*, touching: str | None = None) -> int:
+    """Terminate the other connections to this test database (the shared server itself is left alone),
+    or only those whose current (or last) statement mentions ``touching``. Returns how many."""
+    match = " AND query ILIKE %s" if touching else ""
     with connection.cursor() as cursor:
-        while time.time() < until:
-            cursor.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
-                           " WHERE datname = current_database() AND pid <> pg_backend_pid()")
-            killed += cursor.fetchone()[0]
-            time.sleep(0.05)
-    return killed
+        cursor.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                       " WHERE datname = current_database() AND pid <> pg_backend_pid()" + match,
+                       [f"%{touching}%"] if touching else [])
+        return cursor.fetchone()[0]
+
+
+def database_restart_while_the_step_resolves(players, faults: Counter) -> None:
+    """As a database restart looks to the stack: every connection dies at once, right after the pick
+    that completes the step (the resolution is starting). Then, until shortly after the step resolved
+    (the game sweep retries it), every transaction running a mail job is killed too: the job's task
+    then dies mid-transaction, and only the job sweep can deliver its emails."""
+    faults["database connections terminated"] += terminate_stack_connections()
+    step, resolved_at, started = players.game().phase, None, time.time()
+    while time.time() - started < 20 and (resolved_at is None or time.time() - resolved_at < 1.5):
+        faults["mail job transactions terminated"] += terminate_stack_connections(touching="mail_mailjob")
+        if resolved_at is None and players.game().phase > step:
+            resolved_at = time.time()
+        time.sleep(0.01)
 
 
 class Players:
@@ -185,8 +197,7 @@ def test_every_player_gets_every_mail_of_the_game_exactly_once_despite_kills_flu
     resolved(0)
     flush_broker_then_restart_mail_worker()
     # Step 1: every connection of the stack to the database dies while the step resolves and mails.
-    players.play_step(after_last_pick=lambda: faults.update(
-        {"database connections terminated": terminate_stack_connections(2.0)}))
+    players.play_step(after_last_pick=lambda: database_restart_while_the_step_resolves(players, faults))
     resolved(1)
     # Step 2: the mail worker is SIGKILLed as soon as the resolution's result task reaches it.
     mail_log_start = len(stack.log("mailworker"))
