@@ -16,6 +16,7 @@ Notification dedupe keys would stop a second run from sending anything twice any
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from django.db import transaction
@@ -35,7 +36,7 @@ MAX_BACKOFF = timedelta(hours=6)
 SWEEP_BATCH = 200  # jobs run by one sweep; the next sweep takes the rest
 
 
-def job_record(*, kind: str, game: Game, phase: int | None = None, event_ids: list[int] = ()) -> MailJob:
+def job_record(*, kind: str, game: Game, phase: int | None = None, event_ids: Sequence[int] = ()) -> MailJob:
     """Record, in the caller's (the write's) transaction, that it owes the emails of ``kind``."""
     return MailJob.objects.create(kind=kind, game=game, phase=phase, event_ids=list(event_ids),
                                   due_at=timezone.now() + sweep_grace())
