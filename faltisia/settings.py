@@ -223,6 +223,13 @@ MAIL_FOLLOWUP_DELAY_SECONDS = env.int("MAIL_FOLLOWUP_DELAY_SECONDS", default=600
 MAIL_PROMPT_SWEEP_SECONDS = env.float("MAIL_PROMPT_SWEEP_SECONDS", default=60.0)
 CELERY_BEAT_SCHEDULE["mail-prompts"] = {"task": "mail.sweep_prompt_notifications",
                                         "schedule": MAIL_PROMPT_SWEEP_SECONDS}
+# A mail task (prompt, result, game-over, send) that has not done its work this long after its write is
+# taken as lost (broker flushed, worker killed, database restarted): the mail sweeps do it instead.
+MAIL_SWEEP_GRACE_SECONDS = env.float("MAIL_SWEEP_GRACE_SECONDS", default=60.0)
+# Result and game-over emails are recorded as mail jobs in the write's transaction (games/mail/jobs.py);
+# this sweep runs the jobs whose task was lost, once the grace has passed.
+MAIL_JOB_SWEEP_SECONDS = env.float("MAIL_JOB_SWEEP_SECONDS", default=60.0)
+CELERY_BEAT_SCHEDULE["mail-jobs"] = {"task": "mail.sweep_mail_jobs", "schedule": MAIL_JOB_SWEEP_SECONDS}
 # --- Web pages (games.web, accounts' pages) -----------------------------------------------------------
 INSTALLED_APPS += ["games.web"]
 # Dates on pages are shown in the signed-in player's own time zone (accounts.User.timezone).

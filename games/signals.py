@@ -1,5 +1,10 @@
-"""Signals the notification layers (email, web push) hook. All but seat_changed_hands are sent after the
-transaction commits."""
+"""Signals the notification layers (email, web push) hook.
+
+All are sent after the transaction commits, except the ``*_in_write`` ones and ``seat_changed_hands``:
+those are sent inside the write's transaction, so a receiver can record work the write owes (the email
+layer's mail jobs, games/mail/jobs.py) or revoke a credential (a seat's reply token) atomically with it:
+rolled back with the write, never lost once it commits.
+"""
 
 from typing import NamedTuple
 
@@ -24,6 +29,11 @@ class OpenedPrompt(NamedTuple):
 phase_resolved = Signal()
 # kwargs: game (with .result filled)
 game_finished = Signal()
+# The same two, sent inside the write's transaction (with ``send``, not ``send_robust``: a receiver that
+# fails fails the write, rather than let it commit without the work it owes). A receiver must be cheap
+# (one INSERT) and must not render, send or enqueue anything before the commit.
+phase_resolved_in_write = Signal()
+game_finished_in_write = Signal()
 # kwargs: game — an admin ended the game without a result (games.services.admin_actions.game_abandon)
 game_abandoned = Signal()
 

@@ -111,6 +111,52 @@ class Notification(models.Model):
         return f"{self.kind} to {self.to_email} ({self.status})"
 
 
+class MailJobKind(models.TextChoices):
+    RESULT = "result"  # a step was resolved: each result reader's email about it
+    FINISHED = "finished"  # the game is over: each player's game-over email
+
+
+class MailJobStatus(models.TextChoices):
+    PENDING = "pending"
+    DONE = "done"  # its emails were queued (Notification rows) in the transaction that marked it
+    FAILED = "failed"  # gave up after MAX_JOB_ATTEMPTS (logged); never retried
+
+
+class MailJob(models.Model):
+    """Emails a write owes, recorded in that write's transaction (jobs.py; issue 10 item 15).
+
+    The resolution or finish that causes them inserts the row, so it commits (or rolls back) with the
+    write. The task enqueued on commit claims it and renders its emails; if that task is lost (broker
+    flushed, worker killed, database restarted), the job sweep runs the row once it is due. The
+    Notification dedupe keys make a second run send nothing twice.
+    """
+
+    kind = models.CharField(max_length=10, choices=MailJobKind.choices)
+    # No index of its own: the (game, kind, phase) index below starts with it.
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="mail_jobs", db_index=False)
+    phase = models.PositiveIntegerField(null=True, blank=True)  # result: the resolved step
+    event_ids = models.JSONField(default=list, blank=True)  # result: the resolution's events
+    status = models.CharField(max_length=10, choices=MailJobStatus.choices, default=MailJobStatus.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    # When the sweep may run it: the write's time plus the grace its own task gets, later after a failure.
+    due_at = models.DateTimeField()
+    done_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [
+            # The job sweep reads only this: its cost grows with jobs still pending, not with games played.
+            models.Index(fields=["due_at"], name="mail_job_pending", condition=Q(status="pending")),
+            # The enqueued task finds its write's job by what its message carries (game, kind, phase).
+            models.Index(fields=["game", "kind", "phase"], name="mail_job_game"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} mails of game {self.game_id} step {self.phase} ({self.status})"
+
+
 class UsedLink(models.Model):
     """A one-click link that has been used; the unique nonce makes every link work once."""
 

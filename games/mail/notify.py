@@ -18,7 +18,7 @@ from games.models import Event, Game, GameStatus, Prompt, Seat, Submission, Subm
 
 from . import compose
 from .models import Notification, NotificationKind, SeatMailbox
-from .outbox import NOT_BEFORE_TOLERANCE, SWEEP_AFTER, notification_queue
+from .outbox import NOT_BEFORE_TOLERANCE, notification_queue, sweep_grace
 
 logger = logging.getLogger(__name__)
 
@@ -126,7 +126,7 @@ def write_prompt_ids(*, game_id: int, opened_at: datetime) -> list[int]:
 def prompts_due_without_mail(*, now: datetime):
     """Open prompts of the last day whose email is due but was never queued; oldest first.
 
-    Due means: a prompt emailed at once whose task had a minute to run (if it was lost, the broker
+    Due means: a prompt emailed at once whose task had the sweep grace to run (if it was lost, the broker
     being down, it is queued here), or a held-back follow-up whose delay has passed (nothing was
     enqueued for it when it opened: it is emailed here, or never if answered before).
     """
@@ -135,9 +135,10 @@ def prompts_due_without_mail(*, now: datetime):
     # without statistics (SQLite) into walking every prompt of every active game.
     game_active = Game.objects.filter(pk=OuterRef("game_id"), status=GameStatus.ACTIVE)
     # A held-back follow-up is due when its delay has passed (with no delay its task was enqueued at
-    # once, as for any other prompt, and gets the same minute to run). A prompt older than both is due
+    # once, as for any other prompt, and gets the same grace to run). A prompt older than both is due
     # whatever the seat's previous pick, so the previous pick is looked up only for the prompts between.
-    at_once_by, held_back_by = now - SWEEP_AFTER, now - (followup_delay() or SWEEP_AFTER)
+    grace = sweep_grace()
+    at_once_by, held_back_by = now - grace, now - (followup_delay() or grace)
     at_once = Q(previous_source__in=AT_ONCE_AFTER)
     due = (Q(opened_at__lte=min(at_once_by, held_back_by)) | (Q(opened_at__lte=at_once_by) & at_once)
            | (Q(opened_at__lte=held_back_by) & ~at_once))

@@ -27,9 +27,14 @@ from .models import Notification, NotificationKind, NotificationStatus
 logger = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 5
-SWEEP_AFTER = timedelta(seconds=60)
 # A countdown task may run a moment before ``not_before`` by the worker's clock; that is not "early".
 NOT_BEFORE_TOLERANCE = timedelta(seconds=5)
+
+
+def sweep_grace() -> timedelta:
+    """How long a mail task gets to run after its write before a sweep takes it as lost (the outbox,
+    prompt and job sweeps): MAIL_SWEEP_GRACE_SECONDS."""
+    return timedelta(seconds=getattr(settings, "MAIL_SWEEP_GRACE_SECONDS", 60))
 
 
 def thread_id(*, game_id: int | None, user_id: int | None) -> str:
@@ -159,13 +164,13 @@ def notification_failed(*, notification_id: int, error: str, final: bool) -> Non
 
 
 def outbox_sweep(*, now=None, enqueue: Callable[[int], None] | None = None) -> int:
-    """Re-enqueue pending emails due for over a minute (their task was lost); uses the pending index.
+    """Re-enqueue pending emails due for over the sweep grace (their task was lost); uses the pending index.
 
     A row is due at ``not_before`` if it has one (a delayed follow-up prompt), else when it was queued;
     a delayed row is left to its countdown task until then, so it is never sent early.
     """
     now = now or timezone.now()
-    cutoff = now - SWEEP_AFTER
+    cutoff = now - sweep_grace()
     ids = list(Notification.objects.filter(status=NotificationStatus.PENDING, created_at__lte=cutoff)
                .filter(Q(not_before__isnull=True) | Q(not_before__lte=cutoff))
                .order_by("created_at").values_list("pk", flat=True)[:500])

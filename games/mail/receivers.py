@@ -1,5 +1,4 @@
-"""Hooks: the games signals (sent after commit) enqueue the email tasks; anymail's inbound signal feeds
-the service.
+"""Hooks: the games signals enqueue the email tasks; anymail's inbound signal feeds the service.
 
 A receiver runs in whatever process made the change, often the HTTP request of a pick, so it only
 enqueues a task with ids (after the commit): rendering and sending happen in a worker. If the broker is
@@ -10,6 +9,10 @@ Prompt emails cost at most one enqueue per write: a held-back follow-up (the nex
 the player is making on the web or over the API) enqueues nothing, the prompt sweep emails it once its
 delay has passed if it is still open; the other prompts a write opened (a resolution opens one per seat)
 share one task, which finds them by the write's time (every prompt of one write has it as opened_at).
+
+Result and game-over emails are owed by a write that leaves no other trace a sweep could find them by:
+their receivers hear the ``*_in_write`` signals, inside the write's transaction, and record a mail job
+there (jobs.py; issue 10 item 15) before enqueueing its task on commit, so a lost task only delays them.
 """
 
 from __future__ import annotations
@@ -20,9 +23,10 @@ from anymail.signals import inbound
 from django.db import transaction
 from django.dispatch import receiver
 
-from games.signals import game_finished, phase_resolved, prompts_opened, seat_changed_hands
+from games.signals import game_finished_in_write, phase_resolved_in_write, prompts_opened, seat_changed_hands
 
-from . import notify, tasks
+from . import jobs, notify, tasks
+from .models import MailJobKind
 from .tokens import mailbox_rotate
 
 logger = logging.getLogger(__name__)
@@ -51,14 +55,18 @@ def on_prompts_opened(sender, opened, **kwargs) -> None:
                                due_now[0].opened_at.isoformat())
 
 
-@receiver(phase_resolved, dispatch_uid="mail.phase_resolved")
+@receiver(phase_resolved_in_write, dispatch_uid="mail.phase_resolved")
 def on_phase_resolved(sender, game, phase, events, **kwargs) -> None:
+    """In the resolution's transaction: record its result emails as a job, run by a task after the commit."""
     event_ids = [e.pk for e in events if e.pk is not None]
+    jobs.job_record(kind=MailJobKind.RESULT, game=game, phase=phase, event_ids=event_ids)
     task_enqueue_on_commit(tasks.queue_result_notifications, game.pk, phase, event_ids)
 
 
-@receiver(game_finished, dispatch_uid="mail.game_finished")
+@receiver(game_finished_in_write, dispatch_uid="mail.game_finished")
 def on_game_finished(sender, game, **kwargs) -> None:
+    """In the finishing write's transaction: record the game-over emails as a job, run after the commit."""
+    jobs.job_record(kind=MailJobKind.FINISHED, game=game)
     task_enqueue_on_commit(tasks.queue_finished_notifications, game.pk)
 
 

@@ -2,8 +2,9 @@
 
 The queue_* tasks are what the games signals turn into (receivers.py): they render and store the
 emails in a worker, so a pick's HTTP request never pays for it; the prompt sweep (beat) emails what no
-task was enqueued for (a held-back follow-up once due) or whose task was lost. Each is idempotent through the
-outbox's dedupe keys, so running one twice (acks_late redelivery, the sweep) sends nothing twice.
+task was enqueued for (a held-back follow-up once due) or whose task was lost, and the job sweep runs the
+result and game-over mail jobs whose task was lost (jobs.py). Each is idempotent through the outbox's
+dedupe keys, so running one twice (acks_late redelivery, the sweep) sends nothing twice.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from datetime import datetime
 
 from celery import shared_task
 
-from . import notify, outbox
+from . import jobs, notify, outbox
+from .models import MailJobKind
 
 logger = logging.getLogger(__name__)
 
@@ -55,15 +57,30 @@ def queue_prompt_notification(prompt_id: int) -> bool:
 @shared_task(name="mail.queue_result_notifications", acks_late=True, reject_on_worker_lost=True,
              time_limit=120, soft_time_limit=100, ignore_result=True)
 def queue_result_notifications(game_id: int, phase: int, event_ids: list[int]) -> int:
-    """Render and store each result reader's email about a resolved step."""
-    return notify.result_notifications_queue(game_id=game_id, phase=phase, event_ids=event_ids)
+    """Render and store each result reader's email about a resolved step: run the mail job the
+    resolution recorded (jobs.py; nothing if it is done or another worker runs it)."""
+    queued = jobs.write_job_run(kind=MailJobKind.RESULT, game_id=game_id, phase=phase)
+    if queued is None and not jobs.job_recorded(kind=MailJobKind.RESULT, game_id=game_id, phase=phase):
+        # A message enqueued before mail jobs existed (still in the broker at a deploy): run it as it says.
+        return notify.result_notifications_queue(game_id=game_id, phase=phase, event_ids=event_ids)
+    return queued or 0
 
 
 @shared_task(name="mail.queue_finished_notifications", acks_late=True, reject_on_worker_lost=True,
              time_limit=120, soft_time_limit=100, ignore_result=True)
 def queue_finished_notifications(game_id: int) -> int:
-    """Render and store each player's game-over email."""
-    return notify.finished_notifications_queue(game_id=game_id)
+    """Render and store each player's game-over email: run the finish's mail job (as above)."""
+    queued = jobs.write_job_run(kind=MailJobKind.FINISHED, game_id=game_id)
+    if queued is None and not jobs.job_recorded(kind=MailJobKind.FINISHED, game_id=game_id):
+        return notify.finished_notifications_queue(game_id=game_id)  # a message from before mail jobs
+    return queued or 0
+
+
+@shared_task(name="mail.sweep_mail_jobs", time_limit=300, soft_time_limit=270, ignore_result=True)
+def sweep_mail_jobs() -> int:
+    """Beat (every MAIL_JOB_SWEEP_SECONDS): run the result and game-over mail jobs whose task was lost
+    or failed, once due (jobs.jobs_sweep). Returns how many ran."""
+    return jobs.jobs_sweep()
 
 
 @shared_task(name="mail.sweep_prompt_notifications", time_limit=120, soft_time_limit=100, ignore_result=True)

@@ -15,7 +15,7 @@ from accounts.models import Vacation
 
 from ..engines.base import Event as EngineEvent
 from ..models import BotReason, GameStatus, SubmissionSource
-from ..signals import phase_resolved
+from ..signals import phase_resolved, phase_resolved_in_write
 from . import clock
 from .enqueue import signal_on_commit
 from .turn import Turn, events_store, game_finish, pick_apply, prompts_sync, step_check, turn_load, turn_save
@@ -111,6 +111,7 @@ def phase_resolve(*, game_id: int, phase: int) -> bool:
         prompts_sync(turn)
         step_check(turn)  # bots and standing orders may have completed the next step already
     turn_save(turn)
+    phase_resolved_in_write.send(sender=None, game=game, phase=phase, events=stored)
     signal_on_commit(phase_resolved, game=game, phase=phase, events=stored)
     logger.info("game %s: resolved phase %s -> %s", game.pk, phase, game.phase)
     return True

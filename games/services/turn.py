@@ -27,7 +27,7 @@ from ..models import HUMAN_SOURCES, BotReason, Event, Game, GameStatus, Prompt, 
 from ..selectors import loaded_open_prompt, seats_with_open_prompts, users_with_vacation_ahead
 from ..sql_rows import (ModelColumns, db_value, execute, fetch_one, for_update, insert, quoted, statement, table,
                         update)
-from ..signals import OpenedPrompt, game_finished, prompts_opened
+from ..signals import OpenedPrompt, game_finished, game_finished_in_write, prompts_opened
 from . import clock
 from .enqueue import resolve_enqueue_on_commit, signal_on_commit
 
@@ -238,6 +238,7 @@ def game_finish(turn: Turn) -> None:
     game.finished_at = turn.now
     game.resolve_requested_at = None
     prompts_close(turn, list(turn.open_prompts), answered=False)
+    game_finished_in_write.send(sender=None, game=game)
     signal_on_commit(game_finished, game=game)
 
 
