@@ -211,7 +211,9 @@ def _resolve_action(state: dict, ev: list) -> None:
     state["queue"] = [["oc", i] for _, i in downs] + [["up", i] for _, i in ups]
     state["qctx"] = "action"
     if downs:
-        ev.append(_ev(state, f"Face-down cards (off-campus, in card-number order): seats {[i for _, i in downs]}."))
+        # EN Action Phase: face-down players "announce the card number of their played card" (not the card).
+        ev.append(_ev(state, "Face-down cards (off-campus, in card-number order): "
+                      + ", ".join(f"seat {i} announces {state['seats'][i]['down'][-1]}" for _, i in downs) + "."))
     _run_queue(state, ev)
 
 
