@@ -86,6 +86,9 @@ def base_options(state: dict, seat: dict, dec: dict) -> tuple[str, list]:
     if st == "color":
         return "Choose the colour of the tokens you gain.", [opt("col:" + c) for c in COL]
     if st == "draft":
+        if state.get("classmate") is not None:
+            return (f"Pick {state['pick']} of 7: keep one of the two cards dealt; the other is discarded.",
+                    [DRAFT[c] for c in seat["pack"]])
         return f"Draft pick {state['pick']} of 7: keep one card, pass the rest.", [DRAFT[c] for c in seat["pack"]]
     if st == "discard":
         return "Graduation requirements: discard one, keep two.", [opt("discard:" + c) for c in seat["offer"]]
