@@ -345,7 +345,7 @@ def test_exams_compare_with_the_classmate():
     picks(s, 0, "play:" + me["hand"][0], "down", "job")
     events = texts(finish(s))
     assert me["mp"] == mp[0] + 2 and cm["mp"] >= mp[1] + 3  # Beauty tied: both
-    assert "Exams, total: the Classmate gain 1 Sterlings." in events
+    assert "Exams, total: the Classmate gains 1 Sterlings." in events
 
 
 @pytest.mark.parametrize("player, classmate, want", [((40, 30), (39, 60), "win"), ((40, 30), (41, 10), "loss"),

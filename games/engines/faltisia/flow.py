@@ -194,7 +194,7 @@ def _resolve_draft(state: dict, ev: list) -> None:
 def start_term(state: dict, term: int, ev: list) -> None:
     state["term"] = term
     if state["classmate"] is not None:
-        state["classmate"]["did"] = []  # the surfaces show what the Classmate did this term
+        solo.new_term(state["classmate"])
     col = state["schedule"][state["round"] - 1][term - 1]
     if col < 0:  # an X space: no lecture, no skipping
         state["lecture"] = None
@@ -229,10 +229,10 @@ def _resolve_lecture(state: dict, ev: list) -> None:
         if solo.attends(cm, col):
             attend(cm, col)
             ev.append(_ev(state, solo.note(state, cm, f"attends the {COLORS[col]} lecture "
-                                                      f"(+1 {ATTRS[col].capitalize()}).")))
+                                                      f"(+1 {ATTRS[col].capitalize()})")))
         else:
             ev.append(_ev(state, solo.note(state, cm, f"has {ATTRS[col].capitalize()} 15 and skips the "
-                                                      f"{COLORS[col]} lecture.")))
+                                                      f"{COLORS[col]} lecture")))
             skippers.append(-1)  # acts in the usual skip order (EN: "in the same manner as the multiplayer game")
     skippers.sort(key=lambda i: skip_order_key(state, i))
     state["queue"] = [["cm" if i < 0 else "oc", i] for i in skippers]
@@ -331,20 +331,21 @@ def _exams(state: dict, ev: list) -> None:
         winners = [i for i, s in enumerate(seats) if s["attr"][a] == top]
         for i in winners:
             seats[i]["mp"] += EXAM_MP[rnd]
-        ev.append(_ev(state, f"Exams, {ATTRS[a]}: {_who(state, winners)} gain {EXAM_MP[rnd]} MP.", "exams"))
+        ev.append(_ev(state, f"Exams, {ATTRS[a]}: {_who_gain(state, winners)} {EXAM_MP[rnd]} MP.", "exams"))
     totals = [sum(s["attr"]) for s in seats]
     top = max(totals)
     winners = [i for i, t in enumerate(totals) if t == top]
     for i in winners:
         seats[i]["ster"] += EXAM_STERLINGS[rnd]
-    ev.append(_ev(state, f"Exams, total: {_who(state, winners)} gain {EXAM_STERLINGS[rnd]} Sterlings.", "exams"))
+    ev.append(_ev(state, f"Exams, total: {_who_gain(state, winners)} {EXAM_STERLINGS[rnd]} Sterlings.", "exams"))
 
 
-def _who(state: dict, winners: list[int]) -> str:
-    """``seats [0, 2]``; in a solo game the Classmate (index 1 of students()) is named."""
+def _who_gain(state: dict, winners: list[int]) -> str:
+    """``seats [0, 2] gain``; in a solo game the Classmate (index 1 of students()) is named."""
     if state["classmate"] is None:
-        return f"seats {winners}"
-    return " and ".join("seat 0" if i == 0 else "the Classmate" for i in winners)
+        return f"seats {winners} gain"
+    return " and ".join("seat 0" if i == 0 else "the Classmate" for i in winners) + (
+        " gain" if len(winners) > 1 else " gains")
 
 
 def _end(state: dict, ev: list) -> None:

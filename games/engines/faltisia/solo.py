@@ -7,7 +7,8 @@ Sterlings, notebook, items, graduation requirements), plus
   ``line``   its attribute tokens in order (colour indices, Rainbow 4): gains join the end, spending takes
              the leftmost usable tokens; ``tok`` keeps the counts in step, so the shared effect code works;
   ``stack``  its seven face-down action cards for the Round, the top is the last element;
-  ``did``    what it did this term, as short plain phrases (for the surfaces; public facts only).
+  ``did``    what it did in the last term and this one, as short plain phrases stamped with round and term
+             (for the web page and the email; public facts only).
 
 Its two Graduation Requirements (``reqs``) and the stack's contents are hidden from the player until the
 game ends: view.py shows only their counts, and no event names them before the final one.
@@ -66,11 +67,19 @@ def name(cm: dict) -> str:
     return f"The Classmate ({CARDS[cm['char']].name})"
 
 
+def new_term(cm: dict) -> None:
+    """A term begins: keep only what the Classmate did in the term just ended (mail sent at the next prompt
+    can still tell it), so the record never grows."""
+    if cm["did"]:
+        last = (cm["did"][-1]["round"], cm["did"][-1]["term"])
+        cm["did"] = [d for d in cm["did"] if (d["round"], d["term"]) == last]
+
+
 def note(state: dict, cm: dict, what: str) -> str:
     """Record what the Classmate did this term (plain words for the surfaces) and return the event text."""
     cm["did"].append({"round": state["round"], "term": state["term"], "phase": state["qctx"] or state["phase"],
                       "text": what})
-    return f"{name(cm)} {what}"
+    return f"{name(cm)} {what}."
 
 
 # ---- the token line ----
@@ -213,7 +222,7 @@ def action(state: dict) -> list[str]:
     taken = playable(cm, card)
     if taken is None:
         cm["down"].append(card)
-        return [f"{name(cm)} plays a card face down (announces {card}).", offcampus(state)]
+        return [note(state, cm, f"plays a card face down (announces {card})"), offcampus(state)]
     c = CARDS[card]
     cm["ster"] -= c.cost_s
     remove_positions(cm, taken)

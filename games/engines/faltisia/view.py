@@ -21,7 +21,8 @@ mp[, club]}`` so that a page renders without the CSV)::
                     "attributes": {...}, "token_line": ["red", "rainbow", ...] (left to right, spent from the
                     left), "tokens": {...}, "sterlings": 3, "mp_tokens": 0, "face_up": [card], "items": [card],
                     "face_down_count": 0, "stack_count": 7, "requirements_count": 2,
-                    "this_term": ["attends the red lecture ...", ...],
+                    "actions": [{"round": 1, "term": 3, "text": "attends the red lecture ..."}, ...]
+                               (what it did in the last term and this one, in plain words),
                     "requirements": [card] only once the game is over},
       "over": bool, "result": {"scores", "ranks", "breakdown", "tiebreak"} | None,
       "you": None (spectator) | {"seat": 0, "hand": [card + {"playable": bool}], "draft_pack": [card],
@@ -90,7 +91,7 @@ def classmate_view(state: dict) -> dict | None:
         "face_down_count": len(cm["down"]),
         "stack_count": len(cm["stack"]),
         "requirements_count": len(cm["reqs"]),
-        "this_term": [d["text"] for d in cm["did"]],
+        "actions": [{"round": d["round"], "term": d["term"], "text": d["text"]} for d in cm["did"]],
     }
     if state["over"]:
         out["requirements"] = [_card(c) for c in cm["reqs"]]

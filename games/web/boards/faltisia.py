@@ -75,6 +75,16 @@ def attribute_tracks(attrs: dict[str, int] | None) -> list[dict[str, Any]]:
     return tracks
 
 
+def classmate_actions(cm: dict[str, Any]) -> list[dict[str, Any]]:
+    """What the Classmate did, grouped by term: [{"round", "term", "texts": [...]}], oldest first."""
+    out: list[dict[str, Any]] = []
+    for a in cm.get("actions") or []:
+        if not out or (out[-1]["round"], out[-1]["term"]) != (a["round"], a["term"]):
+            out.append({"round": a["round"], "term": a["term"], "texts": []})
+        out[-1]["texts"].append(a["text"])
+    return out
+
+
 def classmate_board(view: dict[str, Any]) -> dict[str, Any] | None:
     """Solo Mode: the Classmate's registration board, its token line in order (spent from the left), its
     face-down stack by count; its Graduation Requirements by count until the view reveals them at the end."""
@@ -88,7 +98,7 @@ def classmate_board(view: dict[str, Any]) -> dict[str, Any] | None:
         "face_up": cm["face_up"], "items": cm["items"], "face_down_backs": range(cm["face_down_count"]),
         "face_down_count": cm["face_down_count"], "stack_count": cm["stack_count"],
         "stack_backs": range(cm["stack_count"]), "requirements_count": cm["requirements_count"],
-        "requirements": cm.get("requirements"), "this_term": cm.get("this_term") or [],
+        "requirements": cm.get("requirements"), "actions": classmate_actions(cm),
     }
 
 
