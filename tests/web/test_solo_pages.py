@@ -66,3 +66,5 @@ def test_the_classmates_secrets_stay_off_every_page_until_the_end(db, login, str
     page = login(user).get(f"/games/{game.pk}/").content.decode()
     assert 'id="classmate-requirements"' in page and all(CARDS[r].name in page for r in real)
     assert 'id="solo-outcome"' in page and "The Classmate (" in page
+    # The replay of a finished solo game draws every past state through the same board.
+    assert login(user).get(f"/games/{game.pk}/replay/").status_code == 200
