@@ -420,3 +420,20 @@ def test_classmate_requirements_and_stack_hidden_until_the_end():
     assert all(r not in e.text and all(n not in e.text for n in names) for e in events[:-1] for r in secret)
     assert all(r in final.text for r in secret)
     assert E.view(s, 0)["classmate"]["requirements_count"] == 2
+
+
+def test_remedial_lectures_include_the_classmate_both_ways():
+    """Issue 12, a reading recorded in the docs. EN 121: Remedial cards "force all students to attend an
+    unskippable Lecture"; with the Classmate as the second student: the player's Remedial raises the Classmate
+    by the "others" value (even at 15 it attends, the gain is lost), the Classmate's raises the player."""
+    s = solo_at("action")
+    cm, me = s["classmate"], s["seats"][0]
+    me["hand"][0] = "1601"  # Remedial Drill: red, self +2, others +1
+    cm["stack"].append("1603")  # Remedial Etiquette: yellow, self +2, others +1
+    cm["attr"][0] = 14
+    before_me, before_cm = list(me["attr"]), list(cm["attr"])
+    picks(s, 0, "play:1601", "up")
+    events = texts(finish(s))
+    assert cm["attr"][0] == 15 and cm["attr"][2] == before_cm[2] + 2
+    assert me["attr"][0] == before_me[0] + 2 and me["attr"][2] == before_me[2] + 1
+    assert next(i for i, t in enumerate(events) if "1603" in t) < next(i for i, t in enumerate(events) if "1601" in t)
