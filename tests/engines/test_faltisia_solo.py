@@ -437,3 +437,15 @@ def test_remedial_lectures_include_the_classmate_both_ways():
     assert cm["attr"][0] == 15 and cm["attr"][2] == before_cm[2] + 2
     assert me["attr"][0] == before_me[0] + 2 and me["attr"][2] == before_me[2] + 1
     assert next(i for i, t in enumerate(events) if "1603" in t) < next(i for i, t in enumerate(events) if "1601" in t)
+
+
+def test_games_stored_before_solo_mode_play_on():
+    """Issue 12, compatibility: a multi-player state stored before Solo Mode existed has no "classmate" key;
+    it resolves, views and scores as before."""
+    from games.engines.bots import RandomBot
+    from tests.engines.faltisia_helpers import new
+    s = drive(new(2, 8), at("lecture", 1, 2))
+    del s["classmate"]
+    play(E, s, [RandomBot(1), RandomBot(2)])
+    assert E.is_over(s) and "classmate" not in s and E.view(s, 0)["classmate"] is None
+    assert "outcome" not in s["result"]

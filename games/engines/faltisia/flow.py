@@ -112,7 +112,7 @@ def _resolve_setup(state: dict, ev: list) -> None:
         s["plan"] = None
     ev.append(_ev(state, "Starting attributes revealed: " + "; ".join(
         f"{_name(state, i)} {s['attr']}" for i, s in enumerate(state["seats"]))))
-    cm = state["classmate"]
+    cm = state.get("classmate")
     if cm is not None:
         ev.append(_ev(state, f"{solo.name(cm)} plays at {cm['difficulty'].capitalize()}: every attribute "
                       f"{cm['attr'][0]}, 3 Sterlings, token line "
@@ -128,7 +128,7 @@ def start_round(state: dict, rnd: int, ev: list) -> None:
         if state["item_deck"]:
             state["store"].append(state["item_deck"].pop())
     deck = state["decks"][str(rnd)]
-    cm = state["classmate"]
+    cm = state.get("classmate")
     if cm is not None:
         # Solo Registration: seven cards face down to the Classmate as a stack, then the player is dealt two
         # face up per pick, keeps one and discards the other, until seven.
@@ -163,7 +163,7 @@ def _resolve_draft(state: dict, ev: list) -> None:
         s["pack"].remove(card)
         s["picked"].append(card)
         s["plan"] = None
-    if state["classmate"] is not None:
+    if state.get("classmate") is not None:
         state["box"] += seats[0]["pack"]  # the card not kept is discarded
         seats[0]["pack"] = []
         if state["pick"] < 7:
@@ -193,7 +193,7 @@ def _resolve_draft(state: dict, ev: list) -> None:
 
 def start_term(state: dict, term: int, ev: list) -> None:
     state["term"] = term
-    if state["classmate"] is not None:
+    if state.get("classmate") is not None:
         solo.new_term(state["classmate"])
     col = state["schedule"][state["round"] - 1][term - 1]
     if col < 0:  # an X space: no lecture, no skipping
@@ -224,7 +224,7 @@ def _resolve_lecture(state: dict, ev: list) -> None:
     if attendees:
         ev.append(_ev(state, f"{COLORS[col].capitalize()} lecture attended by seats {attendees} "
                         f"(+1 {ATTRS[col].capitalize()})."))
-    cm = state["classmate"]
+    cm = state.get("classmate")
     if cm is not None:
         if solo.attends(cm, col):
             attend(cm, col)
@@ -257,7 +257,7 @@ def _resolve_action(state: dict, ev: list) -> None:
     # Decision (see docs): every face-down off-campus action goes before the face-up effects.
     state["queue"] = [["oc", i] for _, i in downs] + [["up", i] for _, i in ups]
     state["qctx"] = "action"
-    if state["classmate"] is not None:
+    if state.get("classmate") is not None:
         # Solo: "Your Classmate always goes first when resolving a played action card."
         ev.extend(_ev(state, t) for t in solo.action(state))
     if downs:
@@ -312,7 +312,7 @@ def _run_queue(state: dict, ev: list) -> None:
         start_term(state, state["term"] + 1, ev)
         return
     _exams(state, ev)
-    if state["classmate"] is not None:
+    if state.get("classmate") is not None:
         text = solo.discard_stack(state)
         if text:
             ev.append(_ev(state, text, "exams"))
@@ -342,7 +342,7 @@ def _exams(state: dict, ev: list) -> None:
 
 def _who_gain(state: dict, winners: list[int]) -> str:
     """``seats [0, 2] gain``; in a solo game the Classmate (index 1 of students()) is named."""
-    if state["classmate"] is None:
+    if state.get("classmate") is None:
         return f"seats {winners} gain"
     return " and ".join("seat 0" if i == 0 else "the Classmate" for i in winners) + (
         " gain" if len(winners) > 1 else " gains")
@@ -355,7 +355,7 @@ def _end(state: dict, ev: list) -> None:
     state["lecture"] = None
     state["result"] = final_result(state)
     r = state["result"]
-    if state["classmate"] is None:
+    if state.get("classmate") is None:
         ev.append(_ev(state, f"Game over: scores {r['scores']}, ranks {r['ranks']}."))
         return
     c = r["classmate"]
