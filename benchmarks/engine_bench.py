@@ -6,6 +6,7 @@ Fixed seeds, so every run plays the same games; the best of ``--repeat`` runs is
 machine is shared. Both wall-clock and CPU (process) time are printed: on a loaded machine the wall clock
 counts other workers' time slices, the CPU time counts only this process on its one core.
 Target: at least 100 complete 4-player random-bot Faltisia games per second on one core.
+The "1 player" line is Faltisia Solo Mode (Medium): one random-bot player against the Classmate automaton.
 """
 
 from __future__ import annotations
@@ -39,10 +40,12 @@ def main() -> int:
     a = ap.parse_args()
     print(f"{a.game} engine benchmark, random bots, {a.games} games per run, best of {a.repeat}")
     ok = True
-    for players in (2, 4, 6):
+    counts = (1, 2, 4, 6) if getattr(get_engine(a.game), "solo_players", None) == 1 else (2, 4, 6)
+    for players in counts:
         wall, cpu, dec = min(run(a.game, players, a.games, seed=12345) for _ in range(a.repeat))
         cpu = min(cpu, wall)
-        print(f"  {players} players: {a.games / wall:7.1f} games/s wall ({wall / dec * 1e6:5.2f} us/decision), "
+        label = "1 player (solo)" if players == 1 else f"{players} players"
+        print(f"  {label}: {a.games / wall:7.1f} games/s wall ({wall / dec * 1e6:5.2f} us/decision), "
               f"{a.games / cpu:7.1f} games/s CPU ({cpu / dec * 1e6:5.2f} us/decision), "
               f"{dec / a.games:.1f} decisions/game")
         if players == 4 and a.games / cpu < 100:

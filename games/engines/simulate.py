@@ -1,6 +1,7 @@
 """Play whole games with bots and report speed, score spread and win rate by character.
 
     python -m games.engines.simulate faltisia --players 4 --games 1000 --seed 1 --bot greedy [--json]
+    python -m games.engines.simulate faltisia --players 1 --solo hard --games 300   # Faltisia Solo Mode
 
 Exits non-zero on any exception or broken invariant (checked after every step).
 """
@@ -57,6 +58,8 @@ def simulate(slug: str, players: int, games: int, seed: int, bot: str, options=N
     wins: dict[str, float] = defaultdict(float)
     seen: dict[str, int] = defaultdict(int)
     categories: dict[str, list[int]] = defaultdict(list)
+    outcomes: dict[str, int] = defaultdict(int)  # solo games: the player's win / loss / draw
+    opponent: list[int] = []
     t0 = time.perf_counter()
     for g in range(games):
         gs = seed * 1_000_003 + g
@@ -65,6 +68,10 @@ def simulate(slug: str, players: int, games: int, seed: int, bot: str, options=N
         decisions += play(engine, state, bots, on_step if checker else None)
         res = engine.result(state)
         view = engine.view(state, None)
+        solo = (state.get("result") or {}).get("classmate") if isinstance(state, dict) else None
+        if solo is not None:
+            outcomes[state["result"]["outcome"]] += 1
+            opponent.append(solo["score"])
         for i in range(players):
             label = _label(view, i)
             seen[label] += 1
@@ -85,6 +92,9 @@ def simulate(slug: str, players: int, games: int, seed: int, bot: str, options=N
         "category_mean": {k: round(statistics.mean(v), 2) for k, v in categories.items()},
         "win_rate_by_character": {k: {"games": seen[k], "win_rate": round(wins[k] / seen[k], 3)}
                                   for k in sorted(seen)},
+        **({"solo": {"win_rate": round(outcomes["win"] / games, 3), "draw_rate": round(outcomes["draw"] / games, 3),
+                     "loss_rate": round(outcomes["loss"] / games, 3),
+                     "classmate_score_mean": round(statistics.mean(opponent), 2)}} if opponent else {}),
     }
 
 
@@ -97,9 +107,12 @@ def main(argv=None) -> int:
     ap.add_argument("--bot", choices=("random", "greedy"), default="greedy")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--no-check", action="store_true", help="skip the invariant checks (faster)")
+    ap.add_argument("--solo", metavar="LEVEL", help="Faltisia Solo Mode difficulty (with --players 1): "
+                    "beginner, easy, medium, hard, nightmare")
     a = ap.parse_args(argv)
+    options = {"solo": {"difficulty": a.solo}} if a.solo else None
     try:
-        out = simulate(a.game, a.players, a.games, a.seed, a.bot, check=not a.no_check)
+        out = simulate(a.game, a.players, a.games, a.seed, a.bot, options=options, check=not a.no_check)
     except Exception as exc:  # noqa: BLE001 - any failure must fail the run
         print(f"FAILED: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
@@ -113,6 +126,10 @@ def main(argv=None) -> int:
     print(f"  score min {s['min']} mean {s['mean']} max {s['max']} stdev {s['stdev']}; "
           f"p10 {s['p10']} p25 {s['p25']} p50 {s['p50']} p75 {s['p75']} p90 {s['p90']}")
     print("  mean by category: " + ", ".join(f"{k} {v}" for k, v in out["category_mean"].items()))
+    if "solo" in out:
+        so = out["solo"]
+        print(f"  solo ({a.solo or 'medium'}): player wins {so['win_rate']:.3f}, draws {so['draw_rate']:.3f}, "
+              f"loses {so['loss_rate']:.3f}; Classmate mean score {so['classmate_score_mean']}")
     print("  win rate by character:")
     for k, v in out["win_rate_by_character"].items():
         print(f"    {k:22s} {v['win_rate']:.3f} ({v['games']} games)")

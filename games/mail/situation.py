@@ -77,8 +77,36 @@ def faltisia_situation(view: dict[str, Any], seat: int) -> list[Section]:
         attrs = ", ".join(f"{k[:3].capitalize()} {v}" for k, v in (s.get("attributes") or {}).items())
         table.append(f"Seat {s['seat']} {name}: {attrs or 'attributes hidden'}; {s['sterlings']} Sterlings; "
                      f"{len(s['face_up'])} face up, {s['face_down_count']} face down, hand {s['hand_size']}")
-    sections.append(("The table", table))
+    if table:
+        sections.append(("The table", table))
+    if view.get("classmate"):
+        sections.append(("The Classmate", classmate_lines(view["classmate"])))
     return sections
+
+
+def classmate_lines(cm: dict[str, Any]) -> list[str]:
+    """Faltisia Solo Mode: the Classmate's public board and what it did, in plain words (view only: its
+    requirements appear here only once the view reveals them at the end)."""
+    lines = [f"{cm['character']['name']} ({cm['difficulty'].capitalize()})"
+             + (", Provisional Maid's License" if cm["licensed"] else ""),
+             "Attributes: " + ", ".join(f"{k.capitalize()} {v}" for k, v in cm["attributes"].items()),
+             "Token line, spent from the left: " + (", ".join(cm["token_line"]) or "empty"),
+             f"Sterlings: {cm['sterlings']}; MP tokens: {cm['mp_tokens']}; {len(cm['face_up'])} face up, "
+             f"{cm['face_down_count']} face down, {cm['stack_count']} in its face-down stack"]
+    if cm["items"]:
+        lines.append("Items: " + "; ".join(c["name"] for c in cm["items"]))
+    term = None
+    for a in cm.get("actions") or []:
+        if (a["round"], a["term"]) != term:
+            term = (a["round"], a["term"])
+            lines.append(f"Round {a['round']}, term {a['term']}: the Classmate {a['text']}.")
+        else:
+            lines[-1] = lines[-1][:-1] + f"; then {a['text']}."
+    if cm.get("requirements"):
+        lines.append("Its graduation requirements (revealed): " + "; ".join(_card(c) for c in cm["requirements"]))
+    else:
+        lines.append(f"Its {cm['requirements_count']} graduation requirements stay face down until the end.")
+    return lines
 
 
 RENDERERS: dict[str, Renderer] = {"faltisia": faltisia_situation}

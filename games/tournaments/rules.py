@@ -57,6 +57,9 @@ class Rules:
 
 def rules_from(*, table_size: int, min_players: int, settings: Mapping[str, Any]) -> Rules:
     """Read and check the settings; ValueError with a clear message for anything wrong."""
+    if table_size < min_players:
+        # A game's min_players is its multi-player minimum: one-seat games (Faltisia Solo Mode) never enter.
+        raise ValueError(f"a tournament table seats at least {min_players} players")
     settings = dict(settings or {})
     unknown = set(settings) - {"points_by_place", "tie_breaks", "odd_players", "bye_points", "advance_per_table"}
     if unknown:

@@ -6,6 +6,7 @@ import json
 
 from django import forms
 
+from games.engines.faltisia.solo import DEFAULT_DIFFICULTY, DIFFICULTY
 from games.engines.registry import get_engine, slugs
 
 HOUR = 3600
@@ -40,6 +41,11 @@ class GameCreateForm(forms.Form):
     choose_characters = forms.BooleanField(
         required=False, label="Players choose their characters (Faltisia)",
         help_text="Instead of dealing them at random.")
+    solo_difficulty = forms.ChoiceField(
+        required=False, label="Solo difficulty (Faltisia, 1 seat)", initial=DEFAULT_DIFFICULTY,
+        choices=[(k, f"{k.capitalize()}: the Classmate starts with every attribute at {v}")
+                 for k, v in DIFFICULTY.items()],
+        help_text="With 1 seat you play Solo Mode against the Classmate, an automaton. Solo games are unrated.")
     is_public = forms.BooleanField(required=False, initial=True, label="Public game",
                                    help_text="Listed in the lobby for anyone to join or watch. "
                                              "A private game is reached only through its invite link.")
@@ -76,6 +82,8 @@ class GameCreateForm(forms.Form):
         options = dict(d["extra_options"])
         if d["game"] == "faltisia" and d["choose_characters"]:
             options["choose_characters"] = True
+        if d["game"] == "faltisia" and d["seats"] == 1 and "solo" not in options:
+            options["solo"] = {"difficulty": d.get("solo_difficulty") or DEFAULT_DIFFICULTY}
         return options
 
     def clock_settings(self) -> dict:

@@ -43,6 +43,18 @@ def test_simulate_cli_json(capsys):
     assert json.loads(capsys.readouterr().out)["players"] == 2
 
 
+def test_simulate_solo_cli_reports_the_players_win_rate(capsys):
+    """Issue 12 simulation: `python -m games.engines.simulate faltisia --players 1 --solo LEVEL` plays Solo Mode
+    games (greedy player against the Classmate) and reports the player's win/draw/loss rates."""
+    assert main(["faltisia", "--players", "1", "--solo", "beginner", "--games", "6", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    solo = out["solo"]
+    assert out["players"] == 1 and solo["classmate_score_mean"] > 0
+    assert abs(solo["win_rate"] + solo["draw_rate"] + solo["loss_rate"] - 1) < 0.01
+    assert main(["faltisia", "--players", "1", "--solo", "nightmare", "--games", "2"]) == 0
+    assert "solo (nightmare): player wins" in capsys.readouterr().out
+
+
 def test_simulate_fails_loudly(capsys, monkeypatch):
     import games.engines.faltisia.invariants as inv
     monkeypatch.setattr(inv, "check", lambda s: ["planted failure"])
@@ -54,3 +66,4 @@ def test_benchmark_runs():
     r = subprocess.run([sys.executable, os.path.join(ROOT, "benchmarks", "engine_bench.py"), "--games", "3",
                         "--repeat", "1"], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert "4 players" in r.stdout and "games/s" in r.stdout
+    assert "1 player (solo)" in r.stdout  # issue 12: the benchmark has a solo line

@@ -43,13 +43,30 @@ def test_create_a_faltisia_game_with_a_clock_preset_and_options(db, login):
     ({"game": "faltisia", "seats": 9, "clock": "fixed-24h"}, "takes 2-6 players"),
     ({"game": "faltisia", "seats": 2, "bots": 2, "clock": "fixed-24h"}, "Leave at least your own seat"),
     ({"game": "faltisia", "seats": 2, "clock": "fixed-24h", "extra_options": "{nope"}, "Not valid JSON"),
-    ({"game": "faltisia", "seats": 2, "clock": "fixed-24h", "extra_options": '{"solo": true}'}, "not supported"),
+    # Issue 12: the solo option is for one seat only.
+    ({"game": "faltisia", "seats": 2, "clock": "fixed-24h", "extra_options": '{"solo": true}'}, "exactly one player"),
+    ({"game": "faltisia", "seats": 1, "clock": "fixed-24h", "rated": "on"}, "at least two seats for people"),
     ({"game": "chess", "seats": 2, "clock": "fixed-24h"}, "Select a valid choice"),
 ])
 def test_bad_game_settings_show_an_error_and_create_nothing(db, login, data, error):
     r = login(UserFactory()).post("/games/new/", data)
     assert r.status_code == 200 and error in r.content.decode()
     assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize("difficulty, level", [("beginner", 3), ("nightmare", 7)])
+def test_a_one_seat_faltisia_game_is_solo_mode_at_the_chosen_difficulty_and_starts_at_once(db, login, difficulty,
+                                                                                          level):
+    """Issue 12 surfaces: the lobby form offers the solo difficulty; a 1-seat Faltisia game starts at once with
+    its creator, unrated, the Classmate's attributes at the level."""
+    c = login(UserFactory())
+    assert "Solo difficulty" in c.get("/games/new/").content.decode()
+    r = c.post("/games/new/", {"game": "faltisia", "seats": 1, "clock": "none", "is_public": "on",
+                               "solo_difficulty": difficulty})
+    game = Game.objects.get()
+    assert r.status_code == 302 and game.status == GameStatus.ACTIVE and not game.rated
+    assert game.options == {"solo": {"difficulty": difficulty}} and game.players == 1
+    assert game.state["classmate"]["attr"] == [level] * 4
 
 
 def test_a_game_with_bots_for_every_other_seat_starts_at_once(db, login):

@@ -86,6 +86,9 @@ def base_options(state: dict, seat: dict, dec: dict) -> tuple[str, list]:
     if st == "color":
         return "Choose the colour of the tokens you gain.", [opt("col:" + c) for c in COL]
     if st == "draft":
+        if state.get("classmate") is not None:
+            return (f"Pick {state['pick']} of 7: keep one of the two cards dealt; the other is discarded.",
+                    [DRAFT[c] for c in seat["pack"]])
         return f"Draft pick {state['pick']} of 7: keep one card, pass the rest.", [DRAFT[c] for c in seat["pack"]]
     if st == "discard":
         return "Graduation requirements: discard one, keep two.", [opt("discard:" + c) for c in seat["offer"]]
@@ -111,8 +114,8 @@ def options(state: dict, seat: dict) -> tuple[str, list]:
         return (f"Meditation: return 3 {COLORS[src]} tokens for one token of which colour?",
                 [opt("medto:" + c) for i, c in enumerate(COL) if i != src])
     text, ops = base_options(state, seat, dec)
-    if dec["st"] == "rb":  # not mid-payment: a Meditation there could make the chosen payment impossible
-        return text, ops
+    # EN [C] Meditation "at any point": offered at every pick, the Rainbow-count pick of a payment included
+    # (the payment then starts over, see _after_meditation).
     tok = dec["tok"] if "tok" in dec else seat["tok"]
     for i in range(5):
         if tok[i] >= 3:
@@ -205,6 +208,23 @@ def _raise(dec: dict, c: int, rb: int) -> None:
     dec["st"] = "train"
 
 
+def _after_meditation(seat: dict, dec: dict) -> None:
+    """A Meditation in the middle of a payment: the half-chosen payment starts over with the new tokens.
+
+    A card cost is asked again from its first colour (or, if the card can no longer be paid, the seat is back
+    at the face-up/face-down choice); a Maid Training raise is withdrawn and the raise list offered again.
+    """
+    if dec["st"] != "rb":
+        return
+    if dec["for"] == "raise":
+        dec["st"] = "train"
+    elif card_playable(seat, dec["card"]):
+        _start_payment(seat, dec)
+    else:
+        dec.pop("tok")
+        dec["st"] = "face"
+
+
 def apply_pick(state: dict, seat: dict, pid: str) -> None:
     """Apply a validated pick to the seat's open decision."""
     dec = seat["dec"]
@@ -216,6 +236,7 @@ def apply_pick(state: dict, seat: dict, pid: str) -> None:
         for tok in ((seat["tok"], dec["tok"]) if "tok" in dec else (seat["tok"],)):
             tok[src] -= 3
             tok[dst] += 1
+        _after_meditation(seat, dec)
         return
     st = dec["st"]
     if st == "lec":

@@ -82,11 +82,25 @@ def gain_attr(seat: dict, ai: int, n: int) -> None:
         attr[i] = ATTR_MAX if v > ATTR_MAX else (ATTR_MIN if v < ATTR_MIN else v)
 
 
+def students(state: dict) -> list[dict]:
+    """Everyone who attends lectures: the seats, and in a solo game the Classmate (a non-seat automaton)."""
+    cm = state.get("classmate")
+    return state["seats"] if cm is None else [*state["seats"], cm]
+
+
+def gain_tokens(seat: dict, ci: int, n: int) -> None:
+    """Take tokens; the solo Classmate's join the end of its token line (Solo Mode, Classmate Setup 5)."""
+    seat["tok"][ci] += n
+    line = seat.get("line")
+    if line is not None:
+        line.extend([ci] * n)
+
+
 def apply_simple(seat: dict, e: tuple, choice: int | None = None) -> None:
     """Apply one self-targeted instant effect (everything but remedial lectures)."""
     k = e[0]
     if k == "tokens":
-        seat["tok"][e[1]] += e[2]
+        gain_tokens(seat, e[1], e[2])
     elif k == "sterlings":
         seat["ster"] += e[1]
     elif k == "mp":
@@ -94,7 +108,7 @@ def apply_simple(seat: dict, e: tuple, choice: int | None = None) -> None:
     elif k == "attr":
         gain_attr(seat, e[1], e[2])
     elif k == "tokens_choice":
-        seat["tok"][choice if choice is not None else 0] += e[1]
+        gain_tokens(seat, choice if choice is not None else 0, e[1])
 
 
 def attend(seat: dict, ci: int, n: int = 1) -> None:
@@ -133,13 +147,18 @@ def resolve_card(state: dict, si: int, cid: str, pay_rb, choice) -> None:
     seat["ster"] -= c.cost_s
     if any(c.cost_t):
         pay_tokens(seat["tok"], c.cost_t, pay_rb or default_rainbows(seat["tok"], c.cost_t))
+    resolve_effects(state, seat, cid, choice)
+
+
+def resolve_effects(state: dict, seat: dict, cid: str, choice) -> None:
+    """A paid face-up card joins the notebook and its instant effects resolve (the seat's or the Classmate's)."""
     seat["up"].append(cid)
     if cid in ONGOING:
         seat["ongoing"].append(cid)
-    for e in c.effects:
+    for e in CARDS[cid].effects:
         if e[0] == "remedial":
-            # The player who played it attends at e[2], everyone else at e[3] (all must attend).
-            for j, other in enumerate(state["seats"]):
-                attend(other, e[1], e[2] if j == si else e[3])
+            # The student who played it attends at e[2], everyone else at e[3] (all must attend).
+            for other in students(state):
+                attend(other, e[1], e[2] if other is seat else e[3])
         else:
             apply_simple(seat, e, choice)

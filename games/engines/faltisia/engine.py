@@ -1,4 +1,5 @@
-"""FaltisiaEngine: the base game (2-6 players) behind the engine protocol of base.py."""
+"""FaltisiaEngine: the base game (2-6 players) and Solo Mode (1 player against the Classmate automaton,
+option ``{"solo": {"difficulty": "medium"}}``) behind the engine protocol of base.py."""
 
 from __future__ import annotations
 
@@ -20,8 +21,11 @@ def _fingerprint(state: State, s: dict) -> tuple:
 class FaltisiaEngine(Engine):
     slug = "faltisia"
     name = "Maid Knight Saga: The Story of Faltisia"
+    # min_players is the multi-player minimum (tournaments seat tables with it); one player is Solo Mode,
+    # accepted by validate_options on its own.
     min_players = 2
     max_players = 6
+    solo_players = 1
     # The last prompt built (a strong reference, so the state's id cannot be reused while cached).
     _last: tuple | None = None
 
@@ -31,7 +35,8 @@ class FaltisiaEngine(Engine):
         return state
 
     def validate_options(self, players: int, options: Mapping[str, Any]) -> None:
-        super().validate_options(players, options)
+        if players != self.solo_players:
+            super().validate_options(players, options)
         new_state(players, options or {}, 0)
 
     def step(self, state: State) -> int:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from ..base import Event
 from ..rng import Rng
 from .cards import ATTRS, CARDS, COLORS, NUM
-from .effects import attend, card_playable, resolve_card
+from . import solo
+from .effects import attend, card_playable, resolve_card, students
 from .offcampus import execute, is_legal
 from .scoring import final_result
 from .setup import RESTOCK
@@ -111,6 +112,11 @@ def _resolve_setup(state: dict, ev: list) -> None:
         s["plan"] = None
     ev.append(_ev(state, "Starting attributes revealed: " + "; ".join(
         f"{_name(state, i)} {s['attr']}" for i, s in enumerate(state["seats"]))))
+    cm = state.get("classmate")
+    if cm is not None:
+        ev.append(_ev(state, f"{solo.name(cm)} plays at {cm['difficulty'].capitalize()}: every attribute "
+                      f"{cm['attr'][0]}, 3 Sterlings, token line "
+                      + ", ".join(COLORS[c] for c in cm["line"]) + "; two Graduation Requirements face down."))
     start_round(state, 1, ev)
 
 
@@ -122,15 +128,32 @@ def start_round(state: dict, rnd: int, ev: list) -> None:
         if state["item_deck"]:
             state["store"].append(state["item_deck"].pop())
     deck = state["decks"][str(rnd)]
-    for s in state["seats"]:
-        s["pack"] = deck[-7:]
+    cm = state.get("classmate")
+    if cm is not None:
+        # Solo Registration: seven cards face down to the Classmate as a stack, then the player is dealt two
+        # face up per pick, keeps one and discards the other, until seven.
+        cm["stack"] = deck[-7:]
         del deck[-7:]
-    state["box"] += deck
-    deck.clear()
+        _deal_solo_pair(state)
+    else:
+        for s in state["seats"]:
+            s["pack"] = deck[-7:]
+            del deck[-7:]
+        state["box"] += deck
+        deck.clear()
     state["pick"] = 1
     ev.append(_ev(state, f"Round {rnd}: the Academy Store now offers "
-                  + ", ".join(CARDS[c].name for c in state["store"]) + "; drafting begins.", "registration"))
+                  + ", ".join(CARDS[c].name for c in state["store"])
+                  + ("; the Classmate takes its seven cards face down and you are dealt two cards to keep one."
+                     if cm is not None else "; drafting begins."), "registration"))
     open_step(state, "draft", "draft")
+
+
+def _deal_solo_pair(state: dict) -> None:
+    """Deal the solo player two cards face up from the Round deck (the rest returns to the box after pick 7)."""
+    deck = state["decks"][str(state["round"])]
+    state["seats"][0]["pack"] = deck[-2:]
+    del deck[-2:]
 
 
 def _resolve_draft(state: dict, ev: list) -> None:
@@ -140,7 +163,18 @@ def _resolve_draft(state: dict, ev: list) -> None:
         s["pack"].remove(card)
         s["picked"].append(card)
         s["plan"] = None
-    if state["pick"] < 7:
+    if state.get("classmate") is not None:
+        state["box"] += seats[0]["pack"]  # the card not kept is discarded
+        seats[0]["pack"] = []
+        if state["pick"] < 7:
+            state["pick"] += 1
+            _deal_solo_pair(state)
+            open_step(state, "draft", "draft")
+            return
+        deck = state["decks"][str(state["round"])]
+        state["box"] += deck
+        deck.clear()
+    elif state["pick"] < 7:
         n = state["players"]
         # "Left" is seat+1 (Rounds 1 and 3); "right" is seat-1 (Round 2).
         d = -1 if state["round"] == 2 else 1
@@ -159,6 +193,8 @@ def _resolve_draft(state: dict, ev: list) -> None:
 
 def start_term(state: dict, term: int, ev: list) -> None:
     state["term"] = term
+    if state.get("classmate") is not None:
+        solo.new_term(state["classmate"])
     col = state["schedule"][state["round"] - 1][term - 1]
     if col < 0:  # an X space: no lecture, no skipping
         state["lecture"] = None
@@ -169,8 +205,9 @@ def start_term(state: dict, term: int, ev: list) -> None:
 
 
 def skip_order_key(state: dict, si: int) -> tuple[int, int]:
-    """Highest-numbered face-up action card in the notebook (0 if none), then the character number."""
-    s = state["seats"][si]
+    """Highest-numbered face-up action card in the notebook (0 if none), then the character number.
+    ``si`` -1 is the solo Classmate."""
+    s = state["classmate"] if si < 0 else state["seats"][si]
     return (max((NUM[c] for c in s["up"]), default=0), NUM[s["char"]])
 
 
@@ -187,8 +224,18 @@ def _resolve_lecture(state: dict, ev: list) -> None:
     if attendees:
         ev.append(_ev(state, f"{COLORS[col].capitalize()} lecture attended by seats {attendees} "
                         f"(+1 {ATTRS[col].capitalize()})."))
+    cm = state.get("classmate")
+    if cm is not None:
+        if solo.attends(cm, col):
+            attend(cm, col)
+            ev.append(_ev(state, solo.note(state, cm, f"attends the {COLORS[col]} lecture "
+                                                      f"(+1 {ATTRS[col].capitalize()})")))
+        else:
+            ev.append(_ev(state, solo.note(state, cm, f"has {ATTRS[col].capitalize()} 15 and skips the "
+                                                      f"{COLORS[col]} lecture")))
+            skippers.append(-1)  # acts in the usual skip order (EN: "in the same manner as the multiplayer game")
     skippers.sort(key=lambda i: skip_order_key(state, i))
-    state["queue"] = [["oc", i] for i in skippers]
+    state["queue"] = [["cm" if i < 0 else "oc", i] for i in skippers]
     state["qctx"] = "lecture"
     _run_queue(state, ev)
 
@@ -210,8 +257,13 @@ def _resolve_action(state: dict, ev: list) -> None:
     # Decision (see docs): every face-down off-campus action goes before the face-up effects.
     state["queue"] = [["oc", i] for _, i in downs] + [["up", i] for _, i in ups]
     state["qctx"] = "action"
+    if state.get("classmate") is not None:
+        # Solo: "Your Classmate always goes first when resolving a played action card."
+        ev.extend(_ev(state, t) for t in solo.action(state))
     if downs:
-        ev.append(_ev(state, f"Face-down cards (off-campus, in card-number order): seats {[i for _, i in downs]}."))
+        # EN Action Phase: face-down players "announce the card number of their played card" (not the card).
+        ev.append(_ev(state, "Face-down cards (off-campus, in card-number order): "
+                      + ", ".join(f"seat {i} announces {state['seats'][i]['down'][-1]}" for _, i in downs) + "."))
     _run_queue(state, ev)
 
 
@@ -221,6 +273,10 @@ def _run_queue(state: dict, ev: list) -> None:
     seats = state["seats"]
     while q:
         kind, si = q[0]
+        if kind == "cm":  # the solo Classmate skipped the lecture: its off-campus action, no plan
+            ev.append(_ev(state, solo.offcampus(state)))
+            q.pop(0)
+            continue
         seat = seats[si]
         plan = seat["plan"]
         if kind == "oc":
@@ -256,6 +312,10 @@ def _run_queue(state: dict, ev: list) -> None:
         start_term(state, state["term"] + 1, ev)
         return
     _exams(state, ev)
+    if state.get("classmate") is not None:
+        text = solo.discard_stack(state)
+        if text:
+            ev.append(_ev(state, text, "exams"))
     if state["round"] < 3:
         start_round(state, state["round"] + 1, ev)
     else:
@@ -265,19 +325,27 @@ def _run_queue(state: dict, ev: list) -> None:
 def _exams(state: dict, ev: list) -> None:
     """Exams: top score in each attribute gains MP, top total gains Sterlings; ties all gain."""
     rnd = state["round"]
-    seats = state["seats"]
+    seats = students(state)  # solo: the Classmate sits its exams too ("completed as usual")
     for a in range(4):
         top = max(s["attr"][a] for s in seats)
         winners = [i for i, s in enumerate(seats) if s["attr"][a] == top]
         for i in winners:
             seats[i]["mp"] += EXAM_MP[rnd]
-        ev.append(_ev(state, f"Exams, {ATTRS[a]}: seats {winners} gain {EXAM_MP[rnd]} MP.", "exams"))
+        ev.append(_ev(state, f"Exams, {ATTRS[a]}: {_who_gain(state, winners)} {EXAM_MP[rnd]} MP.", "exams"))
     totals = [sum(s["attr"]) for s in seats]
     top = max(totals)
     winners = [i for i, t in enumerate(totals) if t == top]
     for i in winners:
         seats[i]["ster"] += EXAM_STERLINGS[rnd]
-    ev.append(_ev(state, f"Exams, total: seats {winners} gain {EXAM_STERLINGS[rnd]} Sterlings.", "exams"))
+    ev.append(_ev(state, f"Exams, total: {_who_gain(state, winners)} {EXAM_STERLINGS[rnd]} Sterlings.", "exams"))
+
+
+def _who_gain(state: dict, winners: list[int]) -> str:
+    """``seats [0, 2] gain``; in a solo game the Classmate (index 1 of students()) is named."""
+    if state.get("classmate") is None:
+        return f"seats {winners} gain"
+    return " and ".join("seat 0" if i == 0 else "the Classmate" for i in winners) + (
+        " gain" if len(winners) > 1 else " gains")
 
 
 def _end(state: dict, ev: list) -> None:
@@ -286,4 +354,12 @@ def _end(state: dict, ev: list) -> None:
     state["step"] += 1
     state["lecture"] = None
     state["result"] = final_result(state)
-    ev.append(_ev(state, f"Game over: scores {state['result']['scores']}, ranks {state['result']['ranks']}."))
+    r = state["result"]
+    if state.get("classmate") is None:
+        ev.append(_ev(state, f"Game over: scores {r['scores']}, ranks {r['ranks']}."))
+        return
+    c = r["classmate"]
+    reqs = "; ".join(f"{q['number']} {q['name']} ({'met' if q['met'] else 'not met'})" for q in c["requirements"])
+    ev.append(_ev(state, f"Game over: you {r['scores'][0]} MP, the Classmate {c['score']} MP: "
+                  f"{ {'win': 'you win', 'loss': 'the Classmate wins', 'draw': 'a draw'}[r['outcome']]}. "
+                  f"The Classmate's Graduation Requirements: {reqs}."))

@@ -26,6 +26,13 @@ def card_locations(state: dict) -> Counter:
         for key in ("char", "ability", "played"):
             if s[key]:
                 c[s[key]] += 1
+    cm = state.get("classmate")
+    if cm is not None:
+        for key in ("reqs", "stack", "up", "down", "items"):
+            c.update(cm[key])
+        for key in ("char", "ability"):
+            if cm[key]:
+                c[cm[key]] += 1
     return c
 
 
@@ -41,6 +48,21 @@ def cards_played_expected(state: dict) -> int:
     return base + (1 if ph == "reprompt" and state["qctx"] == "action" else 0)
 
 
+def _classmate(state: dict, cm: dict) -> list[str]:
+    """The solo Classmate: counts match its token line, values in range, one card played per Action phase."""
+    bad = []
+    if [cm["line"].count(i) for i in range(5)] != cm["tok"]:
+        bad.append(f"classmate: token line {cm['line']} does not match counts {cm['tok']}")
+    if not all(1 <= a <= 15 for a in cm["attr"]) or cm["ster"] < 0 or cm["mp"] < 0:
+        bad.append(f"classmate: out of range: attributes {cm['attr']} sterlings {cm['ster']} mp {cm['mp']}")
+    if len(cm["up"]) + len(cm["down"]) != cards_played_expected(state):
+        bad.append(f"classmate: {len(cm['up']) + len(cm['down'])} cards played, "
+                   f"expected {cards_played_expected(state)}")
+    if len(cm["reqs"]) != 2:
+        bad.append("classmate: two Graduation Requirements expected")
+    return bad
+
+
 def check(state: dict) -> list[str]:
     """Return the broken invariants (empty when all hold)."""
     bad = []
@@ -52,6 +74,9 @@ def check(state: dict) -> list[str]:
         played = len(s["up"]) + len(s["down"]) + (1 if s["played"] else 0)
         if played != cards_played_expected(state):
             bad.append(f"seat {i}: {played} cards played, expected {cards_played_expected(state)}")
+    cm = state.get("classmate")
+    if cm is not None:
+        bad += _classmate(state, cm)
     if card_locations(state) != ALL_CARDS:
         diff = (card_locations(state) - ALL_CARDS) + (ALL_CARDS - card_locations(state))
         bad.append(f"cards not conserved: {dict(diff)}")

@@ -30,6 +30,25 @@ def is_legal(state: dict, seat: dict, act: list) -> bool:
     return True
 
 
+def buy_item(state: dict, seat: dict, item: str) -> str:
+    """Shopping: pay, take the Item from the store, resolve its instant effects; return a description."""
+    c = CARDS[item]
+    seat["ster"] -= c.cost_s
+    state["store"].remove(item)
+    seat["items"].append(item)
+    if item in ONGOING:
+        seat["ongoing"].append(item)
+    for e in c.effects:
+        apply_simple(seat, e)
+    return f"buys {c.name}"
+
+
+def part_time_job(seat: dict) -> str:
+    seat["ster"] += STUDY_STERLINGS[1 if seat["lic"] else 0]
+    on_job(seat)
+    return "works a Part-Time Job"
+
+
 def execute(state: dict, si: int, act: list) -> str:
     """Carry out a planned off-campus action; return a public description."""
     seat = state["seats"][si]
@@ -41,20 +60,9 @@ def execute(state: dict, si: int, act: list) -> str:
         on_study(seat)
         return "studies" + (f" (+1 Rainbow, +1 {COLORS[act[1]]})" if seat["lic"] and act[1] >= 0 else " (+1 Rainbow)")
     if k == "job":
-        seat["ster"] += STUDY_STERLINGS[1 if seat["lic"] else 0]
-        on_job(seat)
-        return "works a Part-Time Job"
+        return part_time_job(seat)
     if k == "shop":
-        item = act[1]
-        c = CARDS[item]
-        seat["ster"] -= c.cost_s
-        state["store"].remove(item)
-        seat["items"].append(item)
-        if item in ONGOING:
-            seat["ongoing"].append(item)
-        for e in c.effects:
-            apply_simple(seat, e)
-        return f"buys {c.name}"
+        return buy_item(state, seat, act[1])
     # Maid Training: the raises were planned against this seat's own tokens, which nobody else touches.
     tok = seat["tok"]
     bits = []

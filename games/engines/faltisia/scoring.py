@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .cards import CARDS, TYPE
+from .cards import CARDS, TYPE, card_dict
 from .effects import check, face_up_count
 
 EXTRACURRICULAR = {"A": (0, 1, 2, 4, 7), "B": (-2, 0, 3, 5, 6), "C": (0, -2, 2, 7, 12)}
@@ -63,10 +63,32 @@ def breakdown(seat: dict) -> dict[str, int]:
 
 
 def final_result(state: dict) -> dict:
-    """Scores, ranks (ties on MP broken by combined attributes, then shared) and breakdowns."""
+    """Scores, ranks (ties on MP broken by combined attributes, then shared) and breakdowns.
+
+    Solo: the Classmate is ranked with the player (a loss is rank 2, a draw shares rank 1) but is not a seat,
+    so its score, breakdown and now revealed requirements go under ``classmate``, and ``outcome`` says
+    win/loss/draw.
+    """
     bds = [breakdown(s) for s in state["seats"]]
     scores = [sum(b.values()) for b in bds]
     tiebreak = [sum(s["attr"]) for s in state["seats"]]
     keys = list(zip(scores, tiebreak))
+    cm = state.get("classmate")
+    if cm is not None:
+        cm_bd = breakdown(cm)
+        cm_key = (sum(cm_bd.values()), sum(cm["attr"]))
+        keys_all = keys + [cm_key]
+        ranks = [1 + sum(1 for k in keys_all if k > mine) for mine in keys]
+        return {"scores": scores, "ranks": ranks, "breakdown": bds, "tiebreak": tiebreak,
+                "outcome": outcome(keys[0], cm_key),
+                "classmate": {"score": cm_key[0], "tiebreak": cm_key[1], "breakdown": cm_bd,
+                              "requirements": [dict(card_dict(r), met=check(cm, CARDS[r].cond))
+                                               for r in cm["reqs"]]}}
     ranks = [1 + sum(1 for k in keys if k > mine) for mine in keys]
     return {"scores": scores, "ranks": ranks, "breakdown": bds, "tiebreak": tiebreak}
+
+
+def outcome(player: tuple[int, int], classmate: tuple[int, int]) -> str:
+    """Solo Scoring: "the player or Classmate with the most MP wins the game. If tied, the player with the
+    highest combined attribute score is the winner. If still tied, the match is a draw." (MP, attributes)."""
+    return "win" if player > classmate else "loss" if player < classmate else "draw"

@@ -6,10 +6,15 @@ from typing import Any, Mapping
 
 from ..rng import Rng, seed_state
 from .cards import deck_for
+from .solo import difficulty_of, new_classmate
 
-KNOWN_OPTIONS = {"choose_characters"}
-FUTURE_OPTIONS = {"solo", "expansion", "battle_for_london"}  # reserved: not built yet
-RESTOCK = {2: 2, 3: 2, 4: 3, 5: 4, 6: 5}
+KNOWN_OPTIONS = {"choose_characters", "solo"}
+FUTURE_OPTIONS = {"expansion", "battle_for_london"}  # reserved: not built yet
+# Items per Round; solo: "place two Item cards in the Academy Store per Round".
+RESTOCK = {1: 2, 2: 2, 3: 2, 4: 3, 5: 4, 6: 5}
+# Solo card pools (decision, see the docs): the Classmate is the second player for Items (2 per Round, the
+# 2-player set), but a Round deals 7 + 2 x 7 = 21 action cards, so the action decks are the 3-player ones.
+SOLO_ACTION_PLAYERS, SOLO_ITEM_PLAYERS = 3, 2
 # Board X spaces (no lecture); the rulebook prints them but does not list them: see the decisions doc.
 X_TERMS = {1: (), 2: (4, 7), 3: (2, 4, 6, 7)}
 
@@ -34,28 +39,30 @@ def new_seat() -> dict:
     return {"char": None, "ability": None, "lic": False, "attr": None, "tok": [1, 1, 1, 1, 0], "ster": 3,
             "mp": 0, "offer": [], "reqs": [], "hand": [], "pack": [], "picked": [], "played": None,
             "up": [], "down": [], "items": [], "ongoing": [], "n": 0, "dec": None, "plan": None,
-            "kind": "player"}  # "kind" leaves room for the solo Classmate seat
+            "kind": "player"}  # the solo Classmate is not a seat: state["classmate"] (solo.py)
 
 
 def new_state(players: int, options: Mapping[str, Any], seed: int) -> dict:
     """Build the state up to (not including) the first decision."""
-    if not 2 <= players <= 6:
-        raise ValueError("Faltisia takes 2-6 players (solo mode is not built yet)")
+    if not 1 <= players <= 6:
+        raise ValueError("Faltisia takes 1 player (solo mode) or 2-6 players")
     unknown = set(options) - KNOWN_OPTIONS
     if unknown & FUTURE_OPTIONS:
         raise ValueError(f"not supported yet: {sorted(unknown & FUTURE_OPTIONS)}")
     if unknown:
         raise ValueError(f"unknown options: {sorted(unknown)}")
+    difficulty = difficulty_of(players, options)
+    solo = difficulty is not None
     rng = Rng(seed_state(seed))
     box: list[str] = []
     decks = {}
     for r in (1, 2, 3):
-        d = deck_for("action", players, r)
+        d = deck_for("action", SOLO_ACTION_PLAYERS if solo else players, r)
         rng.shuffle(d)
         decks[str(r)] = d
     used = set(decks["1"] + decks["2"] + decks["3"])
     box += [c for c in deck_for("action", 6) if c not in used]
-    items = deck_for("item", players)
+    items = deck_for("item", SOLO_ITEM_PLAYERS if solo else players)
     used = set(items)
     box += [c for c in deck_for("item", 6) if c not in used]
     rng.shuffle(items)
@@ -65,6 +72,7 @@ def new_state(players: int, options: Mapping[str, Any], seed: int) -> dict:
     seats = [new_seat() for _ in range(players)]
     for s in seats:
         s["offer"] = [reqs.pop(), reqs.pop(), reqs.pop()]
+    classmate_reqs = [reqs.pop(), reqs.pop()] if solo else []  # "Randomly deal two ... face down"
     box += reqs
     schedule = make_schedule(rng)
     choose = bool(options.get("choose_characters"))
@@ -73,11 +81,15 @@ def new_state(players: int, options: Mapping[str, Any], seed: int) -> dict:
         for s in seats:
             s["char"] = chars.pop()
             s["ability"] = s["char"][1:]
+    classmate = None
+    if solo:  # after every multi-player draw, so 2-6 player games keep their seeded sequence
+        classmate = new_classmate(rng, chars.pop(rng.below(len(chars))), classmate_reqs, difficulty)
+    if not choose:
         box += chars + [c[1:] for c in chars]
     return {
         "game": "faltisia", "version": 1, "players": players, "options": dict(options), "rng": rng.state,
         "step": 0, "phase": "setup", "round": 0, "term": 0, "pick": 0, "lecture": None,
         "schedule": schedule, "decks": decks, "item_deck": items, "store": [], "box": box,
-        "chars_free": chars if choose else [], "seats": seats, "queue": [], "qctx": None,
+        "chars_free": chars if choose else [], "seats": seats, "classmate": classmate, "queue": [], "qctx": None,
         "decisions": [], "over": False, "result": None,
     }

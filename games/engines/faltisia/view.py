@@ -17,6 +17,13 @@ mp[, club]}`` so that a page renders without the CSV)::
                  "sterlings": 3, "mp_tokens": 0, "face_up": [card, ...], "items": [card, ...],
                  "face_down_count": 2, "hand_size": 7, "requirements_count": 2, "deciding": bool}, ...],
       "decisions": [...recorded rulings, e.g. character collisions...],
+      "classmate": None (multi-player) | {"character": card, "difficulty": "medium", "licensed": bool,
+                    "attributes": {...}, "token_line": ["red", "rainbow", ...] (left to right, spent from the
+                    left), "tokens": {...}, "sterlings": 3, "mp_tokens": 0, "face_up": [card], "items": [card],
+                    "face_down_count": 0, "stack_count": 7, "requirements_count": 2,
+                    "actions": [{"round": 1, "term": 3, "text": "attends the red lecture ..."}, ...]
+                               (what it did in the last term and this one, in plain words),
+                    "requirements": [card] only once the game is over},
       "over": bool, "result": {"scores", "ranks", "breakdown", "tiebreak"} | None,
       "you": None (spectator) | {"seat": 0, "hand": [card + {"playable": bool}], "draft_pack": [card],
               "drafted": [card], "requirements": [card], "requirement_offer": [card],
@@ -64,6 +71,33 @@ def public_seat(state: dict, i: int) -> dict:
     }
 
 
+def classmate_view(state: dict) -> dict | None:
+    """The solo Classmate as everyone sees it. Its Graduation Requirements are face down ("You may not look
+    at these cards until the end of the game") and its stack is face down: counts only until the game is over."""
+    cm = state.get("classmate")
+    if cm is None:
+        return None
+    out = {
+        "character": _card(cm["char"]),
+        "difficulty": cm["difficulty"],
+        "licensed": cm["lic"],
+        "attributes": {ATTRS[a]: cm["attr"][a] for a in range(4)},
+        "token_line": [COLORS[c] for c in cm["line"]],
+        "tokens": _tokens(cm["tok"]),
+        "sterlings": cm["ster"],
+        "mp_tokens": cm["mp"],
+        "face_up": [_card(c) for c in cm["up"]],
+        "items": [_card(c) for c in cm["items"]],
+        "face_down_count": len(cm["down"]),
+        "stack_count": len(cm["stack"]),
+        "requirements_count": len(cm["reqs"]),
+        "actions": [{"round": d["round"], "term": d["term"], "text": d["text"]} for d in cm["did"]],
+    }
+    if state["over"]:
+        out["requirements"] = [_card(c) for c in cm["reqs"]]
+    return out
+
+
 def view(state: dict, seat: int | None) -> dict:
     """The redacted view for ``seat`` (None: a spectator, who sees only public information)."""
     rnd = state["round"]
@@ -84,6 +118,7 @@ def view(state: dict, seat: int | None) -> dict:
         "deck_counts": {k: len(v) for k, v in state["decks"].items()},
         "seats": [public_seat(state, i) for i in range(state["players"])],
         "decisions": [dict(d) for d in state["decisions"]],
+        "classmate": classmate_view(state),
         "over": state["over"],
         "result": _jsonish(state["result"]),
         "you": None,

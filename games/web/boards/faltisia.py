@@ -48,11 +48,7 @@ def mp_so_far(seat: dict[str, Any]) -> dict[str, int]:
 
 def seat_board(seat: dict[str, Any], players: dict[int, dict[str, Any]], me: int | None) -> dict[str, Any]:
     attrs = seat.get("attributes")
-    tracks = []
-    for name, colour in ATTRIBUTES:
-        value = None if attrs is None else attrs[name]
-        tracks.append({"name": name, "colour": colour, "value": value,
-                       "cells": [{"n": n, "on": value == n, "threshold": THRESHOLDS.get(n)} for n in TRACK]})
+    tracks = attribute_tracks(attrs)
     player = players.get(seat["seat"], {})
     character = seat.get("character")
     return {
@@ -67,6 +63,42 @@ def seat_board(seat: dict[str, Any], players: dict[int, dict[str, Any]], me: int
         "face_up": seat["face_up"], "items": seat["items"],
         "face_down_backs": range(seat["face_down_count"]), "face_down_count": seat["face_down_count"],
         "hand_size": seat["hand_size"], "requirements_count": seat["requirements_count"],
+    }
+
+
+def attribute_tracks(attrs: dict[str, int] | None) -> list[dict[str, Any]]:
+    tracks = []
+    for name, colour in ATTRIBUTES:
+        value = None if attrs is None else attrs[name]
+        tracks.append({"name": name, "colour": colour, "value": value,
+                       "cells": [{"n": n, "on": value == n, "threshold": THRESHOLDS.get(n)} for n in TRACK]})
+    return tracks
+
+
+def classmate_actions(cm: dict[str, Any]) -> list[dict[str, Any]]:
+    """What the Classmate did, grouped by term: [{"round", "term", "texts": [...]}], oldest first."""
+    out: list[dict[str, Any]] = []
+    for a in cm.get("actions") or []:
+        if not out or (out[-1]["round"], out[-1]["term"]) != (a["round"], a["term"]):
+            out.append({"round": a["round"], "term": a["term"], "texts": []})
+        out[-1]["texts"].append(a["text"])
+    return out
+
+
+def classmate_board(view: dict[str, Any]) -> dict[str, Any] | None:
+    """Solo Mode: the Classmate's registration board, its token line in order (spent from the left), its
+    face-down stack by count; its Graduation Requirements by count until the view reveals them at the end."""
+    cm = view.get("classmate")
+    if not cm:
+        return None
+    return {
+        "name": cm["character"]["name"], "character": cm["character"], "difficulty": cm["difficulty"],
+        "licensed": cm["licensed"], "tracks": attribute_tracks(cm["attributes"]),
+        "token_line": cm["token_line"], "sterlings": cm["sterlings"], "mp": mp_so_far(cm),
+        "face_up": cm["face_up"], "items": cm["items"], "face_down_backs": range(cm["face_down_count"]),
+        "face_down_count": cm["face_down_count"], "stack_count": cm["stack_count"],
+        "stack_backs": range(cm["stack_count"]), "requirements_count": cm["requirements_count"],
+        "requirements": cm.get("requirements"), "actions": classmate_actions(cm),
     }
 
 
@@ -99,8 +131,14 @@ def result_table(view: dict[str, Any], boards: list[dict[str, Any]]) -> dict[str
                      "score": result["scores"][i], "rank": result["ranks"][i],
                      "tiebreak": result["tiebreak"][i] if result.get("tiebreak") else None,
                      "points": [result["breakdown"][i].get(c, 0) for c in categories]})
-    rows.sort(key=lambda r: (r["rank"], r["seat"]))
-    return {"categories": [CATEGORY_LABELS.get(c, c.replace("_", " ").title()) for c in categories], "rows": rows}
+    classmate = result.get("classmate")
+    if classmate:  # Solo Mode: the Classmate is ranked against the player (rank 1 unless the player won)
+        rows.append({"seat": None, "name": f"The Classmate ({view['classmate']['character']['name']})",
+                     "player": "automaton", "username": None, "is_me": False, "score": classmate["score"],
+                     "rank": 2 if result.get("outcome") == "win" else 1, "tiebreak": classmate["tiebreak"],
+                     "points": [classmate["breakdown"].get(c, 0) for c in categories]})
+    rows.sort(key=lambda r: (r["rank"], r["seat"] is None, r["seat"] or 0))
+    return {"outcome": result.get("outcome"),"categories": [CATEGORY_LABELS.get(c, c.replace("_", " ").title()) for c in categories], "rows": rows}
 
 
 def board(*, view: dict[str, Any], seats: list[dict[str, Any]], prompt_options) -> dict[str, Any]:
@@ -117,5 +155,6 @@ def board(*, view: dict[str, Any], seats: list[dict[str, Any]], prompt_options) 
         "store": view["store"], "item_deck_count": view["item_deck_count"], "deck_counts": view["deck_counts"],
         "lecture": view.get("lecture"), "decisions": view.get("decisions") or [],
         "option_cards": option_cards(view, prompt_options), "result": result_table(view, boards),
+        "classmate": classmate_board(view),
         "view": view,
     }
