@@ -146,6 +146,12 @@ def phase_force_resolve(*, game: Game, by: User) -> int:
     return forced
 
 
+def _check_not_banned(user: User) -> None:
+    """A deactivated account is never given a seat: it could not log in, but its mail would still act."""
+    if not user.is_active:
+        raise GameError(ErrorCode.INVALID_SETTINGS, f"{user.username}'s account is deactivated")
+
+
 @transaction.atomic
 def seat_replace_player(*, game: Game, by: User, position: int, user: User) -> Seat:
     """Give the seat to another player (who takes over its position, hand and score)."""
@@ -158,6 +164,7 @@ def seat_replace_player(*, game: Game, by: User, position: int, user: User) -> S
         raise GameError(ErrorCode.INVALID_SETTINGS, f"{user.username} already sits at seat {position}")
     if any(s.user_id == user.pk for s in turn.seats.values()):
         raise GameError(ErrorCode.GAME_FULL, f"{user.username} already sits at this game")
+    _check_not_banned(user)
     seat.user = user
     seat.is_bot = False
     seat.bot_reason = BotReason.NONE
@@ -227,6 +234,7 @@ def seat_take_back_from_bot(*, game: Game, by: User, position: int) -> Seat:
         raise GameError(ErrorCode.INVALID_SETTINGS, f"seat {position} is not played by a bot")
     if seat.user_id is None:
         raise GameError(ErrorCode.INVALID_SETTINGS, f"seat {position} has no player to give it back to")
+    _check_not_banned(seat.user)
     seat_back_from_bot(turn, position, reason="from_bot")
     admin_event_record(game=turn.game, by=by, action="from_bot", seat=position,
                        text=f"gave seat {position} back to {seat.user.username}.")

@@ -405,6 +405,8 @@ def entry_replace(*, entry: Entry, user: User, by: User) -> Entry:
         raise TournamentError(ErrorCode.GAME_NOT_ACTIVE, f"the tournament is {tournament.status}")
     if Entry.objects.filter(tournament=tournament, user=user).exists():
         raise TournamentError(ErrorCode.GAME_FULL, f"{user.username} already plays in this tournament")
+    if not user.is_active:
+        raise TournamentError(ErrorCode.INVALID_SETTINGS, f"{user.username}'s account is deactivated")
     old = entry.user
     entry.previous_users = [*entry.previous_users, old.username]
     entry.user = user

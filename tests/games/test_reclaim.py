@@ -144,3 +144,32 @@ def test_the_web_page_follows_the_same_rule(boss, client):
     assert page.status_code == 200
     assert b"an admin handed this seat to a bot; ask an admin" in page.content
     assert seat(game, 1).is_bot and reclaim_events(game) == []
+
+
+def test_a_deactivated_account_is_never_given_a_seat_by_any_admin_path(boss):
+    """Issue 10 (the admin review beside item 3): a banned account must not get a seat back, by "Replace the
+    player", "Give seat back" or a tournament substitution: its reply address and links would act again."""
+    from games.tournaments.models import Entry
+    from games.tournaments.services import TournamentError, entry_replace, tournament_register
+    from tests.tournaments.helpers import make_tournament
+
+    game, (alice, bob) = make_started_game(players=2)
+    banned = UserFactory(username="banned")
+    banned.is_active = False
+    banned.save(update_fields=["is_active"])
+    with pytest.raises(GameError, match="deactivated"):
+        admin_actions.seat_replace_player(game=game, by=boss, position=1, user=banned)
+    assert seat(game, 1).user == bob
+
+    admin_actions.seat_hand_to_bot(game=game, by=boss, position=1)
+    bob.is_active = False
+    bob.save(update_fields=["is_active"])
+    with pytest.raises(GameError, match="deactivated"):
+        admin_actions.seat_take_back_from_bot(game=game, by=boss, position=1)
+    assert seat(game, 1).is_bot
+
+    t = make_tournament(boss, table_size=2)
+    tournament_register(tournament=t, user=UserFactory(username="entrant"))
+    with pytest.raises(TournamentError, match="deactivated"):
+        entry_replace(entry=Entry.objects.get(tournament=t), user=banned, by=boss)
+    assert Entry.objects.get(tournament=t).user.username == "entrant"
