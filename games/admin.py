@@ -45,8 +45,8 @@ class ReadOnlyInline(admin.TabularInline):
 
 class SeatInline(SecretFieldsInlineMixin, ReadOnlyInline):
     model = Seat
-    fields = ("position", "user", "is_bot", "missed_deadlines", "extensions_used", "bank_seconds",
-              "standing_orders")
+    fields = ("position", "user", "is_bot", "bot_reason", "bot_handed_by", "missed_deadlines", "extensions_used",
+              "bank_seconds", "standing_orders")
     readonly_fields = fields
     verbose_name_plural = "seats (change them with the actions on the games list)"
 
@@ -305,8 +305,8 @@ class AppendOnlyAdmin(admin.ModelAdmin):
 
 @admin.register(Seat)
 class SeatAdmin(SecretFieldsAdminMixin, AppendOnlyAdmin):
-    list_display = ("game", "position", "user", "is_bot", "missed_deadlines", "extensions_used")
-    list_filter = ("is_bot",)
+    list_display = ("game", "position", "user", "is_bot", "bot_reason", "missed_deadlines", "extensions_used")
+    list_filter = ("is_bot", "bot_reason")
     list_select_related = ("game", "user")
     search_fields = ("user__username", "=game__id")
 
