@@ -15,6 +15,7 @@ class ErrorCode(str, Enum):
     INVALID_SETTINGS = "invalid_settings"
     IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused"
     UNKNOWN_ORDER = "unknown_order"
+    INVITE_REQUIRED = "invite_required"
 
     @property
     def http_status(self) -> int:
@@ -33,6 +34,7 @@ _HTTP_STATUS = {
     ErrorCode.INVALID_SETTINGS: 400,
     ErrorCode.IDEMPOTENCY_KEY_REUSED: 409,
     ErrorCode.UNKNOWN_ORDER: 400,
+    ErrorCode.INVITE_REQUIRED: 403,
 }
 
 

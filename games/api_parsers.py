@@ -1,0 +1,64 @@
+"""Request body parsers of the whole API: DRF's own, refusing what would otherwise end in a 500.
+
+- JSON nested deeper than MAX_DEPTH: Python's json module recurses once per level, so a body of
+  100,000 ``[`` raised RecursionError (issue 10 item 10). Such a body is a 400 here, and a body under
+  the limit never reaches code that walks it recursively.
+- A NUL character (U+0000) anywhere in a key or a string: PostgreSQL refuses it in text and jsonb
+  columns, so a NUL in a clock, an option or a name was a DataError (a 500) on PostgreSQL only.
+  DRF's CharField already refuses it; free-form objects (options, clock) did not.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import QueryDict
+from rest_framework.exceptions import ParseError
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+
+MAX_DEPTH = 32  # far beyond any body of the API (the deepest, a game's options, is two or three levels)
+
+
+def check_body(data: Any) -> Any:
+    """``data`` if it is nested at most MAX_DEPTH levels and holds no NUL; ParseError (a 400) if not.
+
+    Walks the parsed body without recursion, so the check itself cannot overflow the stack.
+    """
+    pending = [(data, 1)]
+    while pending:
+        value, depth = pending.pop()
+        if isinstance(value, str):
+            if "\x00" in value:
+                raise ParseError("the body holds a NUL character (\\u0000), which no field accepts")
+        elif isinstance(value, (dict, list, QueryDict)):
+            if depth > MAX_DEPTH:
+                raise ParseError(f"the body is nested more than {MAX_DEPTH} levels deep")
+            if isinstance(value, QueryDict):
+                items = [v for key, values in value.lists() for v in [key, *values]]
+            elif isinstance(value, dict):
+                items = [v for pair in value.items() for v in pair]
+            else:
+                items = value
+            pending.extend((item, depth + 1) for item in items)
+    return data
+
+
+class SafeJSONParser(JSONParser):
+    def parse(self, stream, media_type=None, parser_context=None):
+        try:
+            data = super().parse(stream, media_type, parser_context)
+        except RecursionError:
+            raise ParseError(f"the body is nested more than {MAX_DEPTH} levels deep")
+        return check_body(data)
+
+
+class SafeFormParser(FormParser):
+    def parse(self, stream, media_type=None, parser_context=None):
+        return check_body(super().parse(stream, media_type, parser_context))
+
+
+class SafeMultiPartParser(MultiPartParser):
+    def parse(self, stream, media_type=None, parser_context=None):
+        parsed = super().parse(stream, media_type, parser_context)
+        check_body(parsed.data)
+        return parsed
