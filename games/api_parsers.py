@@ -20,27 +20,33 @@ MAX_DEPTH = 32  # far beyond any body of the API (the deepest, a game's options,
 
 
 def check_body(data: Any) -> Any:
-    """``data`` if it is nested at most MAX_DEPTH levels and holds no NUL; ParseError (a 400) if not.
-
-    Walks the parsed body without recursion, so the check itself cannot overflow the stack.
-    """
-    pending = [(data, 1)]
+    """``data`` if it is nested at most MAX_DEPTH levels and holds no NUL; ParseError (a 400) naming
+    where it is if not. Walks the parsed body without recursion, so the check itself cannot overflow."""
+    pending: list[tuple[Any, int, str]] = [(data, 1, "")]
     while pending:
-        value, depth = pending.pop()
+        value, depth, where = pending.pop()
         if isinstance(value, str):
             if "\x00" in value:
-                raise ParseError("the body holds a NUL character (\\u0000), which no field accepts")
+                raise ParseError(f"{where or 'the body'} holds a NUL character (\\u0000), which no field accepts")
         elif isinstance(value, (dict, list, QueryDict)):
             if depth > MAX_DEPTH:
                 raise ParseError(f"the body is nested more than {MAX_DEPTH} levels deep")
-            if isinstance(value, QueryDict):
-                items = [v for key, values in value.lists() for v in [key, *values]]
-            elif isinstance(value, dict):
-                items = [v for pair in value.items() for v in pair]
-            else:
-                items = value
-            pending.extend((item, depth + 1) for item in items)
+            pending.extend((item, depth + 1, f"{where}{'.' if where else ''}{name}")
+                           for name, item in _children(value))
     return data
+
+
+def _children(value) -> list[tuple[str, Any]]:
+    """(name, value) of each key and item of a container; a key is checked as a value of its own."""
+    if isinstance(value, list):
+        return [(str(i), item) for i, item in enumerate(value)]
+    pairs = value.lists() if isinstance(value, QueryDict) else ((k, [v]) for k, v in value.items())
+    out: list[tuple[str, Any]] = []
+    for key, values in pairs:
+        shown = str(key).replace("\x00", "\\u0000")
+        out.append((f"{shown} (a key)", key))
+        out.extend((shown, v) for v in values)
+    return out
 
 
 class SafeJSONParser(JSONParser):
