@@ -86,7 +86,24 @@ def check_a_nul_in_any_string_is_a_400(api, user):
     assert r.status_code == 400
 
 
-CHECKS = [check_deeply_nested_json_is_a_400, check_ids_beyond_64_bits_are_unknown_games,
+def check_a_nul_in_the_url_is_a_400(api, user):
+    # PostgreSQL refused these as filter values (a 500); no route or parameter accepts a NUL.
+    for url in ("/api/leaderboard/?game=%00", "/api/players/%00/ratings/", "/api/tournaments/?status=a%00",
+                "/api/games/?x=%00"):
+        r = api.as_user(user).get(url)
+        assert r.status_code == 400 and _error_body(r)["error"] == "bad_request", url
+
+
+def check_an_api_url_without_a_route_answers_the_api_error_body(api, user):
+    # A negative or non-numeric id matches no route: the API's JSON 404, not Django's HTML page.
+    unknown = api.as_user(user).get("/api/games/987654321/")
+    for url in ("/api/games/-1/", "/api/games/abc/moves/", "/api/no-such-thing/"):
+        r = api.as_user(user).post(url, {}, format="json")
+        assert r.status_code == 404 and r["Content-Type"] == "application/json" and r.json() == unknown.json()
+
+
+CHECKS = [check_a_nul_in_the_url_is_a_400, check_an_api_url_without_a_route_answers_the_api_error_body,
+          check_deeply_nested_json_is_a_400, check_ids_beyond_64_bits_are_unknown_games,
           check_a_seed_beyond_64_bits_is_a_400, check_an_overlong_idempotency_key_is_a_400,
           check_a_nul_in_any_string_is_a_400]
 
