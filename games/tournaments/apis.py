@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
@@ -93,7 +93,7 @@ class EntryChangedResponse(serializers.Serializer):
     status = serializers.CharField()
 
 
-_ERROR_TEXT = {400: "Invalid input or settings.", 401: "No or an invalid token.", 403: "Not allowed for this caller.",
+_ERROR_TEXT = {400: "Invalid input or settings (or a NUL character in the URL).", 401: "No or an invalid token.", 403: "Not allowed for this caller.",
                404: "No such tournament.", 409: "Not possible in the tournament's current state."}
 
 
@@ -115,7 +115,10 @@ class TournamentListCreateApi(APIView):
     def get_permissions(self):
         return [AllowAny()] if self.request.method == "GET" else [IsAuthenticated()]
 
-    @extend_schema(operation_id="tournaments_list", responses={200: TournamentListResponse})
+    @extend_schema(operation_id="tournaments_list",
+                   parameters=[OpenApiParameter("status", str, required=False,
+                                                description="only tournaments with this status")],
+                   responses={200: TournamentListResponse, **_errors(400)})
     def get(self, request):
         qs = tournaments_visible(status=request.query_params.get("status") or None)[:200]
         return Response({"tournaments": [tournament_summary(t) for t in qs]})
