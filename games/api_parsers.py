@@ -19,20 +19,28 @@ from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 MAX_DEPTH = 32  # far beyond any body of the API (the deepest, a game's options, is two or three levels)
 
 
-def check_body(data: Any) -> Any:
-    """``data`` if it is nested at most MAX_DEPTH levels and holds no NUL; ParseError (a 400) naming
-    where it is if not. Walks the parsed body without recursion, so the check itself cannot overflow."""
+def body_problem(data: Any) -> str | None:
+    """Why ``data`` (parsed JSON or form data) is refused: nested more than MAX_DEPTH levels, or a NUL
+    somewhere (named by where it is); None if it is fine. Walks without recursion, so it cannot overflow."""
     pending: list[tuple[Any, int, str]] = [(data, 1, "")]
     while pending:
         value, depth, where = pending.pop()
         if isinstance(value, str):
             if "\x00" in value:
-                raise ParseError(f"{where or 'the body'} holds a NUL character (\\u0000), which no field accepts")
+                return f"{where or 'the body'} holds a NUL character (\\u0000), which no field accepts"
         elif isinstance(value, (dict, list, QueryDict)):
             if depth > MAX_DEPTH:
-                raise ParseError(f"the body is nested more than {MAX_DEPTH} levels deep")
+                return f"the body is nested more than {MAX_DEPTH} levels deep"
             pending.extend((item, depth + 1, f"{where}{'.' if where else ''}{name}")
                            for name, item in _children(value))
+    return None
+
+
+def check_body(data: Any) -> Any:
+    """``data`` if ``body_problem`` finds nothing; ParseError (a 400) saying what it found if not."""
+    problem = body_problem(data)
+    if problem is not None:
+        raise ParseError(problem)
     return data
 
 

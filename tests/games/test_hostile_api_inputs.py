@@ -121,3 +121,17 @@ def test_hostile_input_on_postgresql(db, api, check):
     """Issue 10 item 10 on PostgreSQL, which refuses NUL in text and a key longer than its column."""
     api.raise_request_exception = False
     check(api, UserFactory())
+
+
+@pytest.mark.parametrize("extra_options", ['{"name": "a\\u0000b"}', '{"a\\u0000": 1}', "[" * 100000,
+                                           '{"a": ' * 100 + "1" + "}" * 100])
+def test_the_web_new_game_form_refuses_nul_and_deep_options(db, client, extra_options):
+    """Issue 10 items 4 and 10: the web's new-game form takes the same options as the API, under its rules
+    (on today's main: a DataError on PostgreSQL for a NUL, a RecursionError for the deep one)."""
+    client.raise_request_exception = False
+    client.force_login(UserFactory())
+    before = Game.objects.count()
+    r = client.post("/games/new/", {"game": "tinygame", "seats": 2, "clock": "fixed-24h",
+                                    "extra_options": extra_options})
+    assert r.status_code == 200 and Game.objects.count() == before  # the form again, with its error
+    assert b"NUL character" in r.content or b"levels deep" in r.content
