@@ -121,6 +121,8 @@ class GameDetailResponse(GameSummaryResponse):
     view = serializers.JSONField(help_text="what this caller may see of the game")
     prompt = PromptResponse(allow_null=True, help_text="the caller's open decision (null: none now)")
     result = serializers.JSONField(allow_null=True, help_text="final scores and ranks once finished")
+    invite = serializers.CharField(allow_null=True, help_text=(
+        "to a player while the game is open: the invite token others join with (POST .../join/ {invite})"))
 
 
 class JoinResponse(serializers.Serializer):

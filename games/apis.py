@@ -17,13 +17,14 @@ from .api_serializers import (ErrorResponse, GameCreateRequest, GameDetailRespon
 from .conditional import WAIT_MAX_SECONDS, etag_matches, game_etag, game_version_wait, wait_seconds
 from .engines.registry import get_engine, slugs
 from .errors import ErrorCode, GameError
-from .models import Game, SubmissionSource
+from .models import Game, GameStatus, SubmissionSource
 from .selectors import (event_as_dict, events_for_user, game_detail_for_user, game_summary, game_visible_to,
                         game_with_creator, games_for_user, open_prompt_for_seat, prompt_as_dict, seat_for_user,
                         seats_with_open_prompts)
 from .services import (game_abandon, game_create, game_join, game_pause, game_resume, seat_reclaim,
                        seat_standing_orders_set)
 from .services.submissions import submission_create_for_player
+from .web.invites import invite_token
 
 # Idempotency-Key: stored in Submission.idempotency_key (100 characters); printable ASCII as in any header.
 IDEMPOTENCY_KEY_MAX = 100
@@ -42,6 +43,16 @@ _ERROR_TEXT = {
     404: "No such game, or a private game the caller may not see (the same body).",
     409: "Not possible in the game's current state.",
 }
+
+
+def _detail(game: Game, user, seats=None) -> dict:
+    """The caller's view of the game (GameDetailResponse); a player of a game still open also gets its
+    invite token, to pass on (as the web page shows them the invite link): the only way into a private
+    game."""
+    body = game_detail_for_user(game=game, user=user, seats=seats)
+    body["invite"] = (invite_token(game=game) if body["seat"] is not None and game.status == GameStatus.OPEN
+                      else None)
+    return body
 
 
 def _my_seat(game: Game, user):
@@ -75,7 +86,7 @@ class GameListCreateApi(APIView):
         game = game_create(created_by=request.user, engine=d["game"], players=d["seats"], options=d["options"],
                            clock=d["clock"], is_public=d["public"], bots=d["bots"], seed=d["seed"],
                            rated=d["rated"])
-        return Response(game_detail_for_user(game=game, user=request.user), status=status.HTTP_201_CREATED)
+        return Response(_detail(game, request.user), status=status.HTTP_201_CREATED)
 
 
 ETAG_HEADER = OpenApiParameter(
@@ -130,7 +141,7 @@ class GameDetailApi(APIView):
         seats = seats_with_open_prompts(game_id=game.pk)
         if not game_visible_to(game=game, user=request.user, seats=seats):
             raise Http404  # a private game's existence is not disclosed
-        response = Response(game_detail_for_user(game=game, user=request.user, seats=seats))
+        response = Response(_detail(game, request.user, seats=seats))
         response["ETag"] = game_etag(game_id=game.pk, version=game.version, user_id=request.user.pk)
         response["Cache-Control"] = CACHE_CONTROL
         return response
@@ -226,14 +237,14 @@ class GamePauseApi(APIView):
     @extend_schema(operation_id="games_pause", request=None, responses={200: GameDetailResponse, **_ADMIN_ERRORS})
     def post(self, request, game_id: int):
         game = game_pause(game=visible_game_or_404(game_id=game_id, user=request.user), by=request.user)
-        return Response(game_detail_for_user(game=game, user=request.user))
+        return Response(_detail(game, request.user))
 
 
 class GameResumeApi(APIView):
     @extend_schema(operation_id="games_resume", request=None, responses={200: GameDetailResponse, **_ADMIN_ERRORS})
     def post(self, request, game_id: int):
         game = game_resume(game=visible_game_or_404(game_id=game_id, user=request.user), by=request.user)
-        return Response(game_detail_for_user(game=game, user=request.user))
+        return Response(_detail(game, request.user))
 
 
 class SeatReclaimApi(APIView):
@@ -242,7 +253,7 @@ class SeatReclaimApi(APIView):
     def post(self, request, game_id: int):
         game = visible_game_or_404(game_id=game_id, user=request.user)
         seat_reclaim(seat=_my_seat(game, request.user))
-        return Response(game_detail_for_user(game=game, user=request.user))
+        return Response(_detail(game, request.user))
 
 
 class GameAbandonApi(APIView):
@@ -250,4 +261,4 @@ class GameAbandonApi(APIView):
                    responses={200: GameDetailResponse, **_ADMIN_ERRORS})
     def post(self, request, game_id: int):
         game = game_abandon(game=visible_game_or_404(game_id=game_id, user=request.user), by=request.user)
-        return Response(game_detail_for_user(game=game, user=request.user))
+        return Response(_detail(game, request.user))

@@ -57,6 +57,19 @@ def test_a_private_game_is_joined_with_its_invite(private_game, api):
     assert game.status == "active"  # the last seat was taken: it started
 
 
+def test_a_player_passes_the_invite_on_through_the_api(private_game, api):
+    """Issue 10 item 2: an API-only client learns its open game's invite (as the web page shows the link);
+    nobody else is shown it, and it is gone once the game has started."""
+    game, a, _ = private_game
+    invite = api.as_user(a).get(f"/api/games/{game.pk}/").json()["invite"]
+    assert invite
+    guest = UserFactory()
+    assert api.as_user(guest).post(f"/api/games/{game.pk}/join/", {"invite": invite}, format="json").status_code == 200
+    assert api.as_user(a).get(f"/api/games/{game.pk}/").json()["invite"] is None  # started
+    public = game_create(created_by=a, engine="tinygame", players=2, options={"rounds": 1})
+    assert api.as_user(UserFactory()).get(f"/api/games/{public.pk}/").json()["invite"] is None  # a spectator
+
+
 def test_an_invite_to_another_game_or_a_forged_one_does_not_open_a_private_game(private_game, api):
     """Issue 10 item 2: only this game's own invite counts; anything else is the unknown-game 404."""
     game, a, _ = private_game
