@@ -121,6 +121,8 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Asynchronous board games: every decision is a pick among enumerated options.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # A CharField that refuses "" says so (minLength 1): the schema states what the server accepts.
+    "ENFORCE_NON_BLANK_FIELDS": True,
 }
 
 # --- Celery ---------------------------------------------------------------------------------------

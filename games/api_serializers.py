@@ -80,12 +80,12 @@ class StandingOrdersRequest(serializers.Serializer):
 
 class OptionResponse(serializers.Serializer):
     id = serializers.CharField()
-    label = serializers.CharField()
+    label = serializers.CharField(allow_blank=True)  # texts an engine writes: no promise they are never empty
 
 
 class PromptResponse(serializers.Serializer):
     id = serializers.CharField()
-    text = serializers.CharField()
+    text = serializers.CharField(allow_blank=True)
     options = OptionResponse(many=True)
     deadline = serializers.DateTimeField(allow_null=True)
 
