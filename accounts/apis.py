@@ -5,17 +5,27 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.exceptions import AuthenticationFailed, ValidationError
+from rest_framework.exceptions import AuthenticationFailed, Throttled, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from .lockout import LoginLockedOut
 from .services import token_for_user, user_register
+from .throttle import signup_allowed
 from .usernames import RULE, USERNAME_MAX_LENGTH, username_clean
 
 
 class TokenOutput(serializers.Serializer):
+    class Meta:
+        ref_name = "TokenResponse"
+
     token = serializers.CharField()
+
+
+def _error_responses(**described: str) -> dict:
+    """{status: the API's one error body} for the codes given as e<status>="when"."""
+    from games.api_serializers import ErrorResponse  # games' error handler makes that body for every route
+    return {int(code[1:]): OpenApiResponse(ErrorResponse, description=text) for code, text in described.items()}
 
 
 class RegisterApi(APIView):
@@ -23,6 +33,9 @@ class RegisterApi(APIView):
     permission_classes: list = []
 
     class Input(serializers.Serializer):
+        class Meta:
+            ref_name = "RegisterRequest"  # its own schema component: nested Input classes collide (issue 10 item 8)
+
         username = serializers.CharField(max_length=USERNAME_MAX_LENGTH * 2, trim_whitespace=False,
                                          help_text=f"{RULE}; unique regardless of case")
         email = serializers.EmailField()
@@ -34,12 +47,14 @@ class RegisterApi(APIView):
             except DjangoValidationError as e:
                 raise ValidationError(e.messages)
 
-    @extend_schema(request=Input, responses={
-        201: TokenOutput,
-        400: OpenApiResponse(description="{error: \"invalid\", detail, fields}: the username breaks the rule or is "
-                                         "taken (any case), the address is not valid, or the password is weak.")})
+    @extend_schema(request=Input, responses={201: TokenOutput, **_error_responses(
+        e400="{error: \"invalid\", detail, fields}: the username breaks the rule or is taken (any case), the "
+             "address is not valid, or the password is weak.",
+        e429="Too many sign-ups from this address; try again later.")})
     def post(self, request):
         """Sign up: the token at once; the address gets a confirmation link, and no game mail before."""
+        if not signup_allowed(request=request):
+            raise Throttled(detail="Too many sign-ups from this address; try again later.")
         data = self.Input(data=request.data)
         data.is_valid(raise_exception=True)
         try:
@@ -56,15 +71,16 @@ class TokenApi(APIView):
     permission_classes: list = []
 
     class Input(serializers.Serializer):
+        class Meta:
+            ref_name = "TokenRequest"  # its own schema component: nested Input classes collide (issue 10 item 8)
+
         username = serializers.CharField()
         password = serializers.CharField(write_only=True)
 
-    @extend_schema(request=Input, responses={
-        200: TokenOutput,
-        403: OpenApiResponse(description="Wrong username or password: {error, detail}."),
-        429: OpenApiResponse(description="Too many failed logins for this username or from this address "
-                                         "(LOGIN_FAILURE_LIMIT); {error: \"locked_out\", detail}. Try again after "
-                                         "LOGIN_COOLOFF_MINUTES.")})
+    @extend_schema(request=Input, responses={200: TokenOutput, **_error_responses(
+        e400="Invalid input.", e401="Wrong username or password.", e403="Wrong username or password.",
+        e429="Too many failed logins for this username or from this address (LOGIN_FAILURE_LIMIT); "
+             "{error: \"locked_out\", detail}. Try again after LOGIN_COOLOFF_MINUTES.")})
     def post(self, request):
         data = self.Input(data=request.data)
         data.is_valid(raise_exception=True)

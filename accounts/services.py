@@ -3,12 +3,14 @@
 from datetime import datetime
 
 from django.contrib.auth.password_validation import validate_password
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone as dj_timezone
 from rest_framework.authtoken.models import Token
 
 from .models import NotificationPreferences, User, Vacation
+from .throttle import throttle_hit
 from .usernames import username_clean
 from .vacation_caps import vacation_check_yearly
 from .verification import email_verification_send
@@ -47,7 +49,11 @@ def user_register(*, username: str, email: str, password: str, base_url: str, ti
     The account may log in and play at once; game mail waits until the address is confirmed.
     """
     user = user_create(username=username, email=email, password=password, timezone=timezone)
-    email_verification_send(user=user, base_url=base_url)
+    # Many sign-ups naming one address must not flood it: past the limit the account is still made, and
+    # its owner asks for the link again (itself limited) from the account page.
+    if throttle_hit(scope="signup-mail:email", key=email, limit=settings.MAIL_REQUESTS_PER_EMAIL,
+                    window_seconds=settings.MAIL_REQUEST_WINDOW_SECONDS):
+        email_verification_send(user=user, base_url=base_url)
     return user
 
 

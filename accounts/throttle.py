@@ -28,6 +28,12 @@ def throttle_hit(*, scope: str, key: str, limit: int, window_seconds: int) -> bo
     return count <= limit
 
 
+def signup_allowed(*, request) -> bool:
+    """Whether this client address may create another account now (web and API sign-up alike)."""
+    return throttle_hit(scope="signup:ip", key=get_client_ip_address(request) or "",
+                        limit=settings.SIGNUPS_PER_IP, window_seconds=settings.MAIL_REQUEST_WINDOW_SECONDS)
+
+
 def mail_request_allowed(*, request, scope: str, email: str) -> bool:
     """Whether a form that mails ``email`` may go ahead, per address and per client address."""
     window = settings.MAIL_REQUEST_WINDOW_SECONDS

@@ -22,7 +22,7 @@ from django.views.decorators.http import require_POST
 from .forms import PreferencesForm, ResendVerificationForm, SignupForm, VacationForm
 from .preferences import preferences_for, preferences_update, token_regenerate, vacation_delete, vacations_upcoming
 from .services import token_for_user, user_register, vacation_create
-from .throttle import mail_request_allowed
+from .throttle import mail_request_allowed, signup_allowed
 from .vacation_caps import VacationLimitError, per_game_cap, yearly_cap
 from .verification import VerificationError, email_verify, verification_resend
 
@@ -38,6 +38,9 @@ def signup(request):
         return redirect("web:lobby")
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        if not signup_allowed(request=request):
+            form.add_error(None, "Too many sign-ups from your address; try again in an hour.")
+            return render(request, "accounts/signup.html", {"form": form}, status=429)
         d = form.cleaned_data
         user = user_register(username=d["username"], email=d["email"], password=d["password"],
                              timezone=d["timezone"], base_url=_base_url(request))

@@ -48,6 +48,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "games.request_guard.NulCharacterGuardMiddleware",  # a NUL in the URL is a 400, not a database error
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -121,6 +122,9 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # DRF's parsers, refusing over-deep JSON and NUL characters with a 400 (games/api_parsers.py).
+    "DEFAULT_PARSER_CLASSES": ["games.api_parsers.SafeJSONParser", "games.api_parsers.SafeFormParser",
+                               "games.api_parsers.SafeMultiPartParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "games.api_errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
@@ -130,6 +134,8 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Asynchronous board games: every decision is a pick among enumerated options.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # A CharField that refuses "" says so (minLength 1): the schema states what the server accepts.
+    "ENFORCE_NON_BLANK_FIELDS": True,
 }
 
 # --- Celery ---------------------------------------------------------------------------------------
@@ -287,3 +293,5 @@ TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 MAIL_REQUESTS_PER_EMAIL = env.int("MAIL_REQUESTS_PER_EMAIL", default=3)
 MAIL_REQUESTS_PER_IP = env.int("MAIL_REQUESTS_PER_IP", default=20)
 MAIL_REQUEST_WINDOW_SECONDS = env.int("MAIL_REQUEST_WINDOW_SECONDS", default=3600)
+# Accounts one client address may create per window (sign-ups mail a confirmation link to any address typed).
+SIGNUPS_PER_IP = env.int("SIGNUPS_PER_IP", default=10)

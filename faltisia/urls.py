@@ -1,8 +1,10 @@
 """Root URLs. Each app owns its routes; add new surfaces (web pages, email webhooks) as includes."""
 
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView
+
+from games.request_guard import api_not_found
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -25,3 +27,7 @@ if settings.BENCHMARK_FLOOR_ENDPOINT:
     from benchmarks.floor_api import FloorInsertApi
 
     urlpatterns.append(path("api/bench/floor/<int:game_id>/", FloorInsertApi.as_view(), name="bench-floor"))
+
+# Last: under /api/, a URL that matches no route answers the API's error body, in DEBUG too
+# (games/request_guard.py). Only URLs ending in a slash, so APPEND_SLASH still redirects the others.
+urlpatterns.append(re_path(r"^api/(?:[\s\S]*/)?\Z", api_not_found))  # [\s\S]: newlines too

@@ -3,51 +3,56 @@
 from __future__ import annotations
 
 from django.http import Http404, HttpResponseNotModified
-from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
-from rest_framework import serializers, status
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from .api_access import game_id_or_404, joinable_game_or_404, refuse_unless_visible, visible_game_or_404
+from .api_serializers import (ErrorResponse, GameCreateRequest, GameDetailResponse, GameJoinRequest,
+                              GameListResponse, JoinResponse, LogResponse, MoveRequest, MoveResponse,
+                              StandingOrdersRequest, StandingOrdersResponse)
 from .conditional import WAIT_MAX_SECONDS, etag_matches, game_etag, game_version_wait, wait_seconds
 from .engines.registry import get_engine, slugs
 from .errors import ErrorCode, GameError
-from .models import Game, SubmissionSource
+from .models import Game, GameStatus, SubmissionSource
 from .selectors import (event_as_dict, events_for_user, game_detail_for_user, game_summary, game_visible_to,
                         game_with_creator, games_for_user, open_prompt_for_seat, prompt_as_dict, seat_for_user,
                         seats_with_open_prompts)
 from .services import (game_abandon, game_create, game_join, game_pause, game_resume, seat_reclaim,
                        seat_standing_orders_set)
 from .services.submissions import submission_create_for_player
+from .web.invites import invite_token
 
-ErrorOutput = inline_serializer("Error", {"error": serializers.CharField(), "detail": serializers.CharField()})
-GameOutput = inline_serializer("GameDetail", {
-    "id": serializers.IntegerField(), "game": serializers.CharField(), "status": serializers.CharField(),
-    "view": serializers.JSONField(), "prompt": serializers.JSONField(allow_null=True),
-    "result": serializers.JSONField(allow_null=True)})
-PromptOutput = inline_serializer("Prompt", {
-    "id": serializers.CharField(), "text": serializers.CharField(),
-    "options": serializers.ListField(child=serializers.DictField(child=serializers.CharField())),
-    "deadline": serializers.DateTimeField(allow_null=True)}, allow_null=True)
-MoveOutput = inline_serializer("Move", {
-    "submission": inline_serializer("Submission", {
-        "id": serializers.IntegerField(), "prompt": serializers.CharField(), "option": serializers.CharField(),
-        "phase": serializers.IntegerField(), "source": serializers.CharField()}),
-    "replayed": serializers.BooleanField(help_text="true: a resend of a pick already stored (status 200)"),
-    "prompt": PromptOutput,  # the caller's next decision, as in GET /api/games/{id}/ (null: none now)
-})
+# Idempotency-Key: stored in Submission.idempotency_key (100 characters); printable ASCII as in any header.
+IDEMPOTENCY_KEY_MAX = 100
 
 
-def _game_or_404(game_id: int) -> Game:
-    return get_object_or_404(Game, pk=game_id)
+def _errors(*codes: int, **described: str) -> dict:
+    """The error responses of an operation: the API's one error body under each status code."""
+    return {code: OpenApiResponse(ErrorResponse, description=described.get(f"e{code}", _ERROR_TEXT[code]))
+            for code in codes}
 
 
-def _visible_game_or_404(game_id: int, user) -> Game:
-    game = _game_or_404(game_id)
-    if not game_visible_to(game=game, user=user):
-        raise Http404  # a private game's existence is not disclosed
-    return game
+_ERROR_TEXT = {
+    400: "Invalid input (fields: the messages per field).",
+    401: "No or an invalid token.",
+    403: "Not allowed for this caller.",
+    404: "No such game, or a private game the caller may not see (the same body).",
+    409: "Not possible in the game's current state.",
+}
+
+
+def _detail(game: Game, user, seats=None) -> dict:
+    """The caller's view of the game (GameDetailResponse); a player of a game still open also gets its
+    invite token, to pass on (as the web page shows them the invite link): the only way into a private
+    game."""
+    body = game_detail_for_user(game=game, user=user, seats=seats)
+    body["invite"] = (invite_token(game=game) if body["seat"] is not None and game.status == GameStatus.OPEN
+                      else None)
+    return body
 
 
 def _my_seat(game: Game, user):
@@ -57,31 +62,31 @@ def _my_seat(game: Game, user):
     return seat
 
 
-class GameListCreateApi(APIView):
-    class Input(serializers.Serializer):
-        game = serializers.CharField(max_length=40)
-        seats = serializers.IntegerField(min_value=1, max_value=12)
-        options = serializers.DictField(required=False, default=dict)
-        clock = serializers.DictField(required=False, default=dict)
-        public = serializers.BooleanField(required=False, default=True)
-        bots = serializers.IntegerField(required=False, default=0, min_value=0)
-        seed = serializers.IntegerField(required=False, allow_null=True, default=None)
-        rated = serializers.BooleanField(required=False, default=False)
+def _idempotency_key(request) -> str | None:
+    """The Idempotency-Key header, or None; a 400 for one the database could not store."""
+    key = request.headers.get("Idempotency-Key") or None
+    if key is not None and (len(key) > IDEMPOTENCY_KEY_MAX or not key.isascii() or not key.isprintable()):
+        raise ValidationError({"Idempotency-Key": [
+            f"at most {IDEMPOTENCY_KEY_MAX} printable ASCII characters"]})
+    return key
 
-    @extend_schema(responses={200: inline_serializer("GameList", {"games": serializers.ListField()})})
+
+class GameListCreateApi(APIView):
+    @extend_schema(operation_id="games_list", responses={200: GameListResponse, **_errors(401)})
     def get(self, request):
         games = games_for_user(user=request.user)[:200]
         return Response({"games": [game_summary(game=g) for g in games], "available": slugs()})
 
-    @extend_schema(request=Input, responses={201: GameOutput, 400: ErrorOutput})
+    @extend_schema(operation_id="games_create", request=GameCreateRequest,
+                   responses={201: GameDetailResponse, **_errors(400, 401)})
     def post(self, request):
-        data = self.Input(data=request.data)
+        data = GameCreateRequest(data=request.data)
         data.is_valid(raise_exception=True)
         d = data.validated_data
         game = game_create(created_by=request.user, engine=d["game"], players=d["seats"], options=d["options"],
                            clock=d["clock"], is_public=d["public"], bots=d["bots"], seed=d["seed"],
                            rated=d["rated"])
-        return Response(game_detail_for_user(game=game, user=request.user), status=status.HTTP_201_CREATED)
+        return Response(_detail(game, request.user), status=status.HTTP_201_CREATED)
 
 
 ETAG_HEADER = OpenApiParameter(
@@ -100,6 +105,7 @@ def _not_modified(etag: str) -> HttpResponseNotModified:
 
 class GameDetailApi(APIView):
     @extend_schema(
+        operation_id="games_detail",
         parameters=[
             OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER, required=False, description=(
                 "The ETag of the caller's last view of this game: 304 with no body while it is still current.")),
@@ -109,11 +115,12 @@ class GameDetailApi(APIView):
                 "the new view, else 304. Each waiting request holds a server thread.")),
             ETAG_HEADER,
         ],
-        responses={200: OpenApiResponse(GameOutput, description="The caller's view, with its ETag."),
+        responses={200: OpenApiResponse(GameDetailResponse, description="The caller's view, with its ETag."),
                    304: OpenApiResponse(description="Not Modified: the If-None-Match ETag is still current "
                                                     "(after waiting, if ?wait was given). No body."),
-                   400: ErrorOutput, 404: ErrorOutput})
+                   **_errors(400, 401, 404)})
     def get(self, request, game_id: int):
+        game_id_or_404(game_id)
         if_none_match = request.headers.get("If-None-Match")
         if if_none_match:
             # The cheap path: the token, then one small query per check of the version (one check without
@@ -127,39 +134,46 @@ class GameDetailApi(APIView):
                 return _not_modified(etag)
         # Three queries in all: the token, the game with its creator, the seats with players and open prompts.
         # The version comes with the game row, read before the seats: the ETag is never newer than the body.
+        # The visibility rule is api_access's, applied to the rows read here (no query of its own).
         game = game_with_creator(game_id=game_id)
         if game is None:
             raise Http404
         seats = seats_with_open_prompts(game_id=game.pk)
         if not game_visible_to(game=game, user=request.user, seats=seats):
             raise Http404  # a private game's existence is not disclosed
-        response = Response(game_detail_for_user(game=game, user=request.user, seats=seats))
+        response = Response(_detail(game, request.user, seats=seats))
         response["ETag"] = game_etag(game_id=game.pk, version=game.version, user_id=request.user.pk)
         response["Cache-Control"] = CACHE_CONTROL
         return response
 
 
 class GameJoinApi(APIView):
-    @extend_schema(request=None, responses={200: inline_serializer("Joined", {"seat": serializers.IntegerField()}),
-                                            409: ErrorOutput})
+    @extend_schema(operation_id="games_join", request=GameJoinRequest,
+                   responses={200: JoinResponse, **_errors(
+                       400, 401, 403, 404, 409, e403="Staff without the invite of a private game.",
+                       e409="The game has started, or every seat is taken.")})
     def post(self, request, game_id: int):
-        seat = game_join(game=_game_or_404(game_id), user=request.user)
-        return Response({"seat": seat.position, "game": game_id})
+        data = GameJoinRequest(data=request.data)
+        data.is_valid(raise_exception=True)
+        game = joinable_game_or_404(game_id=game_id, user=request.user, invite=data.validated_data.get("invite"))
+        seat = game_join(game=game, user=request.user)
+        return Response({"seat": seat.position, "game": game.pk})
 
 
 class MoveApi(APIView):
-    class Input(serializers.Serializer):
-        prompt = serializers.CharField(max_length=100)
-        option = serializers.CharField(max_length=100)
-
-    @extend_schema(request=Input,
-                   parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False)],
-                   responses={201: MoveOutput, 200: MoveOutput, 400: ErrorOutput, 403: ErrorOutput,
-                              404: ErrorOutput, 409: ErrorOutput})
+    @extend_schema(operation_id="games_move", request=MoveRequest,
+                   parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
+                                                description=f"At most {IDEMPOTENCY_KEY_MAX} printable ASCII "
+                                                            "characters: a resend with the same key is a replay.")],
+                   responses={201: MoveResponse, 200: MoveResponse, **_errors(
+                       400, 401, 403, 404, 409, e400="Not an option, or invalid input.",
+                       e403="The caller has no seat in this (visible) game.",
+                       e409="A stale prompt, a game not active, or an Idempotency-Key used for another pick.")})
     def post(self, request, game_id: int):
-        data = self.Input(data=request.data)
+        game_id_or_404(game_id)
+        data = MoveRequest(data=request.data)
         data.is_valid(raise_exception=True)
-        key = request.headers.get("Idempotency-Key") or None
+        key = _idempotency_key(request)
         try:
             # The seat is found inside the pick's locked transaction: no lookup before it, no read after.
             outcome = submission_create_for_player(game_id=game_id, user=request.user,
@@ -168,6 +182,10 @@ class MoveApi(APIView):
                                                    source=SubmissionSource.API)
         except Game.DoesNotExist:
             raise Http404
+        except GameError as e:
+            if e.code != ErrorCode.NOT_YOUR_SEAT:
+                raise
+            refuse_unless_visible(game_id=game_id, user=request.user, error=e)  # an outsider of a private game: 404
         submission, prompt = outcome.submission, outcome.next_prompt
         if outcome.step_completed:
             # The resolution ran on commit if tasks run in-process (or a worker was quick): its prompt, if any.
@@ -180,29 +198,28 @@ class MoveApi(APIView):
 
 
 class LogApi(APIView):
-    @extend_schema(responses={200: inline_serializer("Log", {"events": serializers.ListField()})})
+    @extend_schema(operation_id="games_log", responses={200: LogResponse, **_errors(401, 404)})
     def get(self, request, game_id: int):
-        game = _visible_game_or_404(game_id, request.user)
+        game = visible_game_or_404(game_id=game_id, user=request.user)
         return Response({"events": [event_as_dict(e) for e in events_for_user(game=game, user=request.user)]})
 
 
 class StandingOrdersApi(APIView):
-    class Input(serializers.Serializer):
-        orders = serializers.ListField(child=serializers.CharField(max_length=100), allow_empty=True)
-
-    @extend_schema(responses={200: inline_serializer("StandingOrders", {
-        "orders": serializers.ListField(), "available": serializers.ListField()})})
+    @extend_schema(operation_id="games_standing_orders", responses={200: StandingOrdersResponse, **_errors(
+        401, 403, 404, e403="The caller has no seat in this (visible) game.")})
     def get(self, request, game_id: int):
-        game = _game_or_404(game_id)
+        game = visible_game_or_404(game_id=game_id, user=request.user)
         seat = _my_seat(game, request.user)
         return Response(self._body(game, seat))
 
-    @extend_schema(request=Input, responses={200: inline_serializer("StandingOrdersSet", {
-        "orders": serializers.ListField(), "available": serializers.ListField()}), 400: ErrorOutput})
+    @extend_schema(operation_id="games_standing_orders_set", request=StandingOrdersRequest,
+                   responses={200: StandingOrdersResponse, **_errors(
+                       400, 401, 403, 404, e400="An unknown order, or invalid input.",
+                       e403="The caller has no seat in this (visible) game.")})
     def post(self, request, game_id: int):
-        game = _game_or_404(game_id)
+        game = visible_game_or_404(game_id=game_id, user=request.user)
         seat = _my_seat(game, request.user)
-        data = self.Input(data=request.data)
+        data = StandingOrdersRequest(data=request.data)
         data.is_valid(raise_exception=True)
         seat = seat_standing_orders_set(seat=seat, order_ids=data.validated_data["orders"])
         return Response(self._body(game, seat))
@@ -213,30 +230,35 @@ class StandingOrdersApi(APIView):
         return {"orders": seat.standing_orders, "available": available}
 
 
+_ADMIN_ERRORS = _errors(401, 403, 404, 409, e403="Only the game's creator or staff may do this.")
+
+
 class GamePauseApi(APIView):
-    @extend_schema(request=None, responses={200: GameOutput, 403: ErrorOutput, 409: ErrorOutput})
+    @extend_schema(operation_id="games_pause", request=None, responses={200: GameDetailResponse, **_ADMIN_ERRORS})
     def post(self, request, game_id: int):
-        game = game_pause(game=_game_or_404(game_id), by=request.user)
-        return Response(game_detail_for_user(game=game, user=request.user))
+        game = game_pause(game=visible_game_or_404(game_id=game_id, user=request.user), by=request.user)
+        return Response(_detail(game, request.user))
 
 
 class GameResumeApi(APIView):
-    @extend_schema(request=None, responses={200: GameOutput, 403: ErrorOutput, 409: ErrorOutput})
+    @extend_schema(operation_id="games_resume", request=None, responses={200: GameDetailResponse, **_ADMIN_ERRORS})
     def post(self, request, game_id: int):
-        game = game_resume(game=_game_or_404(game_id), by=request.user)
-        return Response(game_detail_for_user(game=game, user=request.user))
+        game = game_resume(game=visible_game_or_404(game_id=game_id, user=request.user), by=request.user)
+        return Response(_detail(game, request.user))
 
 
 class SeatReclaimApi(APIView):
-    @extend_schema(request=None, responses={200: GameOutput, 403: ErrorOutput})
+    @extend_schema(operation_id="games_reclaim", request=None, responses={200: GameDetailResponse, **_errors(
+        401, 403, 404, 409, e403="The caller has no seat in this (visible) game, or may not reclaim it.")})
     def post(self, request, game_id: int):
-        game = _game_or_404(game_id)
+        game = visible_game_or_404(game_id=game_id, user=request.user)
         seat_reclaim(seat=_my_seat(game, request.user), by=request.user)
-        return Response(game_detail_for_user(game=game, user=request.user))
+        return Response(_detail(game, request.user))
 
 
 class GameAbandonApi(APIView):
-    @extend_schema(request=None, responses={200: GameOutput, 403: ErrorOutput, 409: ErrorOutput})
+    @extend_schema(operation_id="games_abandon", request=None,
+                   responses={200: GameDetailResponse, **_ADMIN_ERRORS})
     def post(self, request, game_id: int):
-        game = game_abandon(game=_game_or_404(game_id), by=request.user)
-        return Response(game_detail_for_user(game=game, user=request.user))
+        game = game_abandon(game=visible_game_or_404(game_id=game_id, user=request.user), by=request.user)
+        return Response(_detail(game, request.user))

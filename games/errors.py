@@ -16,6 +16,7 @@ class ErrorCode(str, Enum):
     IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused"
     UNKNOWN_ORDER = "unknown_order"
     RECLAIM_NEEDS_ADMIN = "reclaim_needs_admin"  # an admin handed the seat to a bot: only an admin gives it back
+    INVITE_REQUIRED = "invite_required"
 
     @property
     def http_status(self) -> int:
@@ -35,6 +36,7 @@ _HTTP_STATUS = {
     ErrorCode.IDEMPOTENCY_KEY_REUSED: 409,
     ErrorCode.UNKNOWN_ORDER: 400,
     ErrorCode.RECLAIM_NEEDS_ADMIN: 403,
+    ErrorCode.INVITE_REQUIRED: 403,
 }
 
 

@@ -6,10 +6,12 @@ Clock settings (Game.clock, merged over settings.DEFAULT_CLOCK):
   extension_seconds: length of one extension (default: step_seconds, or increment/initial for banks)
   bot_after_misses: consecutive misses after which a bot takes the seat until its player returns
   vacation_grace_seconds: time left to a player whose deadline passed while on vacation
+Each number is bounded (CLOCK_BOUNDS); clock_validate refuses anything else when a clock is created.
 """
 
 from __future__ import annotations
 
+import math
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -27,16 +29,47 @@ def clock_settings(game: Game) -> dict[str, Any]:
     return {**settings.DEFAULT_CLOCK, **(game.clock or {})}
 
 
+DAY = 24 * 3600
+# The documented bounds of every clock field (docs/server.md): (smallest, largest). A deadline further
+# than 90 days is no deadline a player would wait for, and far larger values overflow datetime
+# arithmetic (timedelta stops at 999,999,999 days), which once made the sweep fail every round.
+CLOCK_BOUNDS: dict[str, tuple[int, int]] = {
+    "step_seconds": (60, 90 * DAY),
+    "initial_seconds": (60, 90 * DAY),
+    "increment_seconds": (0, 90 * DAY),
+    "extension_seconds": (60, 90 * DAY),
+    "vacation_grace_seconds": (0, 90 * DAY),
+    "extensions": (0, 10),
+    "bot_after_misses": (0, 100),
+}
+COUNT_FIELDS = ("extensions", "bot_after_misses")  # whole numbers; the others are seconds
+
+
 def clock_validate(clock: dict[str, Any]) -> None:
-    """Raise ValueError for a clock the server cannot run."""
-    merged = {**settings.DEFAULT_CLOCK, **clock}
-    if merged["type"] not in CLOCK_TYPES:
-        raise ValueError(f"clock type must be one of {CLOCK_TYPES}")
-    for key in ("step_seconds", "initial_seconds", "increment_seconds", "extension_seconds",
-                "extensions", "bot_after_misses", "vacation_grace_seconds"):
-        value = merged.get(key)
-        if value is not None and (not isinstance(value, (int, float)) or value < 0):
-            raise ValueError(f"clock {key} must be a non-negative number")
+    """Raise ValueError, naming the field, for a clock the server cannot run: an unknown field, a type
+    not in CLOCK_TYPES, or a value that is not a number within CLOCK_BOUNDS (null: the default)."""
+    if not isinstance(clock, dict):
+        raise ValueError("clock must be an object")
+    for key, value in clock.items():
+        if key == "type":
+            continue
+        if key not in CLOCK_BOUNDS:
+            raise ValueError(f"clock has no field {key!r}; the fields are type, {', '.join(CLOCK_BOUNDS)}")
+        if value is not None:
+            _check_clock_number(key, value)
+    if {**settings.DEFAULT_CLOCK, **clock}["type"] not in CLOCK_TYPES:
+        raise ValueError(f"clock type must be one of {', '.join(CLOCK_TYPES)}")
+
+
+def _check_clock_number(key: str, value: Any) -> None:
+    low, high = CLOCK_BOUNDS[key]
+    whole = key in COUNT_FIELDS
+    number_types = (int,) if whole else (int, float)
+    # bool is an int to Python, and NaN or infinity compare false with every bound: refuse them by name.
+    if (isinstance(value, bool) or not isinstance(value, number_types) or not math.isfinite(value)
+            or not low <= value <= high):
+        kind = "a whole number" if whole else "a number of seconds"
+        raise ValueError(f"clock {key} must be {kind} from {low} to {high}")
 
 
 def extend_over_vacations(*, user_id: int | None, start: datetime, seconds: float,

@@ -6,6 +6,7 @@ a sweep costs in proportion to the due steps, not to the number of games.
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime, timedelta
 from typing import Callable
 
@@ -14,6 +15,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from ..models import Game, GameStatus, Prompt
+
+logger = logging.getLogger(__name__)
 
 
 def due_phases(*, now: datetime | None = None, limit: int = 500) -> list[tuple[int, int]]:
@@ -38,5 +41,11 @@ def due_phases_sweep(*, resolve: Callable[[int, int], object], now: datetime | N
     # the game's row lock, then finds nothing to do). The resolution clears the stamp.
     Game.objects.filter(id__in=[game_id for game_id, _ in pairs]).update(resolve_requested_at=now)
     for game_id, phase in pairs:
-        resolve(game_id, phase)
+        try:
+            resolve(game_id, phase)
+        except Exception:
+            # One broken game (a corrupt clock or state) must not hold back every other due game: it is
+            # logged and retried after the grace period, the others resolve on time (issue 10 item 4).
+            # Where resolve runs in-process (embedded mode) its transaction has rolled back by now.
+            logger.exception("sweep: resolving game %s phase %s failed; skipped this round", game_id, phase)
     return len(pairs)

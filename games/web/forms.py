@@ -6,6 +6,7 @@ import json
 
 from django import forms
 
+from games.api_parsers import MAX_DEPTH, body_problem
 from games.engines.faltisia.solo import DEFAULT_DIFFICULTY, DIFFICULTY
 from games.engines.registry import get_engine, slugs
 
@@ -61,10 +62,15 @@ class GameCreateForm(forms.Form):
             return {}
         try:
             value = json.loads(raw)
+        except RecursionError:
+            raise forms.ValidationError(f"Nested more than {MAX_DEPTH} levels deep.")
         except ValueError as e:
             raise forms.ValidationError(f"Not valid JSON: {e}")
         if not isinstance(value, dict):
             raise forms.ValidationError('Write an object, e.g. {"rounds": 2}.')
+        problem = body_problem(value)  # the API's rule: no NUL (PostgreSQL refuses it), bounded depth
+        if problem is not None:
+            raise forms.ValidationError(problem.replace("the body", "the options"))
         return value
 
     def clean(self):

@@ -1,0 +1,78 @@
+"""Request body parsers of the whole API: DRF's own, refusing what would otherwise end in a 500.
+
+- JSON nested deeper than MAX_DEPTH: Python's json module recurses once per level, so a body of
+  100,000 ``[`` raised RecursionError (issue 10 item 10). Such a body is a 400 here, and a body under
+  the limit never reaches code that walks it recursively.
+- A NUL character (U+0000) anywhere in a key or a string: PostgreSQL refuses it in text and jsonb
+  columns, so a NUL in a clock, an option or a name was a DataError (a 500) on PostgreSQL only.
+  DRF's CharField already refuses it; free-form objects (options, clock) did not.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import QueryDict
+from rest_framework.exceptions import ParseError
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+
+MAX_DEPTH = 32  # far beyond any body of the API (the deepest, a game's options, is two or three levels)
+
+
+def body_problem(data: Any) -> str | None:
+    """Why ``data`` (parsed JSON or form data) is refused: nested more than MAX_DEPTH levels, or a NUL
+    somewhere (named by where it is); None if it is fine. Walks without recursion, so it cannot overflow."""
+    pending: list[tuple[Any, int, str]] = [(data, 1, "")]
+    while pending:
+        value, depth, where = pending.pop()
+        if isinstance(value, str):
+            if "\x00" in value:
+                return f"{where or 'the body'} holds a NUL character (\\u0000), which no field accepts"
+        elif isinstance(value, (dict, list, QueryDict)):
+            if depth > MAX_DEPTH:
+                return f"the body is nested more than {MAX_DEPTH} levels deep"
+            pending.extend((item, depth + 1, f"{where}{'.' if where else ''}{name}")
+                           for name, item in _children(value))
+    return None
+
+
+def check_body(data: Any) -> Any:
+    """``data`` if ``body_problem`` finds nothing; ParseError (a 400) saying what it found if not."""
+    problem = body_problem(data)
+    if problem is not None:
+        raise ParseError(problem)
+    return data
+
+
+def _children(value) -> list[tuple[str, Any]]:
+    """(name, value) of each key and item of a container; a key is checked as a value of its own."""
+    if isinstance(value, list):
+        return [(str(i), item) for i, item in enumerate(value)]
+    pairs = value.lists() if isinstance(value, QueryDict) else ((k, [v]) for k, v in value.items())
+    out: list[tuple[str, Any]] = []
+    for key, values in pairs:
+        shown = str(key).replace("\x00", "\\u0000")
+        out.append((f"{shown} (a key)", key))
+        out.extend((shown, v) for v in values)
+    return out
+
+
+class SafeJSONParser(JSONParser):
+    def parse(self, stream, media_type=None, parser_context=None):
+        try:
+            data = super().parse(stream, media_type, parser_context)
+        except RecursionError:
+            raise ParseError(f"the body is nested more than {MAX_DEPTH} levels deep")
+        return check_body(data)
+
+
+class SafeFormParser(FormParser):
+    def parse(self, stream, media_type=None, parser_context=None):
+        return check_body(super().parse(stream, media_type, parser_context))
+
+
+class SafeMultiPartParser(MultiPartParser):
+    def parse(self, stream, media_type=None, parser_context=None):
+        parsed = super().parse(stream, media_type, parser_context)
+        check_body(parsed.data)
+        return parsed
