@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -13,7 +14,8 @@ from accounts.models import User
 
 from ..errors import ErrorCode, GameError
 from .models import Entry, Tournament, TournamentFormat
-from .selectors import tournament_rounds, tournament_standings, tournament_summary, tournaments_visible
+from .selectors import (tournament_rounds, tournament_shown_to, tournament_standings, tournament_summary,
+                        tournaments_visible)
 from .services import (entry_drop, entry_replace, tournament_cancel, tournament_create, tournament_register,
                        tournament_start, tournament_withdraw)
 
@@ -26,6 +28,14 @@ StandingsOutput = inline_serializer("Standings", {"tournament": serializers.JSON
 
 def _tournament(tournament_id: int) -> Tournament:
     return get_object_or_404(Tournament, pk=tournament_id)
+
+
+def _shown_tournament(request, tournament_id: int) -> Tournament:
+    """For the public reads: a proposal not yet approved is 404 to all but staff and its proposer."""
+    t = _tournament(tournament_id)
+    if not tournament_shown_to(tournament=t, user=request.user):
+        raise Http404("No such tournament.")
+    return t
 
 
 class TournamentListCreateApi(APIView):
@@ -66,7 +76,7 @@ class TournamentDetailApi(APIView):
 
     @extend_schema(responses={200: TournamentOutput})
     def get(self, request, tournament_id: int):
-        t = _tournament(tournament_id)
+        t = _shown_tournament(request, tournament_id)
         body = tournament_summary(t)
         body["settings"] = t.settings
         body["rounds_detail"] = tournament_rounds(tournament=t)
@@ -80,7 +90,7 @@ class TournamentStandingsApi(APIView):
 
     @extend_schema(responses={200: StandingsOutput})
     def get(self, request, tournament_id: int):
-        return Response(tournament_standings(tournament=_tournament(tournament_id)))
+        return Response(tournament_standings(tournament=_shown_tournament(request, tournament_id)))
 
 
 class TournamentRegisterApi(APIView):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils import timezone
 
 from games.web.forms import CLOCKS, game_choices
 
@@ -21,11 +22,17 @@ class TournamentProposalForm(forms.Form):
     max_players = forms.IntegerField(min_value=2, max_value=1000, required=False, label="Most players",
                                      help_text="Leave empty for no limit.")
     registration_closes = forms.DateTimeField(
-        required=False, label="Registration closes", help_text="In your time zone; leave empty to start by hand.",
+        required=False, label="Registration closes", help_text="In your time zone; leave empty and the director starts it.",
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"])
     rated = forms.BooleanField(required=False, initial=True, label="Rated",
                                help_text="The games move the players' ratings on the leaderboard.")
+
+    def clean_registration_closes(self):
+        closes = self.cleaned_data["registration_closes"]
+        if closes is not None and closes <= timezone.now():
+            raise forms.ValidationError("Pick a time in the future.")
+        return closes
 
     def proposal(self) -> dict:
         """The cleaned input as tournament_propose's arguments."""

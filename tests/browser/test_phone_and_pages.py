@@ -90,6 +90,7 @@ def test_every_page_type_fits_a_phone_and_a_desktop(page_at, screenshot_dir):
         page.goto(f"/games/{game.pk}/")
         page.wait_for_selector("#decision")
         check_page(page, "game-in-play", viewport, screenshot_dir, too_wide)
+        page.screenshot(path=str(screenshot_dir / f"ux-game-in-play-{viewport}-first-screen.png"))
         if viewport == "phone":
             # issue 11 item 6: the decision on the first screen, the players before the board
             assert top_of(page, "#decision") < VIEWPORTS["phone"]["height"] - 150
@@ -123,6 +124,8 @@ def test_phone_menu_leads_to_tournaments_and_a_click_registers(page_at, screensh
     page = page_at("phone")
     log_in(page, carol)
     page.click("#menu-toggle")
+    page.wait_for_selector("#nav-links", state="visible")
+    page.screenshot(path=str(screenshot_dir / "ux-menu-open-phone.png"))
     page.click("#nav-links >> text=Tournaments")
     page.click("#open-tournaments >> text=Winter Swiss")
     page.click("#register")

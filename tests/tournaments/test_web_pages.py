@@ -92,6 +92,9 @@ def test_a_player_proposes_and_staff_approve_in_one_click(db, api):
     assert "Carol&#x27;s cup" not in Client().get("/tournaments/").content.decode()
     assert t.pk not in [x["id"] for x in Client().get("/api/tournaments/").json()["tournaments"]]
     assert signed_in(dave).get(f"/tournaments/{t.pk}/").status_code == 404
+    assert api.as_user(dave).get(f"/api/tournaments/{t.pk}/").status_code == 404
+    assert Client().get(f"/api/tournaments/{t.pk}/standings/").status_code == 404
+    assert api.as_user(carol).get(f"/api/tournaments/{t.pk}/").json()["status"] == "proposed"
     assert signed_in(dave).post(f"/tournaments/{t.pk}/join/").status_code == 404
     mine = signed_in(carol).get("/tournaments/").content.decode()
     assert 'id="proposals"' in mine and "Carol&#x27;s cup" in mine and "Approve" not in mine
@@ -115,6 +118,8 @@ def test_a_proposal_is_checked_like_a_staff_creation(db):
     r = signed_in(UserFactory()).post("/tournaments/propose/", {**PROPOSAL, "table_size": "9"})
     assert r.status_code == 200 and not Tournament.objects.exists()
     assert "takes 2-4 players" in r.content.decode()
+    r = signed_in(UserFactory()).post("/tournaments/propose/", {**PROPOSAL, "registration_closes": "2001-01-01T10:00"})
+    assert "Pick a time in the future" in r.content.decode() and not Tournament.objects.exists()
 
 
 def test_admin_action_approves_proposals(db):
