@@ -195,3 +195,14 @@ def test_header_sign_up_button_is_legible(page_at):
     fg, bg = page.eval_on_selector("header a.signup", "el => [getComputedStyle(el).color, getComputedStyle(el).backgroundColor]")
     light, dark = sorted([luminance(fg), luminance(bg)], reverse=True)
     assert (light + 0.05) / (dark + 0.05) >= 4.5
+
+
+def test_sign_up_preselects_the_browsers_time_zone(chromium_browser, live_server):
+    """issue 11 item 9: sign-up ignored the browser's time zone (it offered UTC to everyone)."""
+    context = chromium_browser.new_context(timezone_id="Asia/Tokyo", base_url=live_server.url)
+    try:
+        page = context.new_page()
+        page.goto("/accounts/signup/")
+        assert page.input_value("#id_timezone") == "Asia/Tokyo"
+    finally:
+        context.close()
