@@ -240,6 +240,10 @@ CELERY_BEAT_SCHEDULE["mail-jobs"] = {"task": "mail.sweep_mail_jobs", "schedule":
 INSTALLED_APPS += ["games.web"]
 # Dates on pages are shown in the signed-in player's own time zone (accounts.User.timezone).
 MIDDLEWARE += ["games.web.middleware.UserTimezoneMiddleware"]
+# With DEBUG on, only requests from these addresses see Django's debug 404/500 pages (URL list,
+# traceback); others get templates/404.html and 500.html (issue 11 item 9).
+INTERNAL_IPS = env.list("INTERNAL_IPS", default=["127.0.0.1", "::1"])
+MIDDLEWARE += ["games.web.middleware.OutsiderErrorPageMiddleware"]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"

@@ -16,7 +16,7 @@ from games.errors import GameError
 
 from .models import Entry, Notice, Round, Table, Tournament, TournamentStatus
 from .selectors import tournament_standings
-from .services import entry_drop, entry_replace, tournament_cancel, tournament_start
+from .services import entry_drop, entry_replace, tournament_approve, tournament_cancel, tournament_start
 
 
 TOURNAMENT_OVER = (TournamentStatus.FINISHED, TournamentStatus.CANCELLED)
@@ -69,7 +69,7 @@ class TournamentForm(forms.ModelForm):
 
     def clean(self):
         data = super().clean()
-        if self.instance.pk and self.instance.status != "registration":
+        if self.instance.pk and self.instance.status not in ("registration", "proposed"):
             return data
         from games.engines.registry import get_engine
         from games.services.clock import clock_validate
@@ -106,12 +106,12 @@ class TournamentAdmin(SecretFieldsAdminMixin, admin.ModelAdmin):
     search_fields = ("name",)
     fields = ("name", "engine", "format", "table_size", "rounds", "options", "clock", "settings", "rated",
               "registration_opens", "registration_closes", "max_players", "seed", "status", "current_round",
-              "started_at", "finished_at", "standings")
-    readonly_fields = ("status", "current_round", "started_at", "finished_at", "standings")
+              "started_at", "finished_at", "proposed_by", "standings")
+    readonly_fields = ("status", "current_round", "started_at", "finished_at", "proposed_by", "standings")
     inlines = [EntryInline, RoundInline]
     form = TournamentForm
     action_form = TournamentActionForm
-    actions = ["start", "cancel", "drop_player", "replace_player"]
+    actions = ["approve", "start", "cancel", "drop_player", "replace_player"]
 
     # Every table's seed derives from the tournament's: hidden (and random) until the tournament is over.
     def secrets_revealed(self, obj) -> bool:
@@ -122,7 +122,7 @@ class TournamentAdmin(SecretFieldsAdminMixin, admin.ModelAdmin):
 
     def get_readonly_fields(self, request, obj=None):
         fixed = ("engine", "format", "table_size", "options", "clock", "settings", "seed", "rated")
-        started = obj is not None and obj.status != "registration"
+        started = obj is not None and obj.status not in ("registration", "proposed")
         return self.readonly_fields + (fixed if started else ())
 
     def save_model(self, request, obj, form, change):
@@ -155,6 +155,15 @@ class TournamentAdmin(SecretFieldsAdminMixin, admin.ModelAdmin):
         if entry is None:
             self.message_user(request, f"{t.name}: no entry for {username!r}", messages.ERROR)
         return entry
+
+    @admin.action(description="Approve the proposals (open them for registration)", permissions=["change"])
+    def approve(self, request, queryset):
+        for t in queryset:
+            try:
+                tournament_approve(tournament=t, by=request.user)
+                self.message_user(request, f"{t.name}: approved, open for registration.", messages.SUCCESS)
+            except GameError as e:
+                self.message_user(request, f"{t.name}: {e.detail}", messages.ERROR)
 
     @admin.action(description="Start (close registration, seat round 1)", permissions=["change"])
     def start(self, request, queryset):

@@ -15,7 +15,8 @@ from accounts.models import User
 from ..api_serializers import SEED_MAX, ClockField, ErrorResponse
 from ..errors import ErrorCode, GameError
 from .models import Entry, Tournament, TournamentFormat
-from .selectors import tournament_rounds, tournament_standings, tournament_summary, tournaments_visible
+from .selectors import (tournament_rounds, tournament_shown_to, tournament_standings, tournament_summary,
+                        tournaments_visible)
 from .services import (entry_drop, entry_replace, tournament_cancel, tournament_create, tournament_register,
                        tournament_start, tournament_withdraw)
 
@@ -111,6 +112,14 @@ def _tournament(tournament_id: int) -> Tournament:
     return get_object_or_404(Tournament, pk=tournament_id)
 
 
+def _shown_tournament(request, tournament_id: int) -> Tournament:
+    """For the public reads: a proposal not yet approved is 404 to all but staff and its proposer."""
+    t = _tournament(tournament_id)
+    if not tournament_shown_to(tournament=t, user=request.user):
+        raise Http404("No such tournament.")
+    return t
+
+
 class TournamentListCreateApi(APIView):
     def get_permissions(self):
         return [AllowAny()] if self.request.method == "GET" else [IsAuthenticated()]
@@ -138,7 +147,7 @@ class TournamentDetailApi(APIView):
 
     @extend_schema(operation_id="tournaments_detail", responses={200: TournamentDetailResponse, **_errors(404)})
     def get(self, request, tournament_id: int):
-        t = _tournament(tournament_id)
+        t = _shown_tournament(request, tournament_id)
         body = tournament_summary(t)
         body["settings"] = t.settings
         body["rounds_detail"] = tournament_rounds(tournament=t)
@@ -152,7 +161,7 @@ class TournamentStandingsApi(APIView):
 
     @extend_schema(responses={200: StandingsResponse, **_errors(404)})
     def get(self, request, tournament_id: int):
-        return Response(tournament_standings(tournament=_tournament(tournament_id)))
+        return Response(tournament_standings(tournament=_shown_tournament(request, tournament_id)))
 
 
 class TournamentRegisterApi(APIView):

@@ -22,6 +22,8 @@ class TournamentFormat(models.TextChoices):
 
 
 class TournamentStatus(models.TextChoices):
+    # A player's proposal: listed to staff and the proposer only, until staff approve it (-> registration).
+    PROPOSED = "proposed"
     REGISTRATION = "registration"
     RUNNING = "running"
     FINISHED = "finished"
@@ -48,8 +50,12 @@ class Tournament(models.Model):
                               default=TournamentStatus.REGISTRATION)
     seed = models.BigIntegerField(default=new_seed)  # games' seeds derive from it, so a tournament can be replayed
     current_round = models.PositiveSmallIntegerField(default=0)
+    # The director (staff or whoever created it through the API); a proposal has none until approved, so
+    # proposing gives a player no director's rights (start, cancel, drop) over the tournament.
     created_by = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
                                    related_name="created_tournaments")
+    proposed_by = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True,
+                                    on_delete=models.SET_NULL, related_name="proposed_tournaments")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -14,8 +14,25 @@ from .standings import GameLine, Line, standings_order
 
 
 def tournaments_visible(*, status: str | None = None) -> QuerySet[Tournament]:
-    qs = Tournament.objects.annotate(players=Count("entries")).order_by("-id")
+    """Listed tournaments: everything but proposals staff have not approved yet."""
+    qs = (Tournament.objects.exclude(status=TournamentStatus.PROPOSED)
+          .annotate(players=Count("entries")).order_by("-id"))
     return qs.filter(status=status) if status else qs
+
+
+def proposals_for(*, user) -> QuerySet[Tournament]:
+    """Proposals awaiting approval that ``user`` may see: all of them for staff, their own for a player."""
+    qs = Tournament.objects.filter(status=TournamentStatus.PROPOSED).select_related("proposed_by").order_by("id")
+    if not user.is_authenticated:
+        return qs.none()
+    return qs if user.is_staff else qs.filter(proposed_by=user)
+
+
+def tournament_shown_to(*, tournament: Tournament, user) -> bool:
+    """A proposal shows to staff and its proposer only; every other tournament is public."""
+    if tournament.status != TournamentStatus.PROPOSED:
+        return True
+    return user.is_authenticated and (user.is_staff or tournament.proposed_by_id == user.pk)
 
 
 def tournament_summary(t: Tournament) -> dict[str, Any]:

@@ -62,17 +62,11 @@ def _locked(tournament: Tournament) -> Tournament:
     return Tournament.objects.select_for_update().get(pk=tournament.pk)
 
 
-@transaction.atomic
-def tournament_create(*, created_by: User, name: str, engine: str, format: str, table_size: int,
-                      rounds: int = 0, options: dict[str, Any] | None = None, clock: dict[str, Any] | None = None,
-                      settings: dict[str, Any] | None = None, rated: bool = True,
-                      registration_opens: datetime | None = None, registration_closes: datetime | None = None,
-                      max_players: int | None = None, seed: int | None = None) -> Tournament:
-    """Create a tournament open for registration; every setting is checked here, once."""
-    if not (created_by.is_staff or created_by.has_perm("tournaments.add_tournament")):
-        raise TournamentError(ErrorCode.NOT_GAME_ADMIN, "only staff may create tournaments")
+def _settings_check(*, engine: str, format: str, table_size: int, rounds: int, options: dict[str, Any],
+                    clock: dict[str, Any], settings: dict[str, Any], registration_opens: datetime | None,
+                    registration_closes: datetime | None, max_players: int | None) -> None:
+    """Refuse settings a tournament could not be run with; shared by a staff creation and a proposal."""
     game_engine = _engine(engine)
-    options, clock, settings = options or {}, clock or {}, settings or {}
     if format not in TournamentFormat.values:
         raise TournamentError(ErrorCode.INVALID_SETTINGS, f"format must be one of {TournamentFormat.values}")
     if format == TournamentFormat.SWISS and rounds < 1:
@@ -87,11 +81,62 @@ def tournament_create(*, created_by: User, name: str, engine: str, format: str, 
         raise TournamentError(ErrorCode.INVALID_SETTINGS, str(e))
     if max_players is not None and max_players < game_engine.min_players:
         raise TournamentError(ErrorCode.INVALID_SETTINGS, "max_players is below the game's minimum")
+
+
+@transaction.atomic
+def tournament_create(*, created_by: User, name: str, engine: str, format: str, table_size: int,
+                      rounds: int = 0, options: dict[str, Any] | None = None, clock: dict[str, Any] | None = None,
+                      settings: dict[str, Any] | None = None, rated: bool = True,
+                      registration_opens: datetime | None = None, registration_closes: datetime | None = None,
+                      max_players: int | None = None, seed: int | None = None) -> Tournament:
+    """Create a tournament open for registration; every setting is checked here, once."""
+    if not (created_by.is_staff or created_by.has_perm("tournaments.add_tournament")):
+        raise TournamentError(ErrorCode.NOT_GAME_ADMIN, "only staff may create tournaments")
+    options, clock, settings = options or {}, clock or {}, settings or {}
+    _settings_check(engine=engine, format=format, table_size=table_size, rounds=rounds, options=options,
+                    clock=clock, settings=settings, registration_opens=registration_opens,
+                    registration_closes=registration_closes, max_players=max_players)
     return Tournament.objects.create(
         name=name, engine=engine, format=format, table_size=table_size, rounds=rounds, options=options,
         clock=clock, settings=settings, rated=rated, registration_opens=registration_opens,
         registration_closes=registration_closes, max_players=max_players, created_by=created_by,
         seed=seed if seed is not None else secrets.randbits(48))
+
+
+@transaction.atomic
+def tournament_propose(*, proposed_by: User, name: str, engine: str, format: str, table_size: int,
+                       rounds: int = 0, clock: dict[str, Any] | None = None, rated: bool = True,
+                       registration_closes: datetime | None = None,
+                       max_players: int | None = None) -> Tournament:
+    """A signed-in player suggests a tournament; it waits, unlisted, until staff approve it (issue 11 item 5).
+
+    The same checks as a staff creation, so an approved proposal can always be run. The proposer is not
+    its director: created_by stays empty until a staff member approves it and becomes the director.
+    """
+    clock = clock or {}
+    _settings_check(engine=engine, format=format, table_size=table_size, rounds=rounds, options={},
+                    clock=clock, settings={}, registration_opens=None,
+                    registration_closes=registration_closes, max_players=max_players)
+    return Tournament.objects.create(
+        name=name, engine=engine, format=format, table_size=table_size, rounds=rounds, clock=clock, rated=rated,
+        registration_closes=registration_closes, max_players=max_players, proposed_by=proposed_by,
+        status=TournamentStatus.PROPOSED)
+
+
+@transaction.atomic
+def tournament_approve(*, tournament: Tournament, by: User) -> Tournament:
+    """Staff open a proposed tournament for registration, becoming its director; approving twice is a no-op."""
+    if not (by.is_staff or by.has_perm("tournaments.add_tournament")):
+        raise TournamentError(ErrorCode.NOT_GAME_ADMIN, "only staff may approve tournaments")
+    tournament = _locked(tournament)
+    if tournament.status == TournamentStatus.REGISTRATION and tournament.created_by_id is not None:
+        return tournament
+    if tournament.status != TournamentStatus.PROPOSED:
+        raise TournamentError(ErrorCode.GAME_NOT_OPEN, f"the tournament is {tournament.status}, not proposed")
+    tournament.status = TournamentStatus.REGISTRATION
+    tournament.created_by = by
+    tournament.save(update_fields=["status", "created_by"])
+    return tournament
 
 
 @transaction.atomic
@@ -103,6 +148,8 @@ def tournament_register(*, tournament: Tournament, user: User, plays_as_bot: boo
     existing = Entry.objects.filter(tournament=tournament, user=user).first()
     if existing is not None:
         return existing
+    if tournament.status == TournamentStatus.PROPOSED:
+        raise TournamentError(ErrorCode.GAME_NOT_OPEN, "this tournament is a proposal staff have not approved yet")
     if tournament.status != TournamentStatus.REGISTRATION:
         raise TournamentError(ErrorCode.GAME_NOT_OPEN, "registration is closed: the tournament has started")
     if tournament.registration_opens and now < tournament.registration_opens:

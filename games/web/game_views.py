@@ -18,7 +18,7 @@ from games.services import seat_standing_orders_set, submission_create
 from .boards import board_context
 from .invites import game_title
 from .pages import game_context
-from .replay import state_after_step
+from .replay import picks_in_step, replay_seat, state_after_step
 from .selectors import history_by_round, page_version_for_user, seats_for_page, viewer_for
 
 STALE = ("This decision was already made, or the options changed since the page was loaded; "
@@ -32,7 +32,10 @@ def _wants_fragment(request) -> bool:
 def _fragment(request, game: Game, viewer) -> JsonResponse:
     ctx = game_context(request=request, game=game, viewer=viewer)
     html = render_to_string("web/game_live.html", ctx, request=request)
-    return JsonResponse({"version": ctx["version"], "phase": game.phase, "status": game.status, "html": html})
+    # The title line travels too: at game end its badge turns "Finished" and the Replay button appears.
+    head = render_to_string("web/_game_head.html", ctx, request=request)
+    return JsonResponse({"version": ctx["version"], "phase": game.phase, "status": game.status, "html": html,
+                         "head": head})
 
 
 @login_required
@@ -122,9 +125,11 @@ def game_replay(request, game_id: int):
     i = phases.index(phase)
     state = state_after_step(game=game, phase=phase)
     seats = seats_for_page(game=game)
+    # The game is over, so nothing is secret any more: any seat's view may be shown (issue 11 item 9).
+    shown = replay_seat(request.GET.get("as"), default=viewer.position, players=game.players)
     board = None
     if state is not None:
-        view = get_engine(game.engine).view(state, viewer.position)
+        view = get_engine(game.engine).view(state, shown)
         board = board_context(engine=game.engine, view=view, seats=seats)
     step_events = [e for e in events if e.phase == phase]
     rounds = history_by_round([e for e in events if e.phase <= phase])
@@ -132,4 +137,5 @@ def game_replay(request, game_id: int):
         "game": game, "title": game_title(game), "viewer": viewer, "board": board, "events": step_events,
         "phase": phase, "index": i + 1, "count": len(phases), "round_title": rounds[-1].title if rounds else "",
         "prev": phases[i - 1] if i > 0 else None, "next": phases[i + 1] if i + 1 < len(phases) else None,
-        "first": phases[0], "last": phases[-1], "all_steps": phases, "seats": seats})
+        "first": phases[0], "last": phases[-1], "all_steps": phases, "seats": seats, "shown": shown,
+        "my_picks": picks_in_step(game=game, seat=viewer.seat, phase=phase)})

@@ -13,7 +13,7 @@ from typing import Any
 
 from games.engines.base import IllegalPick
 from games.engines.registry import get_engine
-from games.models import Game, Submission
+from games.models import Game, Seat, Submission
 
 logger = logging.getLogger(__name__)
 
@@ -37,3 +37,30 @@ def state_after_step(*, game: Game, phase: int) -> dict[str, Any] | None:
     except (IllegalPick, ValueError, KeyError, IndexError, TypeError) as e:
         logger.warning("game %s does not replay at step %s: %s", game.pk, phase, e)
         return None
+
+
+def replay_seat(requested: str | None, *, default: int | None, players: int) -> int | None:
+    """Whose view the replay shows: ``?as=<position>`` if it names a seat, else the viewer's own."""
+    try:
+        position = int(requested)
+    except (TypeError, ValueError):
+        return default
+    return position if 0 <= position < players else default
+
+
+HOW_PICKED = {"web": "on the web", "api": "through the API", "email": "by email",
+              "default": "the deadline's default", "bot": "played by a bot", "standing": "a standing order"}
+
+
+def picks_in_step(*, game: Game, seat: Seat | None, phase: int) -> list[dict[str, str]]:
+    """The viewer's own picks in one step, worded as the prompt offered them (none for a spectator)."""
+    if seat is None:
+        return []
+    rows = (Submission.objects.filter(game=game, seat=seat, phase=phase)
+            .select_related("prompt_row").order_by("id"))
+    picks = []
+    for sub in rows:
+        labels = {o["id"]: o["label"] for o in sub.prompt_row.options}
+        picks.append({"prompt": sub.prompt_row.text, "label": labels.get(sub.option_id, sub.option_id),
+                      "how": HOW_PICKED.get(sub.source, sub.source)})
+    return picks

@@ -1,10 +1,18 @@
 """Web pages (mounted at the site root). The JSON API is under /api/ (games.urls)."""
 
+from django.http import HttpResponsePermanentRedirect
+from django.templatetags.static import static
 from django.urls import path
 
 from . import game_views, lobby_views, profile_views
 
 app_name = "web"
+
+
+def favicon(request):
+    """Browsers ask for /favicon.ico whatever the page links: send them to the site's icon (issue 11 item 9)."""
+    return HttpResponsePermanentRedirect(static("web/favicon.svg"))
+
 
 urlpatterns = [
     path("", lobby_views.lobby, name="lobby"),
@@ -18,4 +26,5 @@ urlpatterns = [
     path("games/<int:game_id>/invite/", lobby_views.game_invite, name="game-invite"),
     path("invite/<str:token>/", lobby_views.invite_accept, name="invite"),
     path("players/<str:username>/", profile_views.player_profile, name="player"),
+    path("favicon.ico", favicon, name="favicon"),
 ]

@@ -17,6 +17,15 @@ def get_item(mapping, key):
 
 
 @register.filter
+def nth(items, index):
+    """``items|nth:i`` — a list item with a variable index (None if absent)."""
+    try:
+        return items[int(index)]
+    except (TypeError, ValueError, IndexError, KeyError):
+        return None
+
+
+@register.filter
 def option_kind(option_id: str) -> str:
     """The part of an option id before its first colon (``draft:1406`` -> ``draft``), for styling."""
     return str(option_id).split(":", 1)[0]

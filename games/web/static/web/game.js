@@ -14,8 +14,9 @@
     // keep the history sections the player opened or closed
     var details = live.querySelectorAll("details");
     if (open.length === details.length) { details.forEach(function (d, i) { d.open = open[i]; }); }
-    var status = document.getElementById("game-status");
-    if (status && data.status) { status.textContent = data.status.charAt(0).toUpperCase() + data.status.slice(1); }
+    // the title line (status badge, Replay button) is rendered by the server like the rest
+    var head = document.getElementById("game-head");
+    if (head && typeof data.head === "string") { head.innerHTML = data.head; }
     tick();
     document.dispatchEvent(new CustomEvent("game:updated", { detail: data }));
   }
@@ -81,6 +82,15 @@
   }
   tick();
   setInterval(tick, 1000);
+
+  /* --- the phone menu: the header's links fold behind one button on narrow screens --- */
+  var menu = document.getElementById("menu-toggle");
+  if (menu) {
+    menu.addEventListener("click", function () {
+      var open = document.getElementById("topnav").classList.toggle("open");
+      menu.setAttribute("aria-expanded", open ? "true" : "false");
+    });
+  }
 
   /* --- copy buttons (invite link, API token) --- */
   document.addEventListener("click", function (ev) {
