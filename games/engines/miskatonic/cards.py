@@ -64,26 +64,17 @@ class Card:
     cost_friendship: int
     abilities: tuple[tuple[str, int], ...]  # ("bff:gp", 2), ("locker", 0), ...
     text: str
+    groups: dict  # keyword -> ((effect, N), ...): "bff" -> (("gp", 2),), precomputed because play asks often
+    is_student: bool  # Starting, Student or Transfer (these three are fields, not properties: play asks often)
+    is_faculty: bool  # Faculty or Substitute
+    is_event: bool
 
     def has(self, key: str) -> bool:
         return any(k == key for k, _ in self.abilities)
 
     def amount(self, prefix: str) -> tuple[tuple[str, int], ...]:
         """The abilities under one keyword (``bff``, ``defeat``, ``locker``...), as (effect, N) pairs."""
-        p = prefix + ":"
-        return tuple((k[len(p):], n) for k, n in self.abilities if k.startswith(p))
-
-    @property
-    def is_student(self) -> bool:
-        return self.kind in STUDENT_KINDS
-
-    @property
-    def is_faculty(self) -> bool:
-        return self.kind in FACULTY_KINDS
-
-    @property
-    def is_event(self) -> bool:
-        return self.kind in ("student_event", "faculty_event")
+        return self.groups.get(prefix, ())
 
 
 def parse_abilities(text: str, where: str) -> tuple[tuple[str, int], ...]:
@@ -114,8 +105,15 @@ def load(path: str = CSV_PATH) -> dict[str, Card]:
                                                "cost_nightmare", "cost_friendship")]
         except ValueError as exc:
             raise CardDataError(f"{where}: {exc}") from None
-        card = Card(row["id"], row["kind"], row["name"], row["house"], *nums,
-                    parse_abilities(row["abilities"], where), row["text"])
+        abilities = parse_abilities(row["abilities"], where)
+        groups: dict[str, list] = {}
+        for key, n in abilities:
+            head, _, rest = key.partition(":")
+            if rest:
+                groups.setdefault(head, []).append((rest, n))
+        card = Card(row["id"], row["kind"], row["name"], row["house"], *nums, abilities, row["text"],
+                    {k: tuple(v) for k, v in groups.items()}, row["kind"] in STUDENT_KINDS,
+                    row["kind"] in FACULTY_KINDS, row["kind"] in ("student_event", "faculty_event"))
         if card.is_faculty and card.health <= 0:
             raise CardDataError(f"{where}: a Faculty needs Health")
         if card.is_event and not any(k.startswith("event:") for k, _ in card.abilities):
