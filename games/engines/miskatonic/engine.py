@@ -24,9 +24,9 @@ class MiskatonicEngine(Engine):
 
     def new_game(self, *, players: int, options: Mapping[str, Any], seed: int) -> State:
         state = new_state(players, options or {}, seed)
-        turn.advance(state, [])
-        if state["dec"] is None and state["held"] is not None:
-            state["dec"], state["owner"], state["held"] = state["held"], state["held"]["seat"], None
+        state["phase"], state["cur"], state["round"] = "done", (state["first"] - 1) % players, 0  # the first turn starts as a resolution
+        self.resolve(state)
+        state["step"] = 1
         return state
 
     def validate_options(self, players: int, options: Mapping[str, Any]) -> None:
@@ -76,10 +76,17 @@ class MiskatonicEngine(Engine):
     def resolve(self, state: State) -> list[Event]:
         if not self.is_step_complete(state):
             raise IllegalPick("the step is not complete")
-        d, state["held"] = state["held"], None
         state["step"] += 1
-        state["dec"], state["owner"] = d, d["seat"]
-        return []
+        d, state["held"] = state["held"], None
+        if d is not None:  # the next pick is another seat's (an Aggressive Faculty's Class, or back from it)
+            state["dec"], state["owner"] = d, d["seat"]
+            return []
+        ev: list[Event] = []
+        while not state["over"] and state["dec"] is None and state["held"] is None:
+            turn.next_turn(state, ev)  # a turn without a single choice is part of this resolution
+        if state["held"] is not None:
+            state["dec"], state["owner"], state["held"] = state["held"], state["held"]["seat"], None
+        return ev
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return _view(state, seat)

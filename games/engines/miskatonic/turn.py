@@ -34,6 +34,8 @@ def advance(state: dict, ev: list) -> None:
         d = _next(state, ev)
         if d is None:
             continue
+        if d is STOP:
+            return
         only = forced(state, d)
         if only is None:
             text, ops = cached_options(state, d)
@@ -57,6 +59,8 @@ def _next(state: dict, ev: list) -> dict | None:
     cur = state["cur"]
     s = state["seats"][cur]
     phase = state["phase"]
+    if phase == "done":
+        return STOP
     if s["out"] is not None and phase != "end":
         phase = state["phase"] = "end"
     if phase == "start":
@@ -78,12 +82,24 @@ def _next(state: dict, ev: list) -> dict | None:
     elif phase == "class":
         state["phase"] = "end"
         classroom.begin(state, cur, "end", ev)
-    else:  # "end": the next player still in the game, clockwise
-        nxt = left_of(state, cur)
-        if nxt <= cur:
-            state["round"] += 1
-        state.update(cur=nxt, phase="start", prod={}, pts=[0, 0], used=[], locker_new=[])
+    else:  # "end": the turn is over; the step is complete and ``next_turn`` (from resolve) starts the next one
+        state["phase"] = "done"
+        return STOP
     return None
+
+
+STOP = {"kind": "stop"}  # _next's signal that the player's turn has ended
+
+
+def next_turn(state: dict, ev: list) -> None:
+    """The next player still in the game, clockwise, takes a turn (run until their first pick)."""
+    cur = state["cur"]
+    nxt = left_of(state, cur)
+    n = state["players"]
+    if 0 < (state["first"] - cur) % n <= (nxt - cur) % n:  # the turn passes the first player's chair: a new round
+        state["round"] += 1
+    state.update(cur=nxt, owner=nxt, phase="start", prod={}, pts=[0, 0], used=[], locker_new=[])
+    advance(state, ev)
 
 
 def _draw_hand(state: dict, seat: int, ev: list) -> None:
