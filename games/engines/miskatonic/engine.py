@@ -59,7 +59,10 @@ class MiskatonicEngine(Engine):
         p = self._options(state, seat) if 0 <= seat < state["players"] else None
         if p is None:
             raise IllegalPick(f"seat {seat} has nothing to decide")
-        if option_id not in p.option_ids():
+        for o in p.options:
+            if o.id == option_id:
+                break
+        else:
             raise IllegalPick(f"{option_id!r} is not an option for seat {seat} now")
         d = state["dec"]
         state["dec"] = None

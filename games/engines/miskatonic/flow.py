@@ -161,18 +161,25 @@ def stock(state: dict, ev: list) -> None:
     for which in ("student", "faculty"):
         st = state["store"][which]
         shelf = st["shelf"]
+        a, b, c = shelf
         dropped = None
-        if shelf[0] and shelf[1] and shelf[2]:
-            dropped = shelf[2]
-            st["discard"].append(dropped)
-            shelf[2] = None
-        kept = [c for c in shelf if c]
-        shelf[:] = [None] * (SHELF - len(kept)) + kept
+        if a and b and c:
+            dropped = c
+            st["discard"].append(c)
+            a, b, c = None, a, b
+        else:  # slide towards the end
+            if c is None:
+                b, c = None, b
+            if c is None:
+                a, c = None, a
+            if b is None:
+                a, b = None, a
+        shelf[0], shelf[1], shelf[2] = a, b, c
         new = _fill(state, which, ev)
         if state["over"]:
             return
-        ev.append(Event((f"{name(dropped)} at the end of the {which} shelf is discarded; " if dropped else "")
-                        + f"the {which} shelf now shows " + ", ".join(name(c) if c else "(empty)" for c in shelf) + ".",
+        ev.append(Event((f"{CARDS[dropped].name} at the end of the {which} shelf is discarded; " if dropped else "")
+                        + f"new on the {which} shelf: " + (", ".join([CARDS[c].name for c in new]) or "nothing") + ".",
                         data={"kind": "shelf", "shelf": which, "discarded": dropped, "new": new,
                               "shelf_cards": list(shelf)}))
 

@@ -72,16 +72,18 @@ def _next(state: dict, ev: list) -> dict | None:
             c = CARDS[cid]
             if c.nightmare and c.friendship and cid not in state["prod"]:
                 return {"seat": cur, "kind": "produce", "card": cid}
-        state["pts"] = points(state)
-        ev.append(Event(f"Seat {cur} has {state['pts'][0]} Friendship and {state['pts'][1]} Nightmare Points to "
-                        "spend.", seats=(cur,), data={"kind": "points", "seat": cur, "friendship": state["pts"][0],
-                                                      "nightmare": state["pts"][1]}))
+        state["pts"] = points(state)  # shown to the player in view()["you"]["points"] and in the prompt text
         state["phase"] = "student"
     elif phase in ("student", "faculty", "preclass"):
         return {"seat": cur, "kind": phase}
     elif phase == "class":
         state["phase"] = "end"
-        classroom.begin(state, cur, "end", ev)
+        room = s["classroom"]
+        if any(CARDS[c].is_faculty for c in room):
+            classroom.begin(state, cur, "end", ev)
+        else:  # no Faculty: no cards to draw, no Girl Power to give, no Damage; Class dismissed at once
+            s["discard"] += room
+            s["classroom"] = []
     else:  # "end": the turn is over; the step is complete and ``next_turn`` (from resolve) starts the next one
         state["phase"] = "done"
         return STOP
@@ -133,6 +135,10 @@ def forced(state: dict, d: dict) -> str | None:
             return "done"
     elif kind == "pet" and state["players"] == 2:
         return f"pet:{d['seat']}"
+    elif kind == "student" or kind == "faculty":
+        if not _affordable(state, kind):
+            pile = state["transfers"] if kind == "student" else state["substitutes"]
+            return ("transfer" if kind == "student" else "substitute") if pile else "none"
     return None
 
 
