@@ -145,12 +145,17 @@ CARDS: dict[str, Card] = load()
 HOUSES: tuple[str, ...] = tuple(c.id for c in CARDS.values() if c.kind == "house")
 
 
+_BY_KIND = {k: tuple(c.id for c in CARDS.values() if c.kind == k) for k in KINDS}
+_BY_HOUSE = {h: tuple(c.id for c in CARDS.values() if c.kind == "starting" and c.house == h) for h in HOUSES}
+
+
 def of_kind(kind: str) -> list[str]:
-    return [c.id for c in CARDS.values() if c.kind == kind]
+    """A new list of the ids of one kind, in file order (precomputed: every new game asks)."""
+    return list(_BY_KIND[kind])
 
 
 def starting_class(house: str) -> list[str]:
-    return [c.id for c in CARDS.values() if c.kind == "starting" and c.house == house]
+    return list(_BY_HOUSE[house])
 
 
 def card_dict(cid: str) -> dict:

@@ -33,7 +33,7 @@ def begin(state: dict, seat: int, resume: str, ev: list) -> None:
     ev.append(Event(f"Class for seat {seat}: {len(faculty)} Faculty in the Classroom; draws "
                     + (", ".join(name(c) for c in bffs) or "no BFFs")
                     + (f" and Pet Teacher(s) {', '.join(name(c) for c in pets)}" if pets else "") + ".",
-                    data={"kind": "class", "seat": seat, "faculty": faculty, "bffs": bffs, "pets": pets}))
+                    data={"kind": "class", "seat": seat, "faculty": faculty, "bffs": list(bffs), "pets": list(pets)}))
     # Expel: each Expel Faculty sends the first remaining BFF to the Discard before BFF Abilities resolve
     # ("If the Student is removed from the classroom before its effect resolves, the effect is canceled").
     for fid in faculty:

@@ -110,6 +110,10 @@ def _draw_hand(state: dict, seat: int, ev: list) -> None:
     bought = s["purchase"]
     s["hand"] += bought
     s["purchase"] = []
+    need, deck = HAND - len(s["hand"]), s["deck"]
+    if 0 < need <= len(deck):  # the common case in one slice: the top of the Deck is its end
+        s["hand"] += deck[:-need - 1:-1]
+        del deck[-need:]
     while len(s["hand"]) < HAND:
         cid = draw(state, seat, ev)
         if cid is None:
