@@ -187,3 +187,44 @@ def test_whole_games_end_with_a_single_winner_or_a_tie(players):
         play(E, s, [make_bot("miskatonic", "greedy") for _ in range(players)])
         r = E.result(s)
         assert 1 in r.ranks and sum(1 for x in s["seats"] if x["out"] is None) <= 1
+
+
+def test_every_event_has_plain_english_text_and_json_data():
+    """Issue 14: "Events carry structured data and a plain-English text" -- every event of whole games has a text, a
+    ``kind`` and data the server can store as JSON; the first event of a turn names the player."""
+    kinds = set()
+    for seed in range(6):
+        s = E.new_game(players=3, options={}, seed=seed)
+        bots = [RandomBot(seed + i) for i in range(3)]
+        while not E.is_over(s):
+            if E.is_step_complete(s):
+                evs = E.resolve(s)
+            else:
+                seat = E.pending(s)[0]
+                evs = E.apply(s, seat, bots[seat].choose(E, s, seat))
+            for e in evs:
+                assert e.text and e.text[0].isupper() and e.data.get("kind"), e
+                json.dumps(e.as_dict())
+                kinds.add(e.data["kind"])
+    assert {"turn", "hand", "shelf", "buy", "to_class", "class", "damage", "sanity", "eliminated",
+            "game_over"} <= kinds
+
+
+def test_simulate_cli_runs_miskatonic(capsys):
+    """The brief's command: ``python -m games.engines.simulate miskatonic --players 4 --games 1000 --seed 1 --bot
+    greedy`` (here 5 games) reports win rates by turn position, invariants checked."""
+    from games.engines.simulate import main
+    assert main(["miskatonic", "--players", "4", "--games", "5", "--seed", "1", "--bot", "greedy"]) == 0
+    out = capsys.readouterr().out
+    assert "invariants checked" in out and "turn position 4" in out
+
+
+def test_registered_for_the_generic_server():
+    """Issue 14: "register the engine in games/engines/registry.py (one line)"; its greedy bot and invariants are
+    found by slug."""
+    from games.engines import registry, simulate as sim
+    from games.engines.bots import GREEDY
+    assert "miskatonic" in registry.slugs()
+    eng = registry.get_engine("miskatonic")
+    assert (eng.min_players, eng.max_players, eng.name) == (2, 4, "Miskatonic School for Girls")
+    assert "miskatonic" in GREEDY and "miskatonic" in sim.INVARIANTS

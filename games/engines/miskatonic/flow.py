@@ -179,7 +179,8 @@ def stock(state: dict, ev: list) -> None:
         if state["over"]:
             return
         ev.append(Event((f"{CARDS[dropped].name} at the end of the {which} shelf is discarded; " if dropped else "")
-                        + f"new on the {which} shelf: " + (", ".join([CARDS[c].name for c in new]) or "nothing") + ".",
+                        + ("n" if dropped else "N") + f"ew on the {which} shelf: "
+                        + (", ".join([CARDS[c].name for c in new]) or "nothing") + ".",
                         data={"kind": "shelf", "shelf": which, "discarded": dropped, "new": new,
                               "shelf_cards": list(shelf)}))
 
