@@ -154,6 +154,17 @@ def test_hands_and_deck_orders_stay_hidden(canaries):
     assert E.view(s, 1)["seats"][1]["deck_count"] == len(s["seats"][1]["deck"])
 
 
+def test_an_eliminated_players_deck_order_is_not_revealed():
+    """"deck orders to nobody" (issue 14): an eliminated player's Deck leaves play (docs/rules-decisions); the view
+    lists removed cards sorted, not in Deck order."""
+    s = table()
+    deck = list(s["seats"][1]["deck"])
+    from games.engines.miskatonic import flow
+    flow.lose(s, [1], 20, [], "test")
+    shown = [c["id"] for c in E.view(s, 0)["removed"]]
+    assert sorted(shown) == sorted(deck) and shown == sorted(shown)
+
+
 def test_hand_draw_events_are_private(canaries):
     """Step 1 draws a hand: the event naming the cards goes to the owner only; the public log gives a count."""
     s = table()

@@ -44,7 +44,8 @@ def view(state: dict, seat: int | None) -> dict:
         "store": {w: {"shelf": [card(c) if c else None for c in store[w]["shelf"]], "deck_count": len(store[w]["deck"]),
                       "discard": cards(store[w]["discard"])} for w in ("student", "faculty")},
         "transfers_left": len(state["transfers"]), "substitutes_left": len(state["substitutes"]),
-        "removed": cards(state["removed"]),
+        # Sorted: an eliminated player's Deck leaves play here, and its order stays nobody's business.
+        "removed": cards(sorted(state["removed"])),
         "seats": [_seat(state, i) for i in range(state["players"])],
         "class": None if cls is None else {"seat": cls["seat"], "bffs": cards(cls["bffs"]), "pets": cards(cls["pets"]),
                                            "girl_power": cls["gp"], "girl_power_left": cls["left"],
