@@ -12,7 +12,7 @@ from itertools import combinations
 
 from ..base import Event
 from .cards import CARDS
-from .flow import draw, gain, left_of, locker_bonus, lose, name
+from .flow import draw, gain, locker_bonus, lose, name
 
 
 def begin(state: dict, seat: int, resume: str, ev: list) -> None:
@@ -159,6 +159,3 @@ def finish(state: dict, ev: list) -> None:
     state["phase"] = cls["resume"]
     state["cls"] = None
 
-
-__all__ = ["begin", "pet_targets", "send_pet", "standing_faculty", "hit", "best_defeats", "most_defeated", "finish",
-           "left_of"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..base import Event, Option
 from . import classroom
 from .cards import CARDS
-from .flow import alive, draw, gain, left_of, name, points, stock
+from .flow import draw, gain, left_of, name, points, stock
 
 HAND = 5
 
@@ -326,5 +326,3 @@ def _to_class(state: dict, seat: int, ev: list) -> None:
     ev.append(Event(f"Seat {seat} sends {', '.join(name(c) for c in faculty) or 'no Faculty'} to the Classroom and "
                     "discards their Students.", data={"kind": "to_class", "seat": seat, "faculty": faculty}))
 
-
-__all__ = ["advance", "options", "perform", "alive"]
