@@ -217,7 +217,7 @@ def test_every_event_has_plain_english_text_and_json_data():
                 assert e.text and e.text[0].isupper() and e.data.get("kind"), e
                 json.dumps(e.as_dict())
                 kinds.add(e.data["kind"])
-    assert {"turn", "hand", "shelf", "buy", "to_class", "class", "damage", "sanity", "eliminated",
+    assert {"turn", "hand", "shelf", "buy", "class", "damage", "sanity", "eliminated",
             "game_over"} <= kinds
 
 

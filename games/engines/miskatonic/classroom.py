@@ -30,7 +30,7 @@ def begin(state: dict, seat: int, resume: str, ev: list) -> None:
         else:
             bffs.append(cid)
             room.append(cid)
-    ev.append(Event(f"Class for seat {seat}: {len(faculty)} Faculty in the Classroom; draws "
+    ev.append(Event(f"Class for seat {seat}: {', '.join([name(c) for c in faculty])} in the Classroom; draws "
                     + (", ".join(name(c) for c in bffs) or "no BFFs")
                     + (f" and Pet Teacher(s) {', '.join(name(c) for c in pets)}" if pets else "") + ".",
                     data={"kind": "class", "seat": seat, "faculty": faculty, "bffs": list(bffs), "pets": list(pets)}))

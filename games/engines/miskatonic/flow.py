@@ -158,6 +158,7 @@ def stock(state: dict, ev: list) -> None:
     """Step 2: each shelf gets 3 cards. A full shelf discards its end card first; cards slide to the end; the early
     slots fill from the deck. An Event flipped onto a shelf resolves at once, then the whole shelf is discarded and
     3 new cards are put out."""
+    text, data = [], {"kind": "shelf"}
     for which in ("student", "faculty"):
         st = state["store"][which]
         shelf = st["shelf"]
@@ -178,11 +179,10 @@ def stock(state: dict, ev: list) -> None:
         new = _fill(state, which, ev)
         if state["over"]:
             return
-        ev.append(Event((f"{CARDS[dropped].name} at the end of the {which} shelf is discarded; " if dropped else "")
-                        + ("n" if dropped else "N") + f"ew on the {which} shelf: "
-                        + (", ".join([CARDS[c].name for c in new]) or "nothing") + ".",
-                        data={"kind": "shelf", "shelf": which, "discarded": dropped, "new": new,
-                              "shelf_cards": list(shelf)}))
+        text.append((f"{CARDS[dropped].name} at the end of the {which} shelf is discarded, n" if dropped else "N")
+                    + f"ew on the {which} shelf: " + (", ".join([CARDS[c].name for c in new]) or "nothing") + ".")
+        data[which] = {"discarded": dropped, "new": new, "shelf": list(shelf)}
+    ev.append(Event(" ".join(text), data=data))  # one event for both shelves
 
 
 def _fill(state: dict, which: str, ev: list) -> list[str]:

@@ -322,7 +322,5 @@ def _to_class(state: dict, seat: int, ev: list) -> None:
     faculty = [c for c in s["hand"] if CARDS[c].is_faculty]
     s["classroom"] += faculty
     s["discard"] += [c for c in s["hand"] if not CARDS[c].is_faculty]
-    s["hand"] = []
-    ev.append(Event(f"Seat {seat} sends {', '.join(name(c) for c in faculty) or 'no Faculty'} to the Classroom and "
-                    "discards their Students.", data={"kind": "to_class", "seat": seat, "faculty": faculty}))
+    s["hand"] = []  # (the Class event names the Faculty in the Classroom; discarded Students are routine)
 
