@@ -9,7 +9,8 @@ from .base import Engine, Prompt, State
 from .rng import Rng, seed_state
 
 # slug -> "module:Class" of that game's greedy bot.
-GREEDY = {"faltisia": "games.engines.faltisia.bots:GreedyBot"}
+GREEDY = {"faltisia": "games.engines.faltisia.bots:GreedyBot",
+          "miskatonic": "games.engines.miskatonic.bots:GreedyBot"}
 
 
 class Bot(ABC):

@@ -9,6 +9,7 @@ from .base import Engine
 # slug -> "module:Class"; imported lazily so that a broken or slow game never blocks the others.
 ENGINES: dict[str, str] = {
     "faltisia": "games.engines.faltisia.engine:FaltisiaEngine",
+    "miskatonic": "games.engines.miskatonic.engine:MiskatonicEngine",
 }
 
 _loaded: dict[str, Engine] = {}

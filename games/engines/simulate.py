@@ -19,7 +19,8 @@ from importlib import import_module
 from .bots import make_bot, play
 from .registry import get_engine
 
-INVARIANTS = {"faltisia": "games.engines.faltisia.invariants:check"}
+INVARIANTS = {"faltisia": "games.engines.faltisia.invariants:check",
+              "miskatonic": "games.engines.miskatonic.invariants:check"}
 
 
 def _checker(slug: str):
@@ -30,6 +31,8 @@ def _checker(slug: str):
 
 
 def _label(view: dict, seat: int) -> str:
+    if view.get("game") == "miskatonic":  # no characters: win rate by turn order (1 = took the first turn)
+        return f"turn position {(seat - view['first']) % view['players'] + 1}"
     try:
         return view["seats"][seat]["character"]["name"]
     except (KeyError, TypeError, IndexError):
