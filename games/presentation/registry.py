@@ -2,7 +2,7 @@
 
 A game's presentation lives in ``games/presentation/<slug>/`` and is found there by its slug, so adding a
 game needs no line here: its engine's line in games/engines/registry.py is the one registry line. A package
-kept elsewhere (tests keep tinygame's under tests/) is named with ``register``.
+kept elsewhere (a test game's, under tests/) is named with ``register``.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ _loaded: dict[str, ModuleType | None] = {}
 
 
 def register(slug: str, package: str) -> None:
-    """Name the presentation package of ``slug`` explicitly (tests register tinygame's)."""
+    """Name the presentation package of ``slug`` explicitly (a package kept outside games/presentation/)."""
     PACKAGES[slug] = package
     _loaded.pop(slug, None)
 
