@@ -13,14 +13,16 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
 from django.template.loader import render_to_string
+from django.urls import reverse
 
 from accounts.models import User
 from games.engines.registry import get_engine
 from games.models import Event, Game, Prompt, Seat, Submission
+from games.presentation.generic.mail import Section, generic_situation
+from games.presentation.registry import presentation_for
 from games.selectors import game_view_for_seat
 
 from .links import pick_link_url, unsubscribe_url
-from .situation import situation_sections, where_in_game
 from .tokens import mailbox_for_seat, reply_address
 
 MAX_SUMMARY_EVENTS = 40
@@ -86,14 +88,32 @@ def events_since_last_decision(*, seat: Seat) -> list[Event]:
     return list(reversed(visible[:MAX_SUMMARY_EVENTS]))
 
 
+def situation_sections(*, engine_slug: str, view: dict[str, Any], seat: int) -> list[Section]:
+    """The seat's situation as text sections, by the game's presentation package (or the generic one)."""
+    try:
+        return presentation_for(engine_slug).mail_sections(view, seat)
+    except (KeyError, TypeError, IndexError):
+        # A view whose shape moved on must not stop a player's mail: fall back to the generic listing.
+        return generic_situation(view, seat)
+
+
+def where_in_game(view: dict[str, Any], *, engine_slug: str) -> str:
+    """A short "where are we" line for the subject and heading, worded by the game's presentation."""
+    try:
+        return presentation_for(engine_slug).where(view)
+    except (KeyError, TypeError, IndexError):
+        return f"Step {view.get('step', '?')}"
+
+
 def _base_context(*, game: Game, seat: Seat | None, user: User | None) -> dict[str, Any]:
     view = game_view_for_seat(game=game, seat=seat) if game.state is not None else {}
     return {
         "game": game, "game_title": game_title(game), "user": user, "seat": seat,
-        "where": where_in_game(view) if view else "",
+        "where": where_in_game(view, engine_slug=game.engine) if view else "",
         "sections": situation_sections(engine_slug=game.engine, view=view, seat=seat.position)
         if seat is not None and view else [],
         "site_url": settings.MAIL_BASE_URL,
+        "rules_url": settings.MAIL_BASE_URL.rstrip("/") + reverse("web:game-rules", args=[game.engine]),
     }
 
 

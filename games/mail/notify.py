@@ -286,7 +286,7 @@ def digests_queue(*, now: datetime | None = None) -> int:
                 continue
             waiting = Prompt.objects.filter(seat=seat, closed_at__isnull=True).exists()
             view = compose.game_view_for_seat(game=seat.game, seat=seat)
-            games.append({"title": compose.game_title(seat.game), "where": compose.where_in_game(view),
+            games.append({"title": compose.game_title(seat.game), "where": compose.where_in_game(view, engine_slug=seat.game.engine),
                           "events": events[-50:], "waiting": waiting})
         if not games:
             continue

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 
 from django import forms
+from django.core.exceptions import ImproperlyConfigured
 
 from games.api_parsers import MAX_DEPTH, body_problem
-from games.engines.faltisia.solo import DEFAULT_DIFFICULTY, DIFFICULTY
 from games.engines.registry import get_engine, slugs
+from games.presentation.base import Presentation
+from games.presentation.registry import presentation_for
 
 HOUR = 3600
 # Clock presets: a player picks one in plain words instead of writing the clock's JSON.
@@ -34,27 +37,51 @@ def game_choices() -> list[tuple[str, str]]:
 
 
 class GameCreateForm(forms.Form):
+    """Start a game. Each game's own options are fields declared by its presentation package
+    (games/presentation/<slug>/); games without a package get the "Other options (JSON)" box instead."""
+
     game = forms.ChoiceField(choices=game_choices, initial="faltisia")
     seats = forms.IntegerField(min_value=1, max_value=12, initial=4, help_text="Including you.")
     bots = forms.IntegerField(min_value=0, max_value=11, initial=0, required=False,
                               help_text="Seats played by the computer.")
     clock = forms.ChoiceField(choices=[(k, v[0]) for k, v in CLOCKS.items()], initial="fixed-48h")
-    choose_characters = forms.BooleanField(
-        required=False, label="Players choose their characters (Faltisia)",
-        help_text="Instead of dealing them at random.")
-    solo_difficulty = forms.ChoiceField(
-        required=False, label="Solo difficulty (Faltisia, 1 seat)", initial=DEFAULT_DIFFICULTY,
-        choices=[(k, f"{k.capitalize()}: the Classmate starts with every attribute at {v}")
-                 for k, v in DIFFICULTY.items()],
-        help_text="With 1 seat you play Solo Mode against the Classmate, an automaton. Solo games are unrated.")
     is_public = forms.BooleanField(required=False, initial=True, label="Public game",
                                    help_text="Listed in the lobby for anyone to join or watch. "
                                              "A private game is reached only through its invite link.")
     rated = forms.BooleanField(required=False, label="Rated game",
                                help_text="The final ranks move the players' ratings on the leaderboard. "
                                          "Bots are not rated, so a rated game needs at least two people.")
+    # Still accepted for every game (it is merged over the declared fields' options, as the API takes any
+    # options), but shown only for games whose package declares no fields.
     extra_options = forms.CharField(required=False, label="Other options (JSON, optional)",
                                     widget=forms.Textarea(attrs={"rows": 2, "placeholder": '{"rounds": 2}'}))
+
+    COMMON_FIELDS = ("game", "seats", "bots", "clock")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.games: list[GameOptions] = [GameOptions.of(slug, name) for slug, name in game_choices()]
+        common = {name: self.fields.pop(name) for name in self.COMMON_FIELDS}
+        declared: dict[str, forms.Field] = {}
+        for g in self.games:
+            for name, field in g.fields.items():
+                if name in declared or name in self.fields or name in common:
+                    raise ImproperlyConfigured(f"lobby option field {name!r} of {g.slug} clashes with another's")
+                declared[name] = field
+        self.fields = {**common, **declared, **self.fields}
+
+    def sections(self) -> list[dict]:
+        """The form in blocks for the page: the common fields, each game's options (shown while that game
+        is selected), the JSON box (for the games without fields), then the rest."""
+        out = [{"games": "", "note": "", "fields": [self[n] for n in self.COMMON_FIELDS]}]
+        for g in self.games:
+            out.append({"games": g.slug, "title": f"{g.name}: options", "note": g.players_note,
+                        "fields": [self[n] for n in g.fields]})
+        without = " ".join(g.slug for g in self.games if not g.fields)
+        if without:
+            out.append({"games": without, "note": "", "fields": [self["extra_options"]]})
+        out.append({"games": "", "note": "", "fields": [self["is_public"], self["rated"]]})
+        return out
 
     def clean_extra_options(self) -> dict:
         raw = self.cleaned_data["extra_options"].strip()
@@ -81,19 +108,40 @@ class GameCreateForm(forms.Form):
         elif seats is not None and data.get("rated") and seats - bots < 2:
             # ratings_update_for_game rates only seats with a player: this game would never be rated.
             self.add_error("rated", "A rated game needs at least two seats for people, not bots.")
+        if self.errors or data.get("game") is None or seats is None:
+            return data
+        game = next(g for g in self.games if g.slug == data["game"])
+        engine = get_engine(game.slug)
+        declared = game.presentation.game_options(engine, {n: data.get(n) for n in game.fields}, seats=seats)
+        self._options = {**declared, **data["extra_options"]}
+        try:
+            engine.validate_options(seats, self._options)  # the engine's own words, before anything is created
+        except ValueError as e:
+            self.add_error(None, str(e))
         return data
 
     def game_options(self) -> dict:
-        d = self.cleaned_data
-        options = dict(d["extra_options"])
-        if d["game"] == "faltisia" and d["choose_characters"]:
-            options["choose_characters"] = True
-        if d["game"] == "faltisia" and d["seats"] == 1 and "solo" not in options:
-            options["solo"] = {"difficulty": d.get("solo_difficulty") or DEFAULT_DIFFICULTY}
-        return options
+        return dict(self._options)
 
     def clock_settings(self) -> dict:
         return dict(CLOCKS[self.cleaned_data["clock"]][1])
+
+
+@dataclass(frozen=True)
+class GameOptions:
+    """One game's block of the lobby form: its presentation, player counts in words, and option fields."""
+
+    slug: str
+    name: str
+    presentation: Presentation
+    players_note: str
+    fields: dict[str, forms.Field]
+
+    @classmethod
+    def of(cls, slug: str, name: str) -> GameOptions:
+        engine, presentation = get_engine(slug), presentation_for(slug)
+        return cls(slug=slug, name=name, presentation=presentation, players_note=presentation.players_note(engine),
+                   fields=presentation.option_fields(engine))
 
 
 class InviteEmailForm(forms.Form):

@@ -15,9 +15,10 @@ from games.models import Game, GameStatus, SubmissionSource
 from games.selectors import events_for_user
 from games.services import seat_standing_orders_set, submission_create
 
-from .boards import board_context
+from games.presentation.registry import presentation_for
+
 from .invites import game_title
-from .pages import game_context
+from .pages import board_context, game_context
 from .replay import picks_in_step, replay_seat, state_after_step
 from .selectors import history_by_round, page_version_for_user, seats_for_page, viewer_for
 
@@ -132,7 +133,8 @@ def game_replay(request, game_id: int):
         view = get_engine(game.engine).view(state, shown)
         board = board_context(engine=game.engine, view=view, seats=seats)
     step_events = [e for e in events if e.phase == phase]
-    rounds = history_by_round([e for e in events if e.phase <= phase])
+    rounds = history_by_round([e for e in events if e.phase <= phase],
+                              step_label=presentation_for(game.engine).step_label)
     return render(request, "web/replay.html", {
         "game": game, "title": game_title(game), "viewer": viewer, "board": board, "events": step_events,
         "phase": phase, "index": i + 1, "count": len(phases), "round_title": rounds[-1].title if rounds else "",

@@ -9,11 +9,17 @@ from django.urls import reverse
 
 from games.engines.registry import get_engine
 from games.models import Game, GameStatus
+from games.presentation.registry import presentation_for
 from games.selectors import events_for_user, game_view_for_seat, open_prompt_for_seat
 
-from .boards import board_context
 from .invites import game_title, invite_url
 from .selectors import Viewer, history_by_round, page_version, seats_for_page
+
+
+def board_context(*, engine: str, view: dict[str, Any], seats: list[dict[str, Any]],
+                  prompt_options: list[dict[str, str]] | None = None) -> dict[str, Any]:
+    """The board template and its context for the game's view, from the game's presentation package."""
+    return presentation_for(engine).board(view=view, seats=seats, prompt_options=prompt_options or [])
 
 
 def game_context(*, request, game: Game, viewer: Viewer) -> dict[str, Any]:
@@ -31,7 +37,8 @@ def game_context(*, request, game: Game, viewer: Viewer) -> dict[str, Any]:
         "game": game, "title": game_title(game), "viewer": viewer, "seats": seats, "view": view,
         "prompt": prompt, "board": board, "started": started,
         "deciding": [s for s in seats if s["deciding"] and s["position"] != viewer.position],
-        "history": list(reversed(history_by_round(events))), "event_count": len(events),
+        "history": list(reversed(history_by_round(events, step_label=presentation_for(game.engine).step_label))),
+        "event_count": len(events),
         # Read from the game row loaded before everything above: never newer than what the page shows (a
         # write committed meanwhile only costs one more fragment at the next poll).
         "version": page_version(game=game, viewer=viewer, user=request.user),

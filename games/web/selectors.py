@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable, Mapping
 
 from django.db.models import Count, Q
 from django.http import Http404
 
 from accounts.models import User
 from games.models import Event, Game, GameStatus, Prompt, Seat
+from games.presentation.registry import GENERIC
 from games.selectors import game_version_and_seat, seat_for_user
 from games.version_tag import version_tag
 
@@ -148,8 +149,6 @@ def page_version_for_user(*, game_id: int, user: User) -> str | None:
 
 # --- history --------------------------------------------------------------------------------------------
 ROUND_EVENT = re.compile(r"^Round (\d+):")  # the fallback for engines whose events carry no round data
-PHASE_LABELS = {"registration": "Registration", "exams": "Exams", "over": "Game over", "characters": "Characters",
-                "setup": "Setup", "lecture": "Lecture", "action": "Action"}
 
 
 @dataclass
@@ -174,16 +173,8 @@ def _event_round(e: Event) -> int | None:
     return int(m.group(1)) if m else None
 
 
-def _step_label(e: Event) -> str:
-    data = e.data if isinstance(e.data, dict) else {}
-    phase, term = data.get("phase"), data.get("term")
-    name = PHASE_LABELS.get(phase, "")
-    if isinstance(term, int) and term > 0 and phase in ("lecture", "action"):
-        return f"Term {term} · {name}"
-    return name
-
-
-def history_by_round(events: list[Event]) -> list[HistoryRound]:
+def history_by_round(events: list[Event], *,
+                     step_label: Callable[[Mapping[str, Any]], str] = GENERIC.step_label) -> list[HistoryRound]:
     """Events grouped by step, and steps by round.
 
     An engine that stamps ``data["round"]`` on its events (Faltisia: round 0 is setup) is grouped by
@@ -205,7 +196,7 @@ def history_by_round(events: list[Event]) -> list[HistoryRound]:
         if not steps or steps[-1].phase != e.phase:
             steps.append(HistoryStep(phase=e.phase, events=[]))
         if not steps[-1].label:
-            steps[-1].label = _step_label(e)
+            steps[-1].label = step_label(e.data if isinstance(e.data, dict) else {})
         steps[-1].events.append(e)
     if not seen_round:
         rounds[0].title = "Game log"

@@ -4,7 +4,7 @@ from django.http import HttpResponsePermanentRedirect
 from django.templatetags.static import static
 from django.urls import path
 
-from . import game_views, lobby_views, profile_views
+from . import game_views, lobby_views, profile_views, rules_views
 
 app_name = "web"
 
@@ -18,6 +18,7 @@ urlpatterns = [
     path("", lobby_views.lobby, name="lobby"),
     path("games/new/", lobby_views.game_new, name="game-new"),
     path("games/<int:game_id>/", game_views.game_page, name="game"),
+    path("games/<slug:slug>/rules/", rules_views.game_rules, name="game-rules"),
     path("games/<int:game_id>/live/", game_views.game_live, name="game-live"),
     path("games/<int:game_id>/move/", game_views.game_move, name="game-move"),
     path("games/<int:game_id>/orders/", game_views.game_orders, name="game-orders"),

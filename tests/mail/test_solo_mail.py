@@ -9,7 +9,7 @@ import re
 import pytest
 
 from games.engines.faltisia.cards import CARDS
-from games.mail.situation import faltisia_situation
+from games.presentation.faltisia.mail import faltisia_situation
 from games.models import Game
 from tests.mail.helpers import mails_to, reply_round, start_game
 

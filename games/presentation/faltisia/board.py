@@ -138,7 +138,8 @@ def result_table(view: dict[str, Any], boards: list[dict[str, Any]]) -> dict[str
                      "rank": 2 if result.get("outcome") == "win" else 1, "tiebreak": classmate["tiebreak"],
                      "points": [classmate["breakdown"].get(c, 0) for c in categories]})
     rows.sort(key=lambda r: (r["rank"], r["seat"] is None, r["seat"] or 0))
-    return {"outcome": result.get("outcome"),"categories": [CATEGORY_LABELS.get(c, c.replace("_", " ").title()) for c in categories], "rows": rows}
+    return {"outcome": result.get("outcome"), "rows": rows,
+            "categories": [CATEGORY_LABELS.get(c, c.replace("_", " ").title()) for c in categories]}
 
 
 def board(*, view: dict[str, Any], seats: list[dict[str, Any]], prompt_options) -> dict[str, Any]:
@@ -149,7 +150,8 @@ def board(*, view: dict[str, Any], seats: list[dict[str, Any]], prompt_options) 
     # My own board first, then the others in seat order.
     ordered = sorted(boards, key=lambda b: (not b["is_me"], b["seat"]))
     return {
-        "template": "web/boards/faltisia.html",
+        "template": "games/faltisia/board.html", "status_template": "games/faltisia/status.html",
+        "option_card_template": "games/faltisia/card.html", "result_template": "games/faltisia/result.html",
         "phase_label": PHASES.get(view["phase"], view["phase"].title()),
         "schedule": schedule_rows(view), "boards": ordered, "you": you,
         "store": view["store"], "item_deck_count": view["item_deck_count"], "deck_counts": view["deck_counts"],

@@ -1,28 +1,13 @@
-"""A seat's situation as short text sections, rendered from ``engine.view(state, seat)`` only.
+"""Faltisia's situation in a prompt email, as short text sections, from ``engine.view(state, seat)`` only.
 
-Each game may register a renderer; any other engine gets the generic one, which lists the view's
-keys. Input is the view (already stripped of other seats' secrets), never the raw state.
+Input is the view (already stripped of other seats' secrets), never the raw state.
 """
 
 from __future__ import annotations
 
-import json
-from typing import Any, Callable
+from typing import Any
 
-Section = tuple[str, list[str]]  # (title, lines)
-Renderer = Callable[[dict[str, Any], int], list[Section]]
-
-MAX_LINE = 300
-
-
-def _short(value: Any) -> str:
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
-    return text if len(text) <= MAX_LINE else text[:MAX_LINE - 3] + "..."
-
-
-def generic_situation(view: dict[str, Any], seat: int) -> list[Section]:
-    """Any engine: one line per key of the view."""
-    return [("Your view of the game", [f"{key}: {_short(value)}" for key, value in view.items()])]
+from ..generic.mail import Section
 
 
 def _card(c: dict) -> str:
@@ -109,21 +94,7 @@ def classmate_lines(cm: dict[str, Any]) -> list[str]:
     return lines
 
 
-RENDERERS: dict[str, Renderer] = {"faltisia": faltisia_situation}
-
-
-def situation_sections(*, engine_slug: str, view: dict[str, Any], seat: int) -> list[Section]:
-    renderer = RENDERERS.get(engine_slug, generic_situation)
-    try:
-        return renderer(view, seat)
-    except (KeyError, TypeError, IndexError):
-        # A view whose shape moved on must not stop a player's mail: fall back to the generic listing.
-        return generic_situation(view, seat)
-
-
 def where_in_game(view: dict[str, Any]) -> str:
-    """A short "round, step" line for the subject and heading."""
-    if view.get("game") == "faltisia":
-        phase = view.get("phase", "")
-        return f"Round {view.get('round')}, term {view.get('term')}, {phase} (step {view.get('step')})"
-    return f"Step {view.get('step', '?')}"
+    """A short "round, term, phase" line for the subject and heading."""
+    phase = view.get("phase", "")
+    return f"Round {view.get('round')}, term {view.get('term')}, {phase} (step {view.get('step')})"

@@ -1,0 +1,96 @@
+"""What a game's presentation provides, and the generic behaviour every game gets until it draws its own.
+
+A game's presentation package (``games/presentation/<slug>/__init__.py``) exposes ``presentation``, an
+instance of a subclass of :class:`Presentation` that overrides what the game draws itself; anything it does
+not override falls back to the generic behaviour here, which renders the engine's view as structured data.
+An engine without a package at all is served entirely by ``Presentation()`` (the registry's fallback), so a
+new engine is playable on the web and by mail the moment it is registered.
+
+Every method reads only what it is given: the engine's ``view`` for one seat (already stripped of other
+seats' secrets by the engine), the seats' public rows, an event's public data. So a presentation can never
+show more than the engine let through.
+
+Templates: a template named ``games/<slug>/<file>`` is the file ``<file>`` in the ``templates/`` folder of
+that slug's package (games/presentation/loader.py); the generic ones are ``games/generic/<file>``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Mapping
+
+from .generic.board import view_tree
+from .generic.mail import Section, generic_situation
+
+if TYPE_CHECKING:
+    from django import forms
+
+    from games.engines.base import Engine
+
+
+class Presentation:
+    """The generic presentation; a game's package subclasses it and overrides what it draws itself."""
+
+    # --- web: the board -----------------------------------------------------------------------------
+    def board(self, *, view: dict[str, Any], seats: list[dict[str, Any]],
+              prompt_options: list[dict[str, str]]) -> dict[str, Any]:
+        """The board's template context for one viewer.
+
+        Keys the shared page templates read (all optional except ``template``):
+          ``template``              the board's template, drawn in the game page and the replay;
+          ``option_cards``          option id -> {"card", "verb"}: picks drawn as a card in the decision box;
+          ``option_card_template``  the template that draws such a card (context: ``card``);
+          ``status_template``       pills for the status line over the board (round, phase...);
+          ``result`` and ``result_template``  the final scores table, drawn when ``result`` is set (else the
+                                    page shows the generic table of ``Game.result``);
+          ``view``                  the view itself (the replay passes it on to the template).
+        """
+        return {"template": "games/generic/board.html", "tree": view_tree(view), "option_cards": {}, "view": view}
+
+    # --- email ----------------------------------------------------------------------------------------
+    def mail_sections(self, view: dict[str, Any], seat: int) -> list[Section]:
+        """The seat's situation in a prompt email, as (title, lines) sections of plain text."""
+        return generic_situation(view, seat)
+
+    def where(self, view: dict[str, Any]) -> str:
+        """A short "where are we" line for an email's heading and the daily digest."""
+        return f"Step {view.get('step', '?')}"
+
+    # --- the log --------------------------------------------------------------------------------------
+    def step_label(self, data: Mapping[str, Any]) -> str:
+        """A heading for one step of the history, from the public data of its first event.
+
+        Generic convention: an engine that stamps ``phase`` (and ``term``) on its events' data gets
+        "Term 3 · Lecture" or "Lecture"; others get no heading. (The event texts themselves are the
+        engine's plain English; the grouping by ``data["round"]`` is the server's, games/web/selectors.py.)
+        """
+        phase, term = data.get("phase"), data.get("term")
+        if not isinstance(phase, str) or not phase:
+            return ""
+        name = phase.replace("_", " ").capitalize()
+        if isinstance(term, int) and not isinstance(term, bool) and term > 0:
+            return f"Term {term} · {name}"
+        return name
+
+    # --- the rules page -------------------------------------------------------------------------------
+    rules_template = "games/generic/rules.html"
+
+    def rules_context(self, engine: Engine) -> dict[str, Any]:
+        """Extra context for the rules page (it always gets ``engine``, ``players`` and ``standing_orders``)."""
+        return {}
+
+    # --- the lobby form -------------------------------------------------------------------------------
+    def players_note(self, engine: Engine) -> str:
+        """How many players the game takes, in words, from the engine's own bounds."""
+        return f"{engine.min_players}-{engine.max_players} players"
+
+    def option_fields(self, engine: Engine) -> dict[str, forms.Field]:
+        """The game's options as form fields for the lobby's "Start a game" form.
+
+        Field names must not clash with another game's (the lobby form holds every game's fields); a game
+        that declares none gets the form's "Other options (JSON)" box instead.
+        """
+        return {}
+
+    def game_options(self, engine: Engine, cleaned: Mapping[str, Any], *, seats: int) -> dict[str, Any]:
+        """The engine's options from the cleaned values of this game's fields (and the seat count)."""
+        return {}
