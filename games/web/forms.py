@@ -41,6 +41,8 @@ class GameCreateForm(forms.Form):
     choose_characters = forms.BooleanField(
         required=False, label="Players choose their characters (Faltisia)",
         help_text="Instead of dealing them at random.")
+    battle_for_london = forms.BooleanField(  # issue 13: option {"expansion": "battle_for_london"}, 2-6 seats
+        required=False, label="The Battle for London expansion (Faltisia, 2-6 seats)")
     solo_difficulty = forms.ChoiceField(
         required=False, label="Solo difficulty (Faltisia, 1 seat)", initial=DEFAULT_DIFFICULTY,
         choices=[(k, f"{k.capitalize()}: the Classmate starts with every attribute at {v}")
@@ -82,6 +84,8 @@ class GameCreateForm(forms.Form):
         options = dict(d["extra_options"])
         if d["game"] == "faltisia" and d["choose_characters"]:
             options["choose_characters"] = True
+        if d["game"] == "faltisia" and d.get("battle_for_london"):
+            options["expansion"] = "battle_for_london"
         if d["game"] == "faltisia" and d["seats"] == 1 and "solo" not in options:
             options["solo"] = {"difficulty": d.get("solo_difficulty") or DEFAULT_DIFFICULTY}
         return options
