@@ -470,3 +470,50 @@ def test_expansion_requirements_count_the_peacekeeping_card():
     assert breakdown(seat)["graduation"] == 3 + 3
     seat["reqs"] = ["B0021", "B0020"]
     assert breakdown(seat)["graduation"] == 4 - 5
+
+
+# ---- view and events ----
+
+def test_view_shows_the_board_the_current_paladin_and_each_seats_pieces():
+    """Issue 13 surfaces (API view): routes with markers and positions, checkpoints left, Control Points with
+    price and requirement (EN 495's 7 Sterlings / Strength 12 on A2), the current Round's Paladin (EN 497), Big
+    Ben bonuses taken, each seat's Attendance Award and checkpoints; nothing of it is secret."""
+    s, me = _at_big_ben_door()
+    s["london"]["paladins"][:3] = ["nofeena", "lulu", "sienna"]
+    peace(s)
+    E.apply(s, 0, "bb:mp")
+    finish(s)
+    for v in (E.view(s, None), E.view(s, 1)):
+        lon = v["london"]
+        a = lon["routes"][0]
+        assert a["route"] == "A" and a["seat"] == 0 and a["position"] == 5 and a["spaces"] == [
+            {"stage": st, "checkpoint": None} for st in (1, 1, 2, 2)]
+        assert a["control_points"][1]["price"] == 7 and a["control_points"][1]["requirement"] == {
+            "attribute": "strength", "at_least": 12}
+        assert lon["routes"][1]["seat"] is None and all(sp["checkpoint"] for sp in lon["routes"][1]["spaces"])
+        assert lon["current_paladin"]["name"] == "Nofeena de Tart" and [p["id"] for p in lon["paladins"]] == [
+            "nofeena", "lulu", "sienna"]
+        assert {b["id"]: b["seat"] for b in lon["big_ben"]}["mp"] == 0
+        mine = v["seats"][0]["london"]
+        assert mine["attendance_award"] and mine["position"] == 5 and len(mine["checkpoints"]) == 4
+        assert mine["big_ben_bonus"] == "mp" and mine["set_aside_ability"] is None  # hidden until the end
+
+
+def test_expansion_events_carry_structured_data_and_plain_english():
+    """Issue 13: "events with structured data and a plain-English text": every event keeps round/term/phase;
+    expansion events add data["london"] with a kind and the seat, and a sentence naming what happened."""
+    from games.engines.bots import make_bot
+    kinds = set()
+    s = new_bfl(6, seed=5)
+    bots = [make_bot("faltisia", "greedy", i) for i in range(6)]
+    while not E.is_over(s):
+        for seat in E.pending(s):
+            while E.prompt(s, seat) is not None:
+                E.apply(s, seat, bots[seat].choose(E, s, seat))
+        for e in E.resolve(s):
+            d = json.loads(json.dumps(e.as_dict()))["data"]
+            assert {"round", "term", "phase"} <= set(d) and set(d) <= {"round", "term", "phase", "london"}
+            if "london" in d:
+                kinds.add(d["london"]["kind"])
+                assert isinstance(d["london"]["seat"], int) and e.text.startswith(f"Seat {d['london']['seat']} ")
+    assert {"route", "peacekeeping", "big_ben"} <= kinds
