@@ -2,6 +2,7 @@
 
     python -m games.engines.simulate faltisia --players 4 --games 1000 --seed 1 --bot greedy [--json]
     python -m games.engines.simulate faltisia --players 1 --solo hard --games 300   # Faltisia Solo Mode
+    python -m games.engines.simulate faltisia --players 4 --expansion battle_for_london   # issue 13
 
 Exits non-zero on any exception or broken invariant (checked after every step).
 """
@@ -110,10 +111,14 @@ def main(argv=None) -> int:
     ap.add_argument("--bot", choices=("random", "greedy"), default="greedy")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--no-check", action="store_true", help="skip the invariant checks (faster)")
+    ap.add_argument("--expansion", choices=("battle_for_london",),
+                    help="Faltisia expansion (route, Paladin and Big Ben figures: games.engines.faltisia.london_report)")
     ap.add_argument("--solo", metavar="LEVEL", help="Faltisia Solo Mode difficulty (with --players 1): "
                     "beginner, easy, medium, hard, nightmare")
     a = ap.parse_args(argv)
     options = {"solo": {"difficulty": a.solo}} if a.solo else None
+    if a.expansion:
+        options = {**(options or {}), "expansion": a.expansion}
     try:
         out = simulate(a.game, a.players, a.games, a.seed, a.bot, options=options, check=not a.no_check)
     except Exception as exc:  # noqa: BLE001 - any failure must fail the run

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..base import Option
 from .cards import ATTRS, CARDS, COLORS, TYPE_LABEL
+from .london import BIG_BEN, CONTROLS, describe_control
 
 _CACHE: dict[str, Option] = {}
 
@@ -17,6 +18,7 @@ _FIXED = {
     "train": "Maid Training: raise attributes and/or apply for the licence",
     "license": "Apply for the Provisional Maid's License",
     "done": "Finish Maid Training",
+    "peace": "Peacekeeping: advance one space on your route",
 }
 
 
@@ -24,6 +26,8 @@ def _label(oid: str) -> str:
     if oid in _FIXED:
         return _FIXED[oid]
     head, _, arg = oid.partition(":")
+    if oid == "fb:peace":
+        return "Fallback: " + _FIXED["peace"]
     if head == "fb":
         return "Fallback: " + _label(arg)
     if head in ("play", "draft"):
@@ -51,7 +55,20 @@ def _label(oid: str) -> str:
         return f"{ {'str': 'Strength', 'int': 'Intelligence', 'bea': 'Beauty'}[head]} {arg}"
     if head == "char":
         return f"{arg} {CARDS[arg].name}"
+    if head == "ability":
+        c = CARDS[arg]
+        return f"Keep Maid Ability {c.id} {c.name} ({c.text}); the other is set aside for Big Ben"
+    if head in ("route", "bb", "bbup"):
+        return _london_label(head, arg)
     return oid
+
+
+def _london_label(head: str, arg: str) -> str:
+    if head == "route":
+        return f"Route {arg} (Control Points: " + "; ".join(describe_control(c) for c in CONTROLS[arg]) + ")"
+    if head == "bb":
+        return f"Big Ben bonus: {BIG_BEN[arg].name}"
+    return f"+1 {ATTRS[COLORS.index(arg)].capitalize()}"
 
 
 def opt(oid: str) -> Option:

@@ -65,6 +65,51 @@ def card_value(card: dict, me: dict, want_types: set[str] = frozenset()) -> floa
     return v - 0.25 * _cost_size(card)
 
 
+def effect_value(effect: str) -> float:
+    """A rough MP worth of a simple effect string (Maid Abilities, Big Ben bonuses)."""
+    v = 0.0
+    for part in filter(None, effect.split(";")):
+        bits = part.split(":")
+        n = int(bits[-1]) if bits[-1].isdigit() else 0
+        if bits[0] == "mp":
+            v += n
+        elif bits[0] == "sterlings":
+            v += n / 3
+        elif bits[0] == "tokens":
+            v += n / (2.5 if bits[1] == "rainbow" else 3)
+        elif bits[0] == "attr":
+            v += 1.5 * n
+    return v
+
+
+# Battle for London: what a Big Ben bonus is worth beside the set-aside Maid Ability (valued from its card).
+BIG_BEN_VALUE = {"attributes": 6.0}
+PEACE_VALUE = 4.5  # a Peacekeeping move beats playing a card worth less than this
+
+
+def peace_succeeds(me: dict, v: dict) -> bool:
+    """Will the next Peacekeeping move get through (requirement with this Round's Paladin, or mercenaries)?"""
+    lon = me.get("london")
+    if not lon or lon["route"] is None or lon["position"] >= 5:
+        return False
+    move = lon["position"] + 1
+    if move < 3:
+        return True
+    route = next(r for r in v["london"]["routes"] if r["route"] == lon["route"])
+    ctl = route["control_points"][move - 3]
+    tile = v["london"]["current_paladin"]
+    boost, discount = 0, 0
+    for part in (tile["effect"].split(";") if tile else ()):
+        bits = part.split(":")
+        if bits[0] == "boost" and bits[1] in ("all", ctl["requirement"]["attribute"]):
+            boost += int(bits[2])
+        elif bits[0] == "discount":
+            discount += int(bits[1])
+    if me["attributes"][ctl["requirement"]["attribute"]] + boost >= ctl["requirement"]["at_least"]:
+        return True
+    return me["sterlings"] >= max(0, ctl["price"] - discount)
+
+
 class GreedyBot(Bot):
     """Deterministic: the same state always gives the same pick (it is the deadline default)."""
 
@@ -80,12 +125,16 @@ class GreedyBot(Bot):
         if first == "attend":
             v = engine.view(state, seat)
             me = v["seats"][seat]
+            if me.get("london", {}).get("attendance_award"):
+                return "attend"  # skipping would cost the 7 MP award: train and keep the peace by face-down cards
             if me["attributes"][ATTR[COL.index(v["lecture"])]] >= 15 or self._license_by_training(me):
                 return "skip"
             return "attend"
         v = engine.view(state, seat)
         me = v["seats"][seat]
         you = v["you"]
+        if head in ("ability", "route", "bb", "bbup"):
+            return self._london(head, ids, me, you, v, seat)
         if head == "discard":
             offer = sorted(you["requirement_offer"],
                            key=lambda c: (c["mp"] - 1.5 * req_difficulty(c["condition"]), c["number"]))
@@ -97,6 +146,8 @@ class GreedyBot(Bot):
         if head == "play":
             hand = you["hand"]
             playable = [c for c in hand if c["playable"]]
+            if self._peace_first(me, v, playable, want_types):
+                playable = []  # play the least useful card face down and keep the peace with it
             if playable and not self._license_by_training(me):
                 best = max(playable, key=lambda c: (card_value(c, me, want_types), c["number"]))
                 return "play:" + best["number"]
@@ -104,6 +155,9 @@ class GreedyBot(Bot):
                                              c["number"]))
             return "play:" + worst["number"]
         if first == "up" or first == "down":
+            card = next((c for c in you["hand"] if c["number"] == you["decision"]["card"]), None)
+            if card is not None and self._peace_first(me, v, [card], want_types):
+                return "down"
             if "up" in ids and not self._license_by_training(me):
                 return "up"
             return "down"
@@ -124,6 +178,41 @@ class GreedyBot(Bot):
             return "done"
         prefix = "fb:" if first.startswith("fb:") else ""
         return prefix + self._offcampus([i[len(prefix):] for i in ids], me, v)
+
+    def _peace_first(self, me: dict, v: dict, playable: list, want_types: set) -> bool:
+        """Battle for London: a successful Peacekeeping move is worth more than any of these cards."""
+        if not peace_succeeds(me, v):
+            return False
+        return all(card_value(c, me, want_types) < PEACE_VALUE for c in playable)
+
+    def _london(self, head: str, ids: list[str], me: dict, you: dict, v: dict, seat: int) -> str:
+        if head == "ability":  # keep the stronger card now; the other may come back at Big Ben
+            offer = {c["number"]: c for c in you["ability_offer"]}
+            return max(ids, key=lambda i: (effect_value(offer[i[8:]]["effect"]), i))
+        if head == "route":  # the route whose Control Point requirements are nearest to this student's scores
+            attrs = me["attributes"]
+            routes = {r["route"]: r for r in v["london"]["routes"]}
+
+            def gap(oid):
+                return sum(max(0, c["requirement"]["at_least"] - attrs[c["requirement"]["attribute"]])
+                           for c in routes[oid[6:]]["control_points"])
+            # Among equal gaps, seats start looking at different routes (seat 0 at A, seat 1 at B, ...).
+            return min(ids, key=lambda i: (gap(i), (ord(i[6]) - ord("A") - seat) % 6))
+        if head == "bb":
+            bonuses = {b["id"]: b for b in v["london"]["big_ben"]}
+            effects = {"mp": "mp:8", "sterlings": "sterlings:20", "rainbow": "tokens:rainbow:12",
+                       "tokens": "tokens:red:4;tokens:blue:4;tokens:yellow:4;tokens:green:4"}
+
+            def worth(oid):
+                b = oid[3:]
+                if b == "ability":
+                    aside = you.get("set_aside_ability")
+                    return effect_value(aside["effect"]) if aside else 0.0
+                return BIG_BEN_VALUE.get(b, effect_value(effects.get(b, "")))
+            return max((i for i in ids if i[3:] in bonuses), key=lambda i: (worth(i), i))
+        # bbup: the highest attribute below 15 (the attribute table rewards high scores most)
+        attrs = me["attributes"]
+        return max(ids, key=lambda i: (attrs[ATTR[COL.index(i[5:])]], i))
 
     def _license_by_training(self, me: dict) -> bool:
         if me["licensed"]:
@@ -146,6 +235,8 @@ class GreedyBot(Bot):
         return min(a) >= 7 or max(a) >= 12
 
     def _offcampus(self, ids: list[str], me: dict, v: dict) -> str:
+        if "peace" in ids and peace_succeeds(me, v):
+            return "peace"
         if "train" in ids:
             tok = me["tokens"]
             if self._license_by_training(me) or any(tok[c] + tok["rainbow"] >= 3 for c in COL):

@@ -6,6 +6,8 @@ attributes strength/intelligence/beauty/purity, which are the same four indices 
   cost        sterlings:N ; <colour>:N                     (rainbow tokens may stand in for any colour)
   condition   attr:<attribute>>=N  attr_total>=N  attr_min>=N  attr_max>=N  face_up:<type|action|club_a..c>>=N
               items>=N  sterlings>=N  mp_tokens>=N  licensed
+              checkpoints>=N  controls>=N  attendance>=1   (Battle for London: tokens on the Peacekeeping card,
+                                                            Control Points broken, Attendance Award face up)
   instant     tokens:<colour>:N  tokens_choice:N  sterlings:N  mp:N  attr:<attribute|all>:N
               remedial:<colour>:<self>:<others>
   ongoing     on_attend:<colour|any>:<instant>  on_job:<instant>  on_study:<instant>
@@ -40,6 +42,10 @@ PER_ROUND = 44
 TIERS = {0: 14, 3: 14, 5: 16}  # cards per round by player icon: 14 base, 14 3+, 16 5+
 
 CSV_PATH = os.path.join(os.path.dirname(__file__), "cards.csv")
+# The Battle for London cards (7 Maid Abilities L0001-L0007, requirements B0019-B0024): same format, own file.
+BFL_CSV_PATH = os.path.join(os.path.dirname(__file__), "cards_bfl.csv")
+BFL = "battle_for_london"
+EXPANSION_COUNTS = {BFL: {"ability": 7, "requirement": 6}}
 
 
 class CardDataError(ValueError):
@@ -65,6 +71,7 @@ class Card:
     mp: int
     club: str
     text: str
+    expansion: str = ""  # "" for the base game, else the expansion that adds the card
 
 
 _COND_RE = re.compile(r"^([a-z_]+)(?::([a-z_]+))?(>=|<=)(\d+)$")
@@ -88,7 +95,8 @@ def parse_condition(text: str) -> tuple:
         elif kind == "face_up":
             if arg not in FACE_UP_KEYS:
                 raise CardDataError(f"bad face_up type in {part!r}")
-        elif kind in ("attr_total", "attr_min", "attr_max", "items", "sterlings", "mp_tokens"):
+        elif kind in ("attr_total", "attr_min", "attr_max", "items", "sterlings", "mp_tokens", "checkpoints",
+                      "controls", "attendance"):
             if arg is not None:
                 raise CardDataError(f"unexpected argument in {part!r}")
         else:
@@ -237,8 +245,8 @@ def _describe(card_cost_s: int, cost_t, cond, effects, mp: int, club: str) -> st
     return ". ".join(bits) if bits else "No effect"
 
 
-def load(path: str = CSV_PATH) -> dict[str, Card]:
-    """Read and validate the card file; raise CardDataError on any problem."""
+def load(path: str = CSV_PATH, expansion: str = "") -> dict[str, Card]:
+    """Read and validate the card file (the base set, or an expansion's cards); raise CardDataError."""
     cards: dict[str, Card] = {}
     with open(path, newline="", encoding="utf-8") as fh:
         lines = [ln for ln in fh if ln.strip() and not ln.startswith("#")]
@@ -274,7 +282,10 @@ def load(path: str = CSV_PATH) -> dict[str, Card]:
             elif kind == "ability":
                 if cost_s or any(cost_t):
                     raise CardDataError("Maid Ability cards have no cost")
-                num = int(cid)
+                if any(e[0] not in ("tokens", "sterlings", "mp", "attr") for e in effects):
+                    # Big Ben plays a set-aside ability "immediately", with no pick to make.
+                    raise CardDataError("Maid Ability effects are tokens, sterlings, mp or attr only")
+                num = int(cid[1:] if expansion else cid)  # L0003 keeps its printed number 0003
             elif kind == "character":
                 num = int(cid[1:])
             elif kind == "requirement":
@@ -290,11 +301,30 @@ def load(path: str = CSV_PATH) -> dict[str, Card]:
                 text = f"{describe_condition(cond)}: +{mp} MP, else -{mp} MP"
             cards[cid] = Card(cid, kind, rnd, typ, row["name"].strip(), players, num, cost_s, cost_t,
                               row["cost"].strip(), row["condition"].strip(), row["effect"].strip(),
-                              cond, effects, mp, club, text)
+                              cond, effects, mp, club, text, expansion)
         except (CardDataError, ValueError, KeyError) as exc:
             raise CardDataError(f"{path}: card {row.get('number')!r}: {exc}") from exc
-    _validate_set(cards, path)
+    if expansion:
+        _validate_expansion(cards, path, expansion)
+    else:
+        _validate_set(cards, path)
     return cards
+
+
+def _validate_expansion(cards: dict[str, Card], path: str, expansion: str) -> None:
+    """Battle for London: one more Maid Ability per character (L000n for C000n), requirements B0019-B0024."""
+    problems = []
+    for kind, n in EXPANSION_COUNTS[expansion].items():
+        if sum(1 for c in cards.values() if c.kind == kind) != n:
+            problems.append(f"{n} {kind} cards expected")
+    if sorted(c.id for c in cards.values() if c.kind == "ability") != [f"L{i:04d}" for i in range(1, 8)]:
+        problems.append("abilities must be L0001-L0007")
+    if sorted(c.id for c in cards.values() if c.kind == "requirement") != [f"B{i:04d}" for i in range(19, 25)]:
+        problems.append("requirements must be B0019-B0024")
+    if any(c.kind not in EXPANSION_COUNTS[expansion] for c in cards.values()):
+        problems.append("only ability and requirement rows belong here")
+    if problems:
+        raise CardDataError(f"{path}: " + "; ".join(problems))
 
 
 def _validate_set(cards: dict[str, Card], path: str) -> None:
@@ -324,6 +354,10 @@ def _validate_set(cards: dict[str, Card], path: str) -> None:
 
 
 CARDS: dict[str, Card] = load()
+_clash = set(CARDS) & set(_bfl := load(BFL_CSV_PATH, BFL))
+if _clash:
+    raise CardDataError(f"{BFL_CSV_PATH}: numbers already in the base set: {sorted(_clash)}")
+CARDS.update(_bfl)
 
 # Hot-path lookups (plain dicts of plain values).
 NUM = {c.id: c.num for c in CARDS.values()}
@@ -354,14 +388,21 @@ def card_dict(cid: str) -> dict:
     return d
 
 
-_DECKS: dict[tuple[str, int, int], tuple[str, ...]] = {}
+_DECKS: dict[tuple[str, int, int, str], tuple[str, ...]] = {}
 
 
-def deck_for(kind: str, players: int, rnd: int = 0) -> list[str]:
-    """Card ids of a kind in use at this player count, in number order (a fresh list)."""
-    key = (kind, players, rnd)
+def deck_for(kind: str, players: int, rnd: int = 0, expansion: str = "") -> list[str]:
+    """Card ids of a kind in use at this player count (base cards, plus an expansion's when named), in number
+    order then id (a fresh list)."""
+    key = (kind, players, rnd, expansion)
     if key not in _DECKS:
         _DECKS[key] = tuple(sorted((c.id for c in CARDS.values()
-                                    if c.kind == kind and c.players <= players and (not rnd or c.round == rnd)),
-                                   key=lambda i: NUM[i]))
+                                    if c.kind == kind and c.players <= players and (not rnd or c.round == rnd)
+                                    and c.expansion in ("", expansion)),
+                                   key=lambda i: (NUM[i], i)))
     return list(_DECKS[key])
+
+
+def expansion_ability(ability: str) -> str:
+    """The Battle for London Maid Ability of the same character (0003 -> L0003)."""
+    return "L" + ability

@@ -7,13 +7,16 @@ when the step resolves (flow.py), so nothing a seat picks is visible to others b
 Option ids (documented for bots): char:<C000n>, discard:<B00nn>, str:/int:/bea:<n>, draft:<card>,
 attend, skip, play:<card>, up, down, col:<colour>, rb:<n> (Rainbow tokens used), study, study:<colour>,
 job, shop:<item>, train, raise:<colour>, license, done, fb:<off-campus id>, med:<colour> then medto:<colour>.
+Battle for London: ability:<card> (setup, before discard:), peace (and fb:peace), route:<A-F>, bb:<bonus>,
+bbup:<colour> (each point of the Big Ben "+4 attributes" bonus).
 """
 
 from __future__ import annotations
 
+from . import london
 from .base_opts import opt
 from .cards import ATTRS, CARDS, CHOICE, COLORS, COLOR_INDEX, RAINBOW
-from .effects import card_playable, license_ok
+from .effects import ATTR_MAX, card_playable, license_ok
 
 COL = COLORS[:4]
 ATTR_KEYS = ("str", "int", "bea")
@@ -27,6 +30,7 @@ STUDY_LIC = {p: [opt(p + "study:" + c) for c in COL] for p in ("", "fb:")}
 STUDY = {p: opt(p + "study") for p in ("", "fb:")}
 JOB = {p: opt(p + "job") for p in ("", "fb:")}
 TRAIN = {p: opt(p + "train") for p in ("", "fb:")}
+PEACE = {p: opt(p + "peace") for p in ("", "fb:")}
 RAISE = [opt("raise:" + c) for c in COL]
 ATTEND_SKIP = [opt("attend"), opt("skip")]
 UP, DOWN, LICENSE, DONE = opt("up"), opt("down"), opt("license"), opt("done")
@@ -52,6 +56,8 @@ def offcampus_options(state: dict, seat: dict, prefix: str = "", exclude: str | 
     attr = seat["attr"]
     if (not seat["lic"] and license_ok(attr)) or any(tok[i] + w >= 3 and attr[i] < 15 for i in range(4)):
         out.append(TRAIN[prefix])
+    if london.can_peacekeep(seat):  # Battle for London: the fifth off-campus action, licence and route needed
+        out.append(PEACE[prefix])
     return out
 
 
@@ -91,7 +97,21 @@ def base_options(state: dict, seat: dict, dec: dict) -> tuple[str, list]:
                     [DRAFT[c] for c in seat["pack"]])
         return f"Draft pick {state['pick']} of 7: keep one card, pass the rest.", [DRAFT[c] for c in seat["pack"]]
     if st == "discard":
+        offer = seat["bfl"]["offer"] if "bfl" in seat and "ability" not in dec else ()
+        if offer:  # Battle for London: first the secret pick of one of the character's two Maid Abilities
+            return ("Choose your Maid Ability card; the other is set aside, hidden, for Big Ben.",
+                    [opt("ability:" + c) for c in offer])
         return "Graduation requirements: discard one, keep two.", [opt("discard:" + c) for c in seat["offer"]]
+    if st == "route":
+        return ("You have the licence: place your marker on the start of a free route.",
+                [opt("route:" + r) for r in london.free_routes(state)])
+    if st == "bigben":
+        return "You recaptured Big Ben: choose a bonus no one has taken.", [
+            opt("bb:" + b) for b in london.free_bonuses(state)]
+    if st == "bbattr":
+        left = london.BIG_BEN_RAISE - len(dec["raises"])
+        return (f"Big Ben: raise an attribute by 1 ({left} of {london.BIG_BEN_RAISE} left).",
+                [opt("bbup:" + COL[i]) for i in range(4) if dec["att"][i] < ATTR_MAX])
     if st == "a0":
         return "Starting Strength (attributes sum to 8, each 1-5).", [opt(f"str:{v}") for v in range(1, 6)]
     if st == "a1":
@@ -156,6 +176,8 @@ def _offcampus_pick(seat: dict, dec: dict, pid: str) -> None:
         _finish_act(seat, dec, ["study", COLOR_INDEX[pid[6:]]])
     elif pid == "job":
         _finish_act(seat, dec, ["job"])
+    elif pid == "peace":
+        _finish_act(seat, dec, ["peace"])
     elif pid.startswith("shop:"):
         _finish_act(seat, dec, ["shop", pid[5:]])
     else:  # train
@@ -225,6 +247,12 @@ def _after_meditation(seat: dict, dec: dict) -> None:
         dec["st"] = "face"
 
 
+def _after_big_ben_raise(seat: dict, dec: dict) -> None:
+    """The +4 is chosen a point at a time; it ends after four points or when every attribute is at 15."""
+    if len(dec["raises"]) >= london.BIG_BEN_RAISE or all(v >= ATTR_MAX for v in dec["att"]):
+        _finish(seat, {"bonus": dec["bonus"], "raises": dec["raises"]})
+
+
 def apply_pick(state: dict, seat: dict, pid: str) -> None:
     """Apply a validated pick to the seat's open decision."""
     dec = seat["dec"]
@@ -290,17 +318,36 @@ def apply_pick(state: dict, seat: dict, pid: str) -> None:
             _next_payment(seat, dec)
     elif st == "draft":
         _finish(seat, {"card": pid[6:]})
+    elif st == "discard" and pid.startswith("ability:"):
+        dec["ability"] = pid[8:]
     elif st == "discard":
         dec["discard"] = pid[8:]
         dec["st"] = "a0"
         dec["a"] = []
+    elif st == "route":
+        _finish(seat, {"route": pid[6:]})
+    elif st == "bigben":
+        bonus = pid[3:]
+        if london.BIG_BEN[bonus].effect.startswith("raise:"):
+            dec.update(st="bbattr", bonus=bonus, raises=[], att=list(seat["attr"]))
+            _after_big_ben_raise(seat, dec)
+        else:
+            _finish(seat, {"bonus": bonus})
+    elif st == "bbattr":
+        a = COLOR_INDEX[pid[5:]]
+        dec["raises"].append(a)
+        dec["att"][a] += 1
+        _after_big_ben_raise(seat, dec)
     elif st in ("a0", "a1"):
         dec["a"].append(int(pid[4:]))
         dec["st"] = "a1" if st == "a0" else "a2"
     elif st == "a2":
         s, i = dec["a"]
         b = int(pid[4:])
-        _finish(seat, {"discard": dec["discard"], "attr": [s, i, b, 8 - s - i - b]})
+        plan = {"discard": dec["discard"], "attr": [s, i, b, 8 - s - i - b]}
+        if "ability" in dec:
+            plan["ability"] = dec["ability"]
+        _finish(seat, plan)
     elif st == "char":
         _finish(seat, {"char": pid[5:]})
     else:

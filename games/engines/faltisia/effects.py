@@ -12,6 +12,18 @@ def license_ok(attr: list[int]) -> bool:
     return min(attr) >= 7 or max(attr) >= 12
 
 
+def expansion_count(seat: dict, kind: str) -> int:
+    """Checkpoint tokens on the Peacekeeping card, Control Points broken, or 1 for a face-up Attendance Award."""
+    pk = seat.get("bfl")
+    if pk is None:
+        return 0
+    if kind == "checkpoints":
+        return len(pk["tokens"])
+    if kind == "controls":
+        return pk["controls"]
+    return 1 if pk["award"] else 0
+
+
 def face_up_count(seat: dict, key: str) -> int:
     up = seat["up"]
     if key == "action":
@@ -41,8 +53,10 @@ def check(seat: dict, cond: tuple) -> bool:
             v = len(seat["items"])
         elif kind == "sterlings":
             v = seat["ster"]
-        else:  # mp_tokens
+        elif kind == "mp_tokens":
             v = seat["mp"]
+        else:  # Battle for London: checkpoints, controls, attendance (0 outside the expansion)
+            v = expansion_count(seat, kind)
         if (v < n) if op == ">=" else (v > n):
             return False
     return True

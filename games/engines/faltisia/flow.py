@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..base import Event
 from ..rng import Rng
 from .cards import ATTRS, CARDS, COLORS, NUM
-from . import solo
+from . import london, solo
 from .effects import attend, card_playable, resolve_card, students
 from .offcampus import execute, is_legal
 from .scoring import final_result
@@ -15,14 +15,16 @@ EXAM_MP = {1: 1, 2: 1, 3: 2}
 EXAM_STERLINGS = {1: 1, 2: 3, 3: 6}
 
 
-def _ev(state: dict, text: str, phase: str | None = None) -> Event:
+def _ev(state: dict, text: str, phase: str | None = None, bfl: dict | None = None) -> Event:
     """A public event stamped with where it happened, so surfaces can group the log without parsing text.
 
     ``phase`` defaults to the step being resolved (lecture/action for the off-campus queue, also when
     a re-prompt resumes it); registration, exams and the end pass their own.
     """
-    return Event(text, None, {"round": state["round"], "term": state["term"],
-                              "phase": phase or state["qctx"] or state["phase"]})
+    data = {"round": state["round"], "term": state["term"], "phase": phase or state["qctx"] or state["phase"]}
+    if bfl is not None:  # Battle for London: what happened, as data (kind, seat, route, checkpoint, ...)
+        data["london"] = bfl
+    return Event(text, None, data)
 
 
 def _name(state: dict, si: int) -> str:
@@ -64,7 +66,12 @@ def resolve(state: dict) -> list[Event]:
     elif ph == "reprompt":
         kind, si = state["queue"].pop(0)
         seat = state["seats"][si]
-        ev.append(_ev(state, f"{_name(state, si)} {execute(state, si, seat['plan']['act'])}"))
+        ev.append(_offcampus_event(state, si, seat["plan"]["act"]))
+        seat["plan"] = None
+        if not _pause_for_choice(state, si):
+            _run_queue(state, ev)
+    elif ph in ("route", "bigben"):
+        _resolve_london_choice(state, ev)
         _run_queue(state, ev)
     else:
         raise AssertionError(f"nothing to resolve in phase {ph}")
@@ -89,6 +96,9 @@ def _resolve_characters(state: dict, ev: list) -> None:
             losers += [s for s in seats if s != winner]
         seat = state["seats"][winner]
         seat["char"], seat["ability"] = cid, cid[1:]
+        if "bfl" in seat:  # Battle for London: the character's two Maid Ability cards, chosen at setup
+            seat["bfl"]["offer"] = london.new_seat_part(cid[1:])["offer"]
+            seat["ability"] = None
         state["chars_free"].remove(cid)
     state["rng"] = rng.state
     for s in state["seats"]:
@@ -97,6 +107,8 @@ def _resolve_characters(state: dict, ev: list) -> None:
         open_step(state, "characters", "char", set(losers))
         return
     state["box"] += state["chars_free"] + [c[1:] for c in state["chars_free"]]
+    if state.get("london") is not None:
+        state["box"] += [london.expansion_ability(c[1:]) for c in state["chars_free"]]
     state["chars_free"] = []
     ev.append(_ev(state, "Characters: " + ", ".join(_name(state, i) for i in range(state["players"]))))
     open_step(state, "setup", "discard")
@@ -109,6 +121,8 @@ def _resolve_setup(state: dict, ev: list) -> None:
         state["box"].append(plan["discard"])
         s["reqs"], s["offer"] = s["offer"], []
         s["attr"] = list(plan["attr"])
+        if "ability" in plan:  # Battle for London: the secret pick of one of the two Maid Ability cards
+            london.choose_ability(s, plan["ability"])
         s["plan"] = None
     ev.append(_ev(state, "Starting attributes revealed: " + "; ".join(
         f"{_name(state, i)} {s['attr']}" for i, s in enumerate(state["seats"]))))
@@ -224,6 +238,10 @@ def _resolve_lecture(state: dict, ev: list) -> None:
     if attendees:
         ev.append(_ev(state, f"{COLORS[col].capitalize()} lecture attended by seats {attendees} "
                         f"(+1 {ATTRS[col].capitalize()})."))
+    for i in skippers:
+        if london.flip_award(state["seats"][i]):
+            ev.append(_ev(state, f"{_name(state, i)} skips a lecture: their Attendance Award flips to 0 MP.",
+                          bfl={"kind": "attendance_award", "seat": i}))
     cm = state.get("classmate")
     if cm is not None:
         if solo.attends(cm, col):
@@ -290,7 +308,12 @@ def _run_queue(state: dict, ev: list) -> None:
                     open_step(state, "reprompt", "oc", {si})
                     seat["dec"]["ctx"] = "re"
                     return
-            ev.append(_ev(state, f"{_name(state, si)} {execute(state, si, act)}"))
+            ev.append(_offcampus_event(state, si, act))
+            q.pop(0)
+            seat["plan"] = None
+            if _pause_for_choice(state, si):
+                return
+            continue
         else:
             card = seat["played"]
             seat["played"] = None
@@ -320,6 +343,38 @@ def _run_queue(state: dict, ev: list) -> None:
         start_round(state, state["round"] + 1, ev)
     else:
         _end(state, ev)
+
+
+def _offcampus_event(state: dict, si: int, act: list) -> Event:
+    """Carry out a seat's off-campus action; Peacekeeping's event carries its structured data too."""
+    if act[0] == "peace":
+        text, data = london.peacekeeping(state, si)
+        return _ev(state, f"{_name(state, si)} {text}.", bfl=data)
+    return _ev(state, f"{_name(state, si)} {execute(state, si, act)}")
+
+
+def _pause_for_choice(state: dict, si: int) -> bool:
+    """Battle for London: the licence just obtained asks for a route, Big Ben just reached asks for a bonus.
+    Each is a decision of its own: a step with only that seat pending, taken before the queue goes on, so the
+    seat sees which routes and bonuses are still free."""
+    stage = london.pending_choice(state["seats"][si])
+    if stage is None:
+        return False
+    open_step(state, stage, stage, {si})
+    return True
+
+
+def _resolve_london_choice(state: dict, ev: list) -> None:
+    # The one seat whose plan is a route or a bonus (the others' plans wait in the queue).
+    si = next(i for i, s in enumerate(state["seats"]) if s["plan"] and ("route" in s["plan"] or "bonus" in s["plan"]))
+    seat = state["seats"][si]
+    plan = seat["plan"]
+    seat["plan"] = None
+    if "route" in plan:
+        text, data = london.take_route(state, si, plan["route"])
+    else:
+        text, data = london.claim_big_ben(state, si, plan["bonus"], plan.get("raises", []))
+    ev.append(_ev(state, f"{_name(state, si)} {text}.", bfl=data))
 
 
 def _exams(state: dict, ev: list) -> None:

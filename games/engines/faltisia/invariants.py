@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections import Counter
 
+from . import london
 from .cards import CARDS
 
-ALL_CARDS = Counter(CARDS.keys())
+ALL_CARDS = Counter(c.id for c in CARDS.values() if not c.expansion)
+BFL_CARDS = Counter(CARDS.keys())  # with the Battle for London: its abilities and requirements too
 SEAT_LISTS = ("offer", "reqs", "hand", "pack", "picked", "up", "down", "items")
 
 
@@ -26,6 +28,10 @@ def card_locations(state: dict) -> Counter:
         for key in ("char", "ability", "played"):
             if s[key]:
                 c[s[key]] += 1
+        if "bfl" in s:
+            c.update(s["bfl"]["offer"])
+            if s["bfl"]["aside"]:
+                c[s["bfl"]["aside"]] += 1
     cm = state.get("classmate")
     if cm is not None:
         for key in ("reqs", "stack", "up", "down", "items"):
@@ -45,7 +51,8 @@ def cards_played_expected(state: dict) -> int:
     if ph == "draft":
         return (state["round"] - 1) * 7
     base = (state["round"] - 1) * 7 + state["term"] - 1
-    return base + (1 if ph == "reprompt" and state["qctx"] == "action" else 0)
+    # A step opened in the middle of the action step's resolution: this Term's card is already played.
+    return base + (1 if ph in ("reprompt", "route", "bigben") and state["qctx"] == "action" else 0)
 
 
 def _classmate(state: dict, cm: dict) -> list[str]:
@@ -63,6 +70,30 @@ def _classmate(state: dict, cm: dict) -> list[str]:
     return bad
 
 
+def _london(state: dict) -> list[str]:
+    """Battle for London: every checkpoint token on the board or one Peacekeeping card; one marker per route;
+    Big Ben bonuses match the seats that took them; no Peacekeeping without the licence."""
+    bad = []
+    seats = state["seats"]
+    tokens = [t for sp in state["london"]["spaces"].values() for t in sp if t] + [
+        t for s in seats for t in s["bfl"]["tokens"]]
+    if sorted(tokens) != sorted(london.CHECKPOINTS):
+        bad.append("checkpoint tokens not conserved")
+    routes = [s["bfl"]["route"] for s in seats if s["bfl"]["route"]]
+    if len(routes) != len(set(routes)):
+        bad.append(f"two markers on one route: {routes}")
+    for i, s in enumerate(seats):
+        pk = s["bfl"]
+        if (pk["route"] or pk["pos"]) and not s["lic"]:
+            bad.append(f"seat {i}: on the Peacekeeping board without the licence")
+        if len(pk["tokens"]) != min(pk["pos"], 4) or pk["controls"] != max(0, pk["pos"] - 2):
+            bad.append(f"seat {i}: position {pk['pos']} does not match tokens {pk['tokens']} / controls")
+    taken = {b: who for b, who in state["london"]["big_ben"].items() if who is not None}
+    if taken != {s["bfl"]["bonus"]: i for i, s in enumerate(seats) if s["bfl"]["bonus"]}:
+        bad.append(f"Big Ben bonuses {taken} do not match the seats")
+    return bad
+
+
 def check(state: dict) -> list[str]:
     """Return the broken invariants (empty when all hold)."""
     bad = []
@@ -72,12 +103,17 @@ def check(state: dict) -> list[str]:
         if min(s["tok"]) < 0 or s["ster"] < 0 or s["mp"] < 0:
             bad.append(f"seat {i}: negative count: tokens {s['tok']} sterlings {s['ster']} mp {s['mp']}")
         played = len(s["up"]) + len(s["down"]) + (1 if s["played"] else 0)
+        if "bfl" in s and s["bfl"]["bonus"] == "ability":
+            played -= 1  # the set-aside Maid Ability played at Big Ben is not the Term's card
         if played != cards_played_expected(state):
             bad.append(f"seat {i}: {played} cards played, expected {cards_played_expected(state)}")
     cm = state.get("classmate")
     if cm is not None:
         bad += _classmate(state, cm)
-    if card_locations(state) != ALL_CARDS:
-        diff = (card_locations(state) - ALL_CARDS) + (ALL_CARDS - card_locations(state))
+    if state.get("london") is not None:
+        bad += _london(state)
+    expected = BFL_CARDS if state.get("london") is not None else ALL_CARDS
+    if card_locations(state) != expected:
+        diff = (card_locations(state) - expected) + (expected - card_locations(state))
         bad.append(f"cards not conserved: {dict(diff)}")
     return bad

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from . import london
 from .cards import CARDS, TYPE, card_dict
 from .effects import check, face_up_count
 
@@ -59,6 +60,8 @@ def breakdown(seat: dict) -> dict[str, int]:
     b["attributes"] = sum(attribute_points(v) for v in seat["attr"])
     b["sterlings"] = seat["ster"] // 3
     b["mp_tokens"] = seat["mp"]
+    if "bfl" in seat:  # Battle for London: Attendance Award and four checkpoint tokens ("Expansion Scoring")
+        b.update(london.score(seat))
     return b
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..rng import Rng, seed_state
-from .cards import deck_for
+from . import london
+from .cards import BFL, deck_for
 from .solo import difficulty_of, new_classmate
 
-KNOWN_OPTIONS = {"choose_characters", "solo"}
-FUTURE_OPTIONS = {"expansion", "battle_for_london"}  # reserved: not built yet
+KNOWN_OPTIONS = {"choose_characters", "solo", "expansion"}
 # Items per Round; solo: "place two Item cards in the Academy Store per Round".
 RESTOCK = {1: 2, 2: 2, 3: 2, 4: 3, 5: 4, 6: 5}
 # Solo card pools (decision, see the docs): the Classmate is the second player for Items (2 per Round, the
@@ -47,12 +47,15 @@ def new_state(players: int, options: Mapping[str, Any], seed: int) -> dict:
     if not 1 <= players <= 6:
         raise ValueError("Faltisia takes 1 player (solo mode) or 2-6 players")
     unknown = set(options) - KNOWN_OPTIONS
-    if unknown & FUTURE_OPTIONS:
-        raise ValueError(f"not supported yet: {sorted(unknown & FUTURE_OPTIONS)}")
     if unknown:
         raise ValueError(f"unknown options: {sorted(unknown)}")
     difficulty = difficulty_of(players, options)
     solo = difficulty is not None
+    bfl = london.enabled(options)
+    if bfl and solo:
+        # The rulebook gives the Classmate no Peacekeeping, route or Attendance Award rules (docs: expansion).
+        raise ValueError("the Battle for London expansion does not combine with Solo Mode (2-6 players)")
+    exp = BFL if bfl else ""
     rng = Rng(seed_state(seed))
     box: list[str] = []
     decks = {}
@@ -66,7 +69,7 @@ def new_state(players: int, options: Mapping[str, Any], seed: int) -> dict:
     used = set(items)
     box += [c for c in deck_for("item", 6) if c not in used]
     rng.shuffle(items)
-    reqs = deck_for("requirement", 6)
+    reqs = deck_for("requirement", 6, expansion=exp)  # the expansion adds B0019-B0024
     rng.shuffle(reqs)
     chars = deck_for("character", 6)
     seats = [new_seat() for _ in range(players)]
@@ -81,15 +84,21 @@ def new_state(players: int, options: Mapping[str, Any], seed: int) -> dict:
         for s in seats:
             s["char"] = chars.pop()
             s["ability"] = s["char"][1:]
+    board = None
+    if bfl:  # after the base draws; each seat takes its character's two Maid Ability cards to choose from
+        board = london.new_board(rng)
+        for s in seats:
+            s["bfl"] = london.new_seat_part(s["ability"])
+            s["ability"] = None
     classmate = None
     if solo:  # after every multi-player draw, so 2-6 player games keep their seeded sequence
         classmate = new_classmate(rng, chars.pop(rng.below(len(chars))), classmate_reqs, difficulty)
     if not choose:
-        box += chars + [c[1:] for c in chars]
+        box += chars + [c[1:] for c in chars] + ([london.expansion_ability(c[1:]) for c in chars] if bfl else [])
     return {
         "game": "faltisia", "version": 1, "players": players, "options": dict(options), "rng": rng.state,
         "step": 0, "phase": "setup", "round": 0, "term": 0, "pick": 0, "lecture": None,
         "schedule": schedule, "decks": decks, "item_deck": items, "store": [], "box": box,
-        "chars_free": chars if choose else [], "seats": seats, "classmate": classmate, "queue": [], "qctx": None,
+        "chars_free": chars if choose else [], "seats": seats, "classmate": classmate, "london": board, "queue": [], "qctx": None,
         "decisions": [], "over": False, "result": None,
     }

@@ -24,16 +24,26 @@ mp[, club]}`` so that a page renders without the CSV)::
                     "actions": [{"round": 1, "term": 3, "text": "attends the red lecture ..."}, ...]
                                (what it did in the last term and this one, in plain words),
                     "requirements": [card] only once the game is over},
+      "london": None (base game) | the Battle for London board: {"routes": [{"route": "A", "seat": 2 | None,
+                 "position": 0-5 | None, "spaces": [{"stage": 1, "checkpoint": {id, name, effect} | None}] x4,
+                 "control_points": [{id, name, price, requirement: {attribute, at_least}, text}] x3}] x6,
+                 "layout": [...], "paladins": [{round, id, name, effect}] x3, "current_paladin": {...} | None,
+                 "big_ben": [{"id": "mp", "name": ..., "seat": None | seat}] x6},
+        and each seat gains "london": {"attendance_award": bool, "route", "position", "checkpoints": [...],
+                 "control_points_broken", "big_ben_bonus", "set_aside_ability": card | None (only once over)},
       "over": bool, "result": {"scores", "ranks", "breakdown", "tiebreak"} | None,
       "you": None (spectator) | {"seat": 0, "hand": [card + {"playable": bool}], "draft_pack": [card],
               "drafted": [card], "requirements": [card], "requirement_offer": [card],
               "face_down": [card], "ability_card": card | None, "plan": {...} | None,
-              "decision": {...stage being decided...} | None},
+              "decision": {...stage being decided...} | None,
+              Battle for London only: "ability_offer": [card, card] (before the secret pick),
+              "set_aside_ability": card | None (your own, hidden from everyone else until played or over)},
     }
 """
 
 from __future__ import annotations
 
+from . import london
 from .cards import ATTRS, COLORS, card_dict
 from .effects import card_playable
 
@@ -68,7 +78,15 @@ def public_seat(state: dict, i: int) -> dict:
         "hand_size": len(s["hand"]),
         "requirements_count": len(s["reqs"]) or len(s["offer"]),
         "deciding": s["dec"] is not None,
+        **({"london": _london_seat(state, i)} if "bfl" in s else {}),
     }
+
+
+def _london_seat(state: dict, i: int) -> dict:
+    d = london.seat_view(state, i)
+    if d["set_aside_ability"]:
+        d["set_aside_ability"] = _card(d["set_aside_ability"])
+    return d
 
 
 def classmate_view(state: dict) -> dict | None:
@@ -119,6 +137,7 @@ def view(state: dict, seat: int | None) -> dict:
         "seats": [public_seat(state, i) for i in range(state["players"])],
         "decisions": [dict(d) for d in state["decisions"]],
         "classmate": classmate_view(state),
+        "london": london.board_view(state) if state.get("london") is not None else None,
         "over": state["over"],
         "result": _jsonish(state["result"]),
         "you": None,
@@ -143,6 +162,10 @@ def view(state: dict, seat: int | None) -> dict:
             "plan": _jsonish(s["plan"]),
             "decision": _jsonish(dec),
         }
+        if "bfl" in s:
+            pk = s["bfl"]
+            out["you"]["ability_offer"] = [_card(c) for c in pk["offer"]]
+            out["you"]["set_aside_ability"] = _card(pk["aside"]) if pk["aside"] else None
     return out
 
 

@@ -1,4 +1,5 @@
-"""Faltisia's options as lobby form fields: characters chosen or dealt, and the Solo Mode difficulty.
+"""Faltisia's options as lobby form fields: characters chosen or dealt, the Battle for London expansion, and the
+Solo Mode difficulty.
 
 Choices and bounds come from the engine (games/engines/faltisia/solo.py, FaltisiaEngine's player counts);
 the engine's validate_options has the last word, and its messages are what the form shows.
@@ -18,6 +19,8 @@ def option_fields(engine) -> dict[str, forms.Field]:
         "choose_characters": forms.BooleanField(
             required=False, label="Players choose their characters (Faltisia)",
             help_text="Instead of dealing them at random."),
+        "battle_for_london": forms.BooleanField(  # issue 13: option {"expansion": "battle_for_london"}
+            required=False, label="The Battle for London expansion (Faltisia, 2-6 seats)"),
         "solo_difficulty": forms.ChoiceField(
             required=False, label=f"Solo difficulty (Faltisia, {engine.solo_players} seat)", initial=DEFAULT_DIFFICULTY,
             choices=[(k, f"{k.capitalize()}: the Classmate starts with every attribute at {v}")
@@ -31,6 +34,8 @@ def game_options(engine, cleaned: Mapping[str, Any], *, seats: int) -> dict[str,
     options: dict[str, Any] = {}
     if cleaned.get("choose_characters"):
         options["choose_characters"] = True
+    if cleaned.get("battle_for_london"):
+        options["expansion"] = "battle_for_london"
     if seats == engine.solo_players:
         options["solo"] = {"difficulty": cleaned.get("solo_difficulty") or DEFAULT_DIFFICULTY}
     return options
