@@ -384,7 +384,13 @@ def test_junk_on_every_anymail_webhook(arena, url, body):
     content_type, raw = WEBHOOK_BODIES[body]
     client = arena.anon_web()
     before = snapshot()
-    assert_held(client.post(url, raw, content_type=content_type), before, refused=True)
+    response = client.post(url, raw, content_type=content_type)
+    # A payload of the ESP's shape with nothing in it ("[]") may be acknowledged (200): the ESP would
+    # retry a refusal forever. Either way no account, game, seat or pick comes of it.
+    assert_held(response, before)
+    after = snapshot()
+    assert {k: v for k, v in after.items() if k != "inbound mails"} == \
+        {k: v for k, v in before.items() if k != "inbound mails"}
 
 
 # --- garbled raw mails to the inbound service (item 14 among them) -----------------------------------------
