@@ -29,6 +29,10 @@ from __future__ import annotations
 import pytest
 from django.core.cache import cache
 from django.db import transaction
+from django.test import Client
+from django.urls import reverse
+
+from accounts.verification import email_verification_token
 
 from games.models import Seat, Submission
 
@@ -633,3 +637,21 @@ def test_private_games_answer_like_unknown_ids():
                 unknown = _expected(key, method, "unknown", role)
                 for kind in ("private", "private_open"):
                     assert _expected(key, method, kind, role) == unknown, (key, method, kind, role)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("role", ["deactivated", "staff"])
+def test_a_verification_link_opens_no_door(role):
+    """issue 10 items 3 and 7: the deactivated account's own verification link neither reactivates it
+    nor logs it in (and its old token stays refused); a staff account's link is no login either."""
+    world = build_world()
+    user = world.users[role]
+    client = Client(raise_request_exception=False)
+    response = client.get(reverse("verify-email", kwargs={"token": email_verification_token(user=user)}))
+    assert response.status_code < 500
+    user.refresh_from_db()
+    assert "_auth_user_id" not in client.session, f"the {role} account's verification link logged it in"
+    if role == "deactivated":
+        assert not user.is_active, "a deactivated account reactivated itself with its verification link"
+        api = client_for(world, role, api=True)
+        assert api.get("/api/games/").status_code == 401
