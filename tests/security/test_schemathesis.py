@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import pytest
 import schemathesis
+from django.core import signals
 from django.core.cache import cache
+from django.db import close_old_connections
 from django.core.wsgi import get_wsgi_application
 from hypothesis import HealthCheck, Phase, settings
 from schemathesis.checks import not_a_server_error
@@ -34,7 +36,19 @@ schema.config.generation.update(modes=["positive"], max_examples=EXAMPLES_PER_OP
 
 
 @pytest.fixture
-def seated(db):
+def in_test_transaction():
+    """Keep the WSGI application's requests inside the test's transaction, as Django's test client does:
+    the real handler closes the database connection after each request (close_old_connections), which on
+    PostgreSQL would end the test's transaction."""
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    yield
+    signals.request_started.connect(close_old_connections)
+    signals.request_finished.connect(close_old_connections)
+
+
+@pytest.fixture
+def seated(db, in_test_transaction):
     """A player with a token, seated in a started game, and a tournament to look at."""
     game, users = make_started_game(players=2, options={"rounds": 2})
     staff = UserFactory(username="schema-staff")
