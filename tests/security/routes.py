@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from games.models import Prompt
+
 from .world import GAME_KINDS, World
 
 # The admin's own pages (one per model and action) are one group: only staff get past its login.
@@ -100,8 +102,6 @@ def url_of(key: str, variant: str, world: World) -> str:
 
 def body_of(key: str, method: str, variant: str, world: World, role: str) -> dict:
     """The body a well-meaning client of ``role`` would send; only the caller's rights should decide."""
-    from games.models import Prompt
-
     if key in ("game-moves", "web:game-move"):
         game_id = world.game_id(variant)
         prompt = Prompt.objects.filter(game_id=game_id, seat__position=0, closed_at__isnull=True).first()
