@@ -565,6 +565,33 @@ def test_bad_usernames_through_the_web_signup(arena, name):
     assert response.status_code == 200 and snapshot() == before, f"{name!r}: an account was made"
 
 
+# --- brute force (item 9) -----------------------------------------------------------------------------
+
+BRUTE_FORCE = {  # url -> the form or body of one failed attempt against the staff account
+    "/api/auth/token/": {"username": "hostile-staff", "password": "wrong-password"},
+    "/accounts/login/": {"username": "hostile-staff", "password": "wrong-password"},
+    "/admin/login/": {"username": "hostile-staff", "password": "wrong-password"},
+    "/accounts/password_reset/": {"email": "staff@example.org"},
+}
+ATTEMPTS = 30  # far above any sensible lockout threshold
+
+
+@pytest.mark.parametrize("url", BRUTE_FORCE)
+def test_repeated_failures_are_throttled(arena, url):
+    """issue 10 item 9: repeated failures on the token endpoint, the logins and password reset end in a
+    clear 429 (per account and per address), never a 5xx."""
+    statuses = []
+    for _ in range(ATTEMPTS):
+        client = arena.api() if url.startswith("/api/") else arena.anon_web()
+        if url.startswith("/api/"):
+            client.credentials()
+            statuses.append(_post_json(client, url, BRUTE_FORCE[url]).status_code)
+        else:
+            statuses.append(client.post(url, BRUTE_FORCE[url]).status_code)
+    assert max(statuses) < 500, statuses
+    assert 429 in statuses, f"{ATTEMPTS} failures in a row and no 429: {sorted(set(statuses))}"
+
+
 # --- the count ----------------------------------------------------------------------------------------------
 
 def test_count_of_hostile_inputs(request):
