@@ -24,21 +24,31 @@ class Arena:
     prompt: Prompt  # users[0]'s open prompt
 
     def api(self, user: User | None = None) -> APIClient:
-        client = APIClient(raise_request_exception=False)
-        user = user or self.users[0]
-        client.credentials(HTTP_AUTHORIZATION=f"Token {user.auth_token.key}")
-        return client
+        return api_client(user or self.users[0])
 
     def web(self, user: User | None = None) -> Client:
-        client = Client(raise_request_exception=False)
-        client.force_login(user or self.users[0])
-        return client
+        return web_client(user or self.users[0])
 
     def anon_web(self) -> Client:
-        return Client(raise_request_exception=False)
+        return web_client(None)
 
     def move(self) -> dict:
         return {"prompt": self.prompt.prompt_id, "option": self.prompt.options[0]["id"]}
+
+
+def api_client(user: User) -> APIClient:
+    """An API client with ``user``'s token; a 500 is an answer here, not an exception."""
+    client = APIClient(raise_request_exception=False)
+    client.credentials(HTTP_AUTHORIZATION=f"Token {user.auth_token.key}")
+    return client
+
+
+def web_client(user: User | None) -> Client:
+    """A browser with ``user``'s session (None: signed out)."""
+    client = Client(raise_request_exception=False)
+    if user is not None:
+        client.force_login(user)
+    return client
 
 
 def arena_build() -> Arena:
