@@ -24,6 +24,7 @@ class SubmissionSource(models.TextChoices):
     DEFAULT = "default"  # the engine's default pick at a missed deadline
     BOT = "bot"  # a bot playing a seat (bot player, or a seat taken over after repeated misses)
     STANDING = "standing"  # a standing order set ahead by the player
+    FORCED = "forced"  # the prompt's only option, picked by the server when it opened (issue 11 item 3)
 
 
 HUMAN_SOURCES = frozenset({SubmissionSource.API, SubmissionSource.WEB, SubmissionSource.EMAIL})
