@@ -7,6 +7,8 @@ prompt ``ask_anyway`` to have it shown all the same.
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 from django.test import TestCase
 
@@ -100,3 +102,8 @@ def test_no_single_option_prompt_reaches_a_player_in_a_whole_faltisia_game():
     assert [p.text for p in shown if len(p.options) == 1] == []
     # Every forced pick is in its seat's log.
     assert Event.objects.filter(game=game, data__action="forced").count() == forced
+    # Chains loop: a forced pick that opens another single-option prompt (a last card to play, then
+    # "it stays face down") is picked in the same write too.
+    opened = Counter((s.seat_id, s.prompt_row.opened_at) for s in
+                     Submission.objects.filter(game=game, source=SubmissionSource.FORCED).select_related("prompt_row"))
+    assert max(opened.values()) >= 2
