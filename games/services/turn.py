@@ -243,11 +243,11 @@ def prompts_sync(turn: Turn) -> None:
             unchecked.add(row.seat.position)
         candidates = sorted(p for p in turn.open_prompts if p in unchecked or turn.seats[p].is_bot)
         picked = False
-        unchecked_now = set(unchecked)
         for position in candidates:
+            newly_opened = position in unchecked
             unchecked.discard(position)
             auto = auto_pick(turn, position, turn.open_prompts[position],
-                             may_force=position in unchecked_now and position not in must_ask)
+                             may_force=newly_opened and position not in must_ask)
             if auto is not None:
                 pick_apply(turn, position=position, option_id=auto[0], source=auto[1])
                 picked = True
