@@ -24,6 +24,7 @@ class SubmissionSource(models.TextChoices):
     DEFAULT = "default"  # the engine's default pick at a missed deadline
     BOT = "bot"  # a bot playing a seat (bot player, or a seat taken over after repeated misses)
     STANDING = "standing"  # a standing order set ahead by the player
+    FORCED = "forced"  # the prompt's only option, picked by the server when it opened (issue 11 item 3)
 
 
 HUMAN_SOURCES = frozenset({SubmissionSource.API, SubmissionSource.WEB, SubmissionSource.EMAIL})
@@ -98,6 +99,9 @@ class Seat(models.Model):
     bot_handed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                       related_name="+")
     email_token_hash = models.CharField(max_length=128, blank=True)  # for the email layer's reply address
+    # The newest event this seat's player has seen on the game page: what "since your last visit" starts
+    # after (issue 11 item 2). None until the page was first viewed.
+    web_seen_event_id = models.BigIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "position"]

@@ -7,6 +7,8 @@
     only if nobody else gambled this step).
 The game ends after the last round. Standing orders: "bet-low" and "take-one".
 Option ``slow`` (seconds) makes ``resolve`` sleep, to test a worker killed mid-resolution.
+Option ``ask_last_card`` marks the last card's prompt (a single option) ``ask_anyway``: the server must
+show it to the player instead of picking it (issue 11 item 3).
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ class TinyEngine(Engine):
             "step": 0, "over": False, "rng": rng.state,
             "hands": [sorted(deck[i * HAND_SIZE:(i + 1) * HAND_SIZE]) for i in range(players)],
             "scores": [0] * players, "breakdown": [{"cards": 0, "bets": 0, "tokens": 0} for _ in range(players)],
-            "revealed": [],
+            "revealed": [], "ask_last_card": bool(options.get("ask_last_card", False)),
         }
         self._open_draft(state)
         return state
@@ -79,7 +81,8 @@ class TinyEngine(Engine):
         if state["draft"][seat]["card"] is None:
             cards = state["hands"][seat]
             return Prompt(f"s{step}-{seat}-card", "Play a card from your hand",
-                          tuple(Option(f"c{c}", f"Card {c}") for c in cards))
+                          tuple(Option(f"c{c}", f"Card {c}") for c in cards),
+                          ask_anyway=len(cards) == 1 and state.get("ask_last_card", False))
         return Prompt(f"s{step}-{seat}-bet", "Bet on your card: low (1-6) or high (7-12)?",
                       (Option("low", "Low"), Option("high", "High")))
 

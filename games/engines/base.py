@@ -40,11 +40,16 @@ class Option:
 
 @dataclass(frozen=True, slots=True)
 class Prompt:
-    """One pick a seat must make now. ``id`` changes whenever the options change."""
+    """One pick a seat must make now. ``id`` changes whenever the options change.
+
+    A prompt with a single option is picked by the server at once (DESIGN.md); ``ask_anyway`` marks the
+    rare one a player must see all the same (e.g. a card they should notice they cannot play).
+    """
 
     id: str
     text: str
     options: tuple[Option, ...]
+    ask_anyway: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return {"id": self.id, "text": self.text, "options": [o.as_dict() for o in self.options]}

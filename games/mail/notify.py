@@ -60,6 +60,7 @@ def previous_pick_source() -> Coalesce:
     lookup walks the seat's own picks only (the submission seat index), not the prompts.
     """
     latest = (Submission.objects.filter(seat_id=OuterRef("seat_id"), phase=OuterRef("phase"))
+              .exclude(source=SubmissionSource.FORCED)  # the server's pick, not the player's (issue 11 item 3)
               .order_by("-id").values("source")[:1])
     return Coalesce(Subquery(latest), Value(""))
 

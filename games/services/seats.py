@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import Q
 
 from accounts.models import User
 
@@ -33,6 +34,20 @@ def seat_standing_orders_set(*, seat: Seat, order_ids: list[str]) -> Seat:
             step_check(turn)
     turn_save(turn)
     return locked
+
+
+def seat_web_seen_set(*, seat: Seat, event_id: int) -> None:
+    """Remember the newest event the seat's player has seen on the game page (issue 11 item 2).
+
+    One UPDATE, and none when the page shows nothing new; the marker only moves forward, so a slower
+    request that read fewer events cannot take it back.
+    """
+    if seat.web_seen_event_id is not None and seat.web_seen_event_id >= event_id:
+        return
+    (Seat.objects.filter(pk=seat.pk)
+     .filter(Q(web_seen_event_id__isnull=True) | Q(web_seen_event_id__lt=event_id))
+     .update(web_seen_event_id=event_id))
+    seat.web_seen_event_id = event_id
 
 
 def seat_changed_hands_send(*, seat: Seat, previous_user_id: int | None, reason: str) -> None:

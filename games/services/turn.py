@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from ..bots import bot_pick
 from ..engines.base import Engine, IllegalPick, State
+from ..engines.base import Event as EngineEvent
 from ..engines.registry import get_engine
 from ..errors import NotAnOption
 from ..models import HUMAN_SOURCES, BotReason, Event, Game, GameStatus, Prompt, Seat, Submission, SubmissionSource
@@ -143,6 +144,8 @@ def pick_apply(turn: Turn, *, position: int, option_id: str, source: str,
         events = turn.engine.apply(turn.state, position, option_id)
     except IllegalPick as e:
         raise NotAnOption(str(e) or "that is not one of the offered options") from e
+    if source == SubmissionSource.FORCED:
+        events = [forced_pick_note(row, position=position, option_id=option_id), *events]
     events_store(turn, events, phase=phase)
     prompt_close(turn, position, answered=True)
     before = seat_turn_values(seat)
@@ -159,23 +162,41 @@ def pick_apply(turn: Turn, *, position: int, option_id: str, source: str,
                                  data={"action": "reclaim", "seat": position, "by": "pick"})
     if seat_turn_values(seat) != before:  # most picks change nothing on the seat: no UPDATE then
         turn.dirty_seats.add(position)
-    turn.picked[position] = (phase, source)
+    if source != SubmissionSource.FORCED:
+        # A forced pick is not the player's: the prompt it opens next follows whatever they did before.
+        turn.picked[position] = (phase, source)
     submission = Submission(game=turn.game, seat=seat, prompt_row=row, phase=phase, prompt_id=row.prompt_id,
                             option_id=option_id, idempotency_key=idempotency_key, source=source)
     insert([submission])
     return submission
 
 
+def forced_pick_note(row: Prompt, *, position: int, option_id: str) -> EngineEvent:
+    """The log line telling the seat (and only it) that its prompt's only option was picked for it.
+
+    It says no more than the prompt the seat would have been shown, so it reveals nothing to anyone else.
+    """
+    label = next((o["label"] for o in row.options if o["id"] == option_id), option_id)
+    return EngineEvent(f"{row.text} Only one choice: {label} (picked for you).", seats=(position,),
+                       data={"action": "forced", "seat": position, "option": option_id})
+
+
 def seat_turn_values(seat: Seat) -> tuple:
     return tuple(getattr(seat, f) for f in TURN_SEAT_FIELDS)
 
 
-def auto_pick(turn: Turn, position: int, row: Prompt) -> tuple[str, str] | None:
-    """The pick a bot or the seat's standing orders make for a newly opened prompt, if any."""
+def auto_pick(turn: Turn, position: int, row: Prompt, *, may_force: bool = False) -> tuple[str, str] | None:
+    """The pick a bot, the server (a prompt's only option) or the seat's standing orders make for a newly
+    opened prompt, if any. ``may_force``: the prompt is newly opened and the engine did not ask for it to be
+    shown anyway."""
     seat = turn.seats[position]
     if seat.is_bot:
         return bot_pick(slug=turn.game.engine, engine=turn.engine, state=turn.state, seat=position), \
             SubmissionSource.BOT
+    if may_force and len(row.options) == 1:
+        # Within the write that opened it: no mail, deadline or reminder, and no moment in which anyone
+        # could see the seat "deciding" a choice it does not have (issue 11 item 3).
+        return row.options[0]["id"], SubmissionSource.FORCED
     for order_id in seat.standing_orders or []:
         option_id = turn.engine.standing_order_pick(turn.state, position, order_id)
         if option_id is not None and option_id in row.option_ids():
@@ -184,14 +205,17 @@ def auto_pick(turn: Turn, position: int, row: Prompt) -> tuple[str, str] | None:
 
 
 def prompts_sync(turn: Turn) -> None:
-    """Make the open Prompt rows match what the engine asks now; bots and standing orders answer.
+    """Make the open Prompt rows match what the engine asks now; bots, single options and standing orders
+    answer.
 
     Each pass compares every seat's open row with ``engine.prompt``, closes the rows that no longer
     match in one UPDATE and opens the new ones in one INSERT (a resolution opens every seat's prompt
     at once); then at most one automatic pick is made and the pass repeats, since a pick may change
-    what any seat is asked.
+    what any seat is asked (a forced pick may open another single-option prompt: the loop, bounded by
+    MAX_AUTO_PICKS, goes on until a real choice or the step's end).
     """
     unchecked: set[int] = set()  # newly opened prompts not yet offered to standing orders
+    must_ask: set[int] = set()  # seats whose open prompt the engine marked ``ask_anyway``
     for _ in range(MAX_AUTO_PICKS):
         over = turn.engine.is_over(turn.state)
         wanted_by_seat = {p: None if over else turn.engine.prompt(turn.state, p) for p in sorted(turn.seats)}
@@ -202,6 +226,7 @@ def prompts_sync(turn: Turn) -> None:
         for position, wanted in wanted_by_seat.items():
             if wanted is None or position in turn.open_prompts:
                 continue
+            (must_ask.add if wanted.ask_anyway else must_ask.discard)(position)
             seat = turn.seats[position]
             bank_before = seat.bank_seconds
             deadline = clock.prompt_deadline(game=turn.game, seat=seat, now=turn.now,
@@ -219,8 +244,10 @@ def prompts_sync(turn: Turn) -> None:
         candidates = sorted(p for p in turn.open_prompts if p in unchecked or turn.seats[p].is_bot)
         picked = False
         for position in candidates:
+            newly_opened = position in unchecked
             unchecked.discard(position)
-            auto = auto_pick(turn, position, turn.open_prompts[position])
+            auto = auto_pick(turn, position, turn.open_prompts[position],
+                             may_force=newly_opened and position not in must_ask)
             if auto is not None:
                 pick_apply(turn, position=position, option_id=auto[0], source=auto[1])
                 picked = True

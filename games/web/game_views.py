@@ -44,7 +44,7 @@ def _fragment(request, game: Game, viewer) -> JsonResponse:
 def game_page(request, game_id: int):
     game = get_object_or_404(Game, pk=game_id)
     viewer = viewer_for(game=game, user=request.user)
-    return render(request, "web/game.html", game_context(request=request, game=game, viewer=viewer))
+    return render(request, "web/game.html", game_context(request=request, game=game, viewer=viewer, visit=True))
 
 
 @login_required

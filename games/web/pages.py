@@ -11,9 +11,10 @@ from games.engines.registry import get_engine
 from games.models import Game, GameStatus
 from games.presentation.registry import presentation_for
 from games.selectors import events_for_user, game_view_for_seat, open_prompt_for_seat
+from games.services import seat_web_seen_set
 
 from .invites import game_title, invite_url
-from .selectors import Viewer, history_by_round, page_version, seats_for_page
+from .selectors import Viewer, history_newest_first, page_version, seats_for_page, since_last_visit
 
 
 def board_context(*, engine: str, view: dict[str, Any], seats: list[dict[str, Any]],
@@ -22,7 +23,12 @@ def board_context(*, engine: str, view: dict[str, Any], seats: list[dict[str, An
     return presentation_for(engine).board(view=view, seats=seats, prompt_options=prompt_options or [])
 
 
-def game_context(*, request, game: Game, viewer: Viewer) -> dict[str, Any]:
+def game_context(*, request, game: Game, viewer: Viewer, visit: bool = False) -> dict[str, Any]:
+    """The page's context; ``visit``: a full page load, which shows "since your last visit".
+
+    Every rendering that shows the history (the page, its live fragment) moves the seat's "seen" marker,
+    so what a player watched arrive live is not news at their next visit.
+    """
     prompt = (open_prompt_for_seat(seat=viewer.seat)
               if viewer.is_player and game.status == GameStatus.ACTIVE else None)
     seats = seats_for_page(game=game)
@@ -31,14 +37,17 @@ def game_context(*, request, game: Game, viewer: Viewer) -> dict[str, Any]:
     board = board_context(engine=game.engine, view=view, seats=seats,
                           prompt_options=prompt.options if prompt else None) if started else None
     events = events_for_user(game=game, user=request.user)
+    since = since_last_visit(seat=viewer.seat, events=events) if visit else None
+    if viewer.is_player and events:
+        seat_web_seen_set(seat=viewer.seat, event_id=events[-1].pk)
     engine = get_engine(game.engine)
     orders = engine.standing_orders() if viewer.is_player else ()
     return {
         "game": game, "title": game_title(game), "viewer": viewer, "seats": seats, "view": view,
         "prompt": prompt, "board": board, "started": started,
         "deciding": [s for s in seats if s["deciding"] and s["position"] != viewer.position],
-        "history": list(reversed(history_by_round(events, step_label=presentation_for(game.engine).step_label))),
-        "event_count": len(events),
+        "history": history_newest_first(events, step_label=presentation_for(game.engine).step_label),
+        "event_count": len(events), "since_last_visit": since,
         # Read from the game row loaded before everything above: never newer than what the page shows (a
         # write committed meanwhile only costs one more fragment at the next poll).
         "version": page_version(game=game, viewer=viewer, user=request.user),

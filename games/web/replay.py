@@ -49,7 +49,8 @@ def replay_seat(requested: str | None, *, default: int | None, players: int) -> 
 
 
 HOW_PICKED = {"web": "on the web", "api": "through the API", "email": "by email",
-              "default": "the deadline's default", "bot": "played by a bot", "standing": "a standing order"}
+              "default": "the deadline's default", "bot": "played by a bot", "standing": "a standing order",
+              "forced": "the only choice"}
 
 
 def picks_in_step(*, game: Game, seat: Seat | None, phase: int) -> list[dict[str, str]]:

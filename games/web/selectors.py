@@ -203,6 +203,42 @@ def history_by_round(events: list[Event], *,
     return [r for r in rounds if r.steps]
 
 
+def history_newest_first(events: list[Event], *,
+                         step_label: Callable[[Mapping[str, Any]], str] = GENERIC.step_label) -> list[HistoryRound]:
+    """The history as the game page shows it: the newest round, step and event first (issue 11 item 2),
+    so what the others just did is at the top of the box, never below its fold."""
+    rounds = history_by_round(events, step_label=step_label)
+    for r in rounds:
+        r.steps.reverse()
+        for step in r.steps:
+            step.events.reverse()
+    rounds.reverse()
+    return rounds
+
+
+# --- since your last visit ------------------------------------------------------------------------------
+SINCE_LAST_VISIT_MAX = 30  # the summary names this many; the history below holds the rest
+
+
+@dataclass(frozen=True)
+class SinceLastVisit:
+    events: list[Event]  # newest first
+    more: int  # older new events left to the history
+
+
+def since_last_visit(*, seat: Seat | None, events: list[Event]) -> SinceLastVisit | None:
+    """What happened since the seat's player last saw the game page: the events ``events`` (already
+    filtered to what this seat may see) newer than its marker. None for a spectator, on a first visit
+    (the whole history is new) and when nothing is new."""
+    if seat is None or seat.web_seen_event_id is None:
+        return None
+    new = [e for e in events if e.pk > seat.web_seen_event_id]
+    if not new:
+        return None
+    new.reverse()
+    return SinceLastVisit(events=new[:SINCE_LAST_VISIT_MAX], more=max(0, len(new) - SINCE_LAST_VISIT_MAX))
+
+
 # --- player profiles ------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class ProfileGame:

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from . import london
 from .base_opts import opt
-from .cards import ATTRS, CARDS, CHOICE, COLORS, COLOR_INDEX, RAINBOW
-from .effects import ATTR_MAX, card_playable, license_ok
+from .cards import ATTRS, CARDS, CHOICE, COLORS, COLOR_INDEX, RAINBOW, describe_condition
+from .effects import ATTR_MAX, card_playable, check, license_ok
 
 COL = COLORS[:4]
 ATTR_KEYS = ("str", "int", "bea")
@@ -61,6 +61,18 @@ def offcampus_options(state: dict, seat: dict, prefix: str = "", exclude: str | 
     return out
 
 
+def _why_not_face_up(seat: dict, card: str) -> str:
+    """Why a card cannot be turned face up, in the player's words (issue 11 item 3)."""
+    c = CARDS[card]
+    if c.cond and not check(seat, c.cond):
+        return f"face up needs {describe_condition(c.cond)}"
+    if seat["ster"] < c.cost_s:
+        return f"face up costs {c.cost_s} Sterling{'s' if c.cost_s != 1 else ''}; you have {seat['ster']}"
+    need = ", ".join(f"{n} {COLORS[i]}" for i, n in enumerate(c.cost_t) if n)
+    have = ", ".join(f"{seat['tok'][i]} {COLORS[i]}" for i, n in enumerate(c.cost_t) if n)
+    return f"face up needs {need}; you have {have} and {seat['tok'][RAINBOW]} rainbow"
+
+
 def base_options(state: dict, seat: dict, dec: dict) -> tuple[str, list]:
     """Text and options of the stage, before the Meditation options are added."""
     st = dec["st"]
@@ -70,8 +82,10 @@ def base_options(state: dict, seat: dict, dec: dict) -> tuple[str, list]:
         return "Play an action card from your hand.", [PLAY[c] for c in seat["hand"]]
     if st == "face":
         card = dec["card"]
-        ops = [UP, DOWN] if card_playable(seat, card) else [DOWN]
-        return f"{CARDS[card].name}: turn it face up (resolve it) or keep it face down (off-campus action)?", ops
+        if card_playable(seat, card):
+            return (f"{CARDS[card].name}: turn it face up (resolve it) or keep it face down (off-campus action)?",
+                    [UP, DOWN])
+        return f"{CARDS[card].name} stays face down (off-campus action): {_why_not_face_up(seat, card)}.", [DOWN]
     if st == "oc":
         return "Choose your off-campus action.", offcampus_options(state, seat)
     if st == "fb":

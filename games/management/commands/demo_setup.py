@@ -1,12 +1,14 @@
-"""Create demo users and a demo game a newcomer can open at once (idempotent)."""
+"""Create demo users and a demo game a newcomer can open at once (idempotent), and print how to reach it."""
 
-from django.core.management.base import BaseCommand
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
 from rest_framework.authtoken.models import Token
 
 from accounts.models import User
 from accounts.services import user_create
 from games.engines import registry
 from games.models import Game, GameStatus
+from games.errors import GameError
 from games.services import game_create, game_join
 
 DEMO_PASSWORD = "demo-pass-1234"
@@ -30,10 +32,19 @@ class Command(BaseCommand):
         parser.add_argument("--game", default="faltisia")
         parser.add_argument("--players", type=int, default=3)
         parser.add_argument("--base-url", default="http://127.0.0.1:8000")
+        # A short clock and bots let a newcomer see deadlines, defaults and reminders fire within minutes
+        # (./run.sh passes DEMO_CLOCK_SECONDS and DEMO_BOTS; issue 11 item 10).
+        parser.add_argument("--clock-seconds", type=int, default=None,
+                            help="seconds per decision in the demo game (default: the server's clock)")
+        parser.add_argument("--bots", type=int, default=0, help="seats of the demo game played by bots")
 
-    def handle(self, *args, game: str, players: int, base_url: str, **options):
+    def handle(self, *args, game: str, players: int, base_url: str, clock_seconds: int | None, bots: int,
+               **options):
         slug = available_engine(game)
-        names = ["alice", "bob", "carol", "dave", "erin", "frank"][:players]
+        if not 0 <= bots < players:
+            raise CommandError(f"--bots must be from 0 to {players - 1}")
+        clock = {} if clock_seconds is None else {"step_seconds": clock_seconds}
+        names = ["alice", "bob", "carol", "dave", "erin", "frank"][:players - bots]
         users = []
         for name in names:
             user = User.objects.filter(username=name).first() or user_create(
@@ -41,9 +52,16 @@ class Command(BaseCommand):
             users.append(user)
         if not User.objects.filter(username="admin").exists():
             User.objects.create_superuser("admin", "admin@example.org", DEMO_PASSWORD)
-        demo = Game.objects.filter(engine=slug, created_by=users[0], status=GameStatus.ACTIVE).first()
+        # The demo game already made with these settings, or a new one (another clock or bots: a new game).
+        demo = next((g for g in Game.objects.filter(engine=slug, created_by=users[0], status=GameStatus.ACTIVE,
+                                                     players=players).order_by("-id")
+                     if g.clock == clock and g.seats.filter(is_bot=True).count() == bots), None)
         if demo is None:
-            demo = game_create(created_by=users[0], engine=slug, players=players, seed=2024)
+            try:
+                demo = game_create(created_by=users[0], engine=slug, players=players, seed=2024, clock=clock,
+                                   bots=bots)
+            except GameError as e:
+                raise CommandError(e.detail) from e
             for user in users[1:]:
                 game_join(game=demo, user=user)
         self.stdout.write(self.style.SUCCESS(f"Demo game #{demo.pk} ({slug}) is ready."))
@@ -54,3 +72,7 @@ class Command(BaseCommand):
             token = Token.objects.get_or_create(user=user)[0].key
             self.stdout.write(f"  {user.username} / {DEMO_PASSWORD}   curl -H 'Authorization: Token {token}' "
                               f"{base_url}/api/games/{demo.pk}/")
+        if clock_seconds is not None or bots:
+            self.stdout.write(f"  Clock:  {clock_seconds or 'default'} seconds per decision; {bots} bot seat(s)")
+        if settings.EMAIL_BACKEND.endswith("filebased.EmailBackend"):
+            self.stdout.write(f"  Mail:   every email is a file in {settings.EMAIL_FILE_PATH}/")
