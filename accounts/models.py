@@ -40,9 +40,14 @@ class NotificationPreferences(models.Model):
     email_results = models.BooleanField(default=True)
     digest = models.BooleanField(default=False)
     reminder_lead_hours = models.JSONField(default=default_reminder_lead_hours)
+    # The digest task reads only the readers whose digest is due (issue 16 item 1): NULL is due now.
+    # digest_since: the start of what the next digest covers (NULL: the last 24 hours).
+    next_digest_at = models.DateTimeField(null=True, blank=True)
+    digest_since = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name_plural = "notification preferences"
+        indexes = [models.Index(fields=["next_digest_at"], name="prefs_digest_due", condition=models.Q(digest=True))]
 
     def __str__(self) -> str:
         return f"preferences of {self.user}"
