@@ -264,16 +264,20 @@ def _digest_games(*, user: User, since: datetime) -> list[dict]:
     return games
 
 
+def due_digest_readers(*, now: datetime):
+    """Digest readers whose digest is due (NULL: never looked at), through the partial index
+    prefs_digest_due (``digest = true``); earliest first."""
+    return (NotificationPreferences.objects.filter(digest=True)
+            .filter(Q(next_digest_at__isnull=True) | Q(next_digest_at__lte=now)).order_by("next_digest_at"))
+
+
 def _digest_batch(*, now: datetime) -> tuple[int, int]:
     """One batch of the readers whose digest is due, claimed (SKIP LOCKED) in one query through the
     partial index prefs_digest_due; (readers looked at, digests queued)."""
     queued = 0
     with transaction.atomic():
-        due = (NotificationPreferences.objects.filter(digest=True)
-               .filter(Q(next_digest_at__isnull=True) | Q(next_digest_at__lte=now))
-               .select_related("user").select_for_update(skip_locked=True, of=("self",))
-               .order_by("next_digest_at")[:DIGEST_BATCH])
-        readers = list(due)
+        readers = list(due_digest_readers(now=now).select_related("user")
+                       .select_for_update(skip_locked=True, of=("self",))[:DIGEST_BATCH])
         for prefs in readers:
             user = prefs.user
             since = prefs.digest_since or now - timedelta(hours=24)

@@ -115,10 +115,21 @@ def _claim(queryset, *, order: str) -> list[Prompt]:
                 .select_for_update(skip_locked=True, of=("self",)).order_by(order)[:REMINDER_BATCH])
 
 
+def unplanned_prompts():
+    """Open prompts whose next reminder must be computed: the predicate of the partial index
+    prompt_reminder_unplanned, word for word (the planner uses a partial index only then)."""
+    return Prompt.objects.filter(closed_at__isnull=True, reminder_planned=False)
+
+
+def due_prompts(*, now: datetime):
+    """Open prompts whose next reminder is due: the partial index prompt_reminder_due's predicate
+    plus the due time."""
+    return Prompt.objects.filter(closed_at__isnull=True, next_reminder_at__isnull=False, next_reminder_at__lte=now)
+
+
 def _plan_batch(*, now: datetime) -> int:
     with transaction.atomic():
-        # The predicate of the partial index prompt_reminder_unplanned, word for word.
-        prompts = _claim(Prompt.objects.filter(closed_at__isnull=True, reminder_planned=False), order="opened_at")
+        prompts = _claim(unplanned_prompts(), order="opened_at")
         for prompt in prompts:
             prompt.reminder_planned = True
             prompt.next_reminder_at = next_reminder_at(prompt, _preferences(prompt), now=now, crossed_too=True)
@@ -130,9 +141,7 @@ def _send_batch(*, now: datetime) -> tuple[int, int]:
     """Queue the reminders of one batch of due prompts; (prompts looked at, reminders queued)."""
     queued = 0
     with transaction.atomic():
-        # The predicate of the partial index prompt_reminder_due, word for word, plus the due time.
-        prompts = _claim(Prompt.objects.filter(closed_at__isnull=True, next_reminder_at__isnull=False,
-                                               next_reminder_at__lte=now), order="next_reminder_at")
+        prompts = _claim(due_prompts(now=now), order="next_reminder_at")
         for prompt in prompts:
             prefs = _preferences(prompt)
             if prompt.game.status != GameStatus.ACTIVE:
