@@ -270,7 +270,8 @@ def due_digest_readers(*, now: datetime, never_read: bool = False):
     with an OR: in next_digest_at order the NULLs come last, after every reader not due yet."""
     readers = NotificationPreferences.objects.filter(digest=True)
     if never_read:
-        return readers.filter(next_digest_at__isnull=True).order_by("pk")
+        # No order: by primary key the planner would walk every preferences row looking for these.
+        return readers.filter(next_digest_at__isnull=True).order_by()
     return readers.filter(next_digest_at__lte=now).order_by("next_digest_at")
 
 
