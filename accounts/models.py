@@ -47,7 +47,13 @@ class NotificationPreferences(models.Model):
 
     class Meta:
         verbose_name_plural = "notification preferences"
-        indexes = [models.Index(fields=["next_digest_at"], name="prefs_digest_due", condition=models.Q(digest=True))]
+        indexes = [
+            models.Index(fields=["next_digest_at"], name="prefs_digest_due", condition=models.Q(digest=True)),
+            # Readers never looked at: nearly always none. An index of its own (its predicate is the query's),
+            # or the planner, seeing most rows NULL (non-readers), scans the table for them.
+            models.Index(fields=["user"], name="prefs_digest_never_read",
+                         condition=models.Q(digest=True, next_digest_at__isnull=True)),
+        ]
 
     def __str__(self) -> str:
         return f"preferences of {self.user}"

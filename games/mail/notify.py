@@ -266,11 +266,13 @@ def _digest_games(*, user: User, since: datetime) -> list[dict]:
 
 def due_digest_readers(*, now: datetime, never_read: bool = False):
     """Digest readers whose digest is due, earliest first, through the partial index prefs_digest_due
-    (``digest = true``); with ``never_read``, those never looked at (NULL). Two queries rather than one
-    with an OR: in next_digest_at order the NULLs come last, after every reader not due yet."""
+    (``digest = true``); with ``never_read``, those never looked at (NULL), through prefs_digest_never_read.
+    Two queries rather than one with an OR: in next_digest_at order the NULLs come last, after every
+    reader not due yet."""
     readers = NotificationPreferences.objects.filter(digest=True)
     if never_read:
-        # No order: by primary key the planner would walk every preferences row looking for these.
+        # The partial index prefs_digest_never_read's predicate; no order (by primary key the planner
+        # would walk every preferences row looking for these).
         return readers.filter(next_digest_at__isnull=True).order_by()
     return readers.filter(next_digest_at__lte=now).order_by("next_digest_at")
 
