@@ -10,7 +10,7 @@ import logging
 from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Exists, OuterRef, Q, Subquery, Value
+from django.db.models import OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 

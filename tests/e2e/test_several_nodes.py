@@ -29,7 +29,7 @@ import pytest
 from django.db import connection
 
 from games.mail.models import MailJob, MailJobStatus, Notification, NotificationKind, NotificationStatus
-from games.models import Game, GameStatus, Prompt
+from games.models import Game, GameStatus
 from tests.e2e import client
 from tests.e2e.stack import Stack, _http_ok, _tcp_open, database_url, free_port, wait_for
 from tests.e2e.test_full_stack import assert_each_phase_resolved_once, assert_game_matches_its_replay
