@@ -40,9 +40,20 @@ class NotificationPreferences(models.Model):
     email_results = models.BooleanField(default=True)
     digest = models.BooleanField(default=False)
     reminder_lead_hours = models.JSONField(default=default_reminder_lead_hours)
+    # The digest task reads only the readers whose digest is due (issue 16 item 1): NULL is due now.
+    # digest_since: the start of what the next digest covers (NULL: the last 24 hours).
+    next_digest_at = models.DateTimeField(null=True, blank=True)
+    digest_since = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name_plural = "notification preferences"
+        indexes = [
+            models.Index(fields=["next_digest_at"], name="prefs_digest_due", condition=models.Q(digest=True)),
+            # Readers never looked at: nearly always none. An index of its own (its predicate is the query's),
+            # or the planner, seeing most rows NULL (non-readers), scans the table for them.
+            models.Index(fields=["user"], name="prefs_digest_never_read",
+                         condition=models.Q(digest=True, next_digest_at__isnull=True)),
+        ]
 
     def __str__(self) -> str:
         return f"preferences of {self.user}"

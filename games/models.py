@@ -128,6 +128,16 @@ class Prompt(models.Model):
     opened_at = models.DateTimeField()
     closed_at = models.DateTimeField(null=True, blank=True)
     answered = models.BooleanField(default=False)  # closed by a pick (vs. superseded or game over)
+    # What the mail layer's periodic jobs need to find their due work through small partial indexes
+    # (issue 16 item 1), rather than walking every open prompt:
+    # - mail_pending: the prompt email is not settled yet (neither queued nor found needless); the
+    #   prompt sweep reads only these.
+    # - reminder_planned / next_reminder_at: when the seat's next deadline reminder is due (NULL: none),
+    #   planned by the reminders task after the prompt opens and planned again whenever the deadline,
+    #   the player's preferences or vacations, or the seat's holder change (reminder_planned = False).
+    mail_pending = models.BooleanField(default=True)
+    reminder_planned = models.BooleanField(default=False)
+    next_reminder_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -138,6 +148,17 @@ class Prompt(models.Model):
             # The sweep's index: only open prompts, so its cost grows with due prompts, not history.
             models.Index(fields=["deadline"], name="prompt_open_deadline",
                          condition=Q(closed_at__isnull=True)),
+            # The mail jobs' indexes (games/mail/reminders.py, notify.py). A query must repeat the
+            # predicate word for word for the planner to use one (sweep.py, reminders.py).
+            # A write's open prompts (the mail task of that write finds them by the write's time).
+            models.Index(fields=["game", "opened_at"], name="prompt_open_game_opened",
+                         condition=Q(closed_at__isnull=True)),
+            models.Index(fields=["opened_at"], name="prompt_mail_pending",
+                         condition=Q(closed_at__isnull=True, mail_pending=True)),
+            models.Index(fields=["opened_at"], name="prompt_reminder_unplanned",
+                         condition=Q(closed_at__isnull=True, reminder_planned=False)),
+            models.Index(fields=["next_reminder_at"], name="prompt_reminder_due",
+                         condition=Q(closed_at__isnull=True, next_reminder_at__isnull=False)),
         ]
 
     def option_ids(self) -> set[str]:

@@ -9,25 +9,27 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timedelta
 from django.conf import settings
-from django.db.models import Exists, OuterRef, Q, Subquery, Value
+from django.db import transaction
+from django.db.models import OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from accounts.models import NotificationPreferences, User
 from games.models import Event, Game, GameStatus, Prompt, Seat, Submission, SubmissionSource
 
-from . import compose
+from . import compose, reminders
 from .models import Notification, NotificationKind, SeatMailbox
 from .outbox import NOT_BEFORE_TOLERANCE, notification_queue, sweep_grace
 
 logger = logging.getLogger(__name__)
 
-MAX_LEAD_HOURS = 24 * 7  # a reminder lead time above a week is clamped
 # The prompt sweep looks for open prompts without a prompt email over this window (a held-back follow-up
 # now due, or a prompt whose on-commit task was lost: broker down). Older ones are left to the deadline
 # reminders, so the sweep's cost stays bounded.
 MISSING_PROMPT_WINDOW = timedelta(hours=24)
 MISSING_PROMPT_BATCH = 200
+MAX_PROMPT_BATCHES_PER_SWEEP = 25  # a larger backlog (a long broker outage) waits for the next sweep
+STALE_SETTLE_BATCH = 1000
 
 
 def _mailable(seat: Seat) -> User | None:
@@ -101,12 +103,14 @@ def prompt_notifications_queue(*, prompt_ids: list[int], now: datetime | None = 
                .select_related("game", "seat__user__notification_preferences", "seat__mailbox")
                .annotate(previous_source=previous_pick_source()).order_by("pk"))
     rows = []
+    held_back = set()
     for prompt in prompts:
         user = _mailable(prompt.seat)
         if user is None or not _loaded_preferences(user).email_prompts:
             continue
         due_at = prompt_due_at(opened_at=prompt.opened_at, previous_source=prompt.previous_source)
         if now < due_at - NOT_BEFORE_TOLERANCE:
+            held_back.add(prompt.pk)
             continue
         row = notification_queue(
             kind=NotificationKind.PROMPT, dedupe_key=prompt_dedupe_key(prompt),
@@ -114,12 +118,17 @@ def prompt_notifications_queue(*, prompt_ids: list[int], now: datetime | None = 
             render=lambda p=prompt, u=user: compose.render_prompt(prompt=p, user=u))
         if row is not None:
             rows.append(row)
+    # Settled (emailed now or before, or no email owed: closed, game not active, bot, no address, opted
+    # out): the prompt sweep no longer looks at them. A held-back follow-up stays for the sweep.
+    settled = [pk for pk in prompt_ids if pk not in held_back]
+    if settled:
+        Prompt.objects.filter(pk__in=settled, mail_pending=True).update(mail_pending=False)
     return rows
 
 
 def write_prompt_ids(*, game_id: int, opened_at: datetime) -> list[int]:
     """The prompts of a game still open that one write opened (a write opens all its prompts at its
-    own time; the open-prompt ``opened_at`` index finds them)."""
+    own time; the partial index prompt_open_game_opened finds them)."""
     return list(Prompt.objects.filter(game_id=game_id, opened_at=opened_at, closed_at__isnull=True)
                 .order_by("pk").values_list("pk", flat=True))
 
@@ -131,10 +140,6 @@ def prompts_due_without_mail(*, now: datetime):
     being down, it is queued here), or a held-back follow-up whose delay has passed (nothing was
     enqueued for it when it opened: it is emailed here, or never if answered before).
     """
-    has_prompt_mail = Notification.objects.filter(prompt=OuterRef("pk"), kind=NotificationKind.PROMPT)
-    # The game's status as a correlated test, not a join: a join on the status index tempts a planner
-    # without statistics (SQLite) into walking every prompt of every active game.
-    game_active = Game.objects.filter(pk=OuterRef("game_id"), status=GameStatus.ACTIVE)
     # A held-back follow-up is due when its delay has passed (with no delay its task was enqueued at
     # once, as for any other prompt, and gets the same grace to run). A prompt older than both is due
     # whatever the seat's previous pick, so the previous pick is looked up only for the prompts between.
@@ -143,29 +148,49 @@ def prompts_due_without_mail(*, now: datetime):
     at_once = Q(previous_source__in=AT_ONCE_AFTER)
     due = (Q(opened_at__lte=min(at_once_by, held_back_by)) | (Q(opened_at__lte=at_once_by) & at_once)
            | (Q(opened_at__lte=held_back_by) & ~at_once))
+    # Only the prompts whose email is not settled yet, through the partial index prompt_mail_pending
+    # (its predicate word for word): the rest (emailed, or found needless: bots, no address, opted out)
+    # left it when they were settled, so the sweep's cost grows with the prompts opened lately.
     return (Prompt.objects
-            .filter(closed_at__isnull=True, opened_at__gt=now - MISSING_PROMPT_WINDOW,
-                    opened_at__lte=max(at_once_by, held_back_by), seat__is_bot=False, seat__user__is_active=True,
-                    seat__user__email_verified_at__isnull=False)
-            .exclude(seat__user__email="")
-            .exclude(seat__user__notification_preferences__email_prompts=False)
+            .filter(closed_at__isnull=True, mail_pending=True, opened_at__gt=now - MISSING_PROMPT_WINDOW,
+                    opened_at__lte=max(at_once_by, held_back_by))
             .alias(previous_source=previous_pick_source())
             .filter(due)
-            .filter(Exists(game_active), ~Exists(has_prompt_mail))
             .order_by("opened_at"))
+
+
+def _stale_prompts_settle(*, now: datetime) -> int:
+    """Prompts still unsettled after the sweep's window are left to the reminders: settle them in
+    batches (after a long outage, or the migration that added the flag), so the index stays small."""
+    settled = 0
+    while True:
+        stale = (Prompt.objects.filter(closed_at__isnull=True, mail_pending=True,
+                                       opened_at__lte=now - MISSING_PROMPT_WINDOW)
+                 .order_by("opened_at").values("pk")[:STALE_SETTLE_BATCH])
+        n = Prompt.objects.filter(pk__in=Subquery(stale)).update(mail_pending=False)
+        settled += n
+        if n < STALE_SETTLE_BATCH:
+            return settled
 
 
 def due_prompt_notifications_queue(*, now: datetime | None = None) -> int:
     """The prompt sweep (beat, every MAIL_PROMPT_SWEEP_SECONDS): queue the due prompt emails never queued.
 
-    Walks the open-prompt ``opened_at`` index (migration mail 0002) over the last day, so it costs what
-    the recent open prompts cost; prompts no email is due for (bots, no address, opted out) are filtered
-    in the query so they are not looked at again every sweep. It renders here (it runs on the mail
-    worker), at most MISSING_PROMPT_BATCH a sweep; the next sweep takes the rest. Returns how many.
+    Walks the partial index of prompts whose email is not settled (``mail_pending``: games.Prompt,
+    issue 16 item 1), so it costs what the prompts opened since the last sweep cost, not every open
+    prompt; each prompt it looks at is settled (emailed, or found to need none: bot, no address, opted
+    out) and not looked at again. It renders here (it runs on the mail worker), MISSING_PROMPT_BATCH
+    prompts a batch, at most MAX_PROMPT_BATCHES_PER_SWEEP batches; the next sweep takes the rest.
     """
     now = now or timezone.now()
-    ids = list(prompts_due_without_mail(now=now).values_list("pk", flat=True)[:MISSING_PROMPT_BATCH])
-    return len(prompt_notifications_queue(prompt_ids=ids, now=now)) if ids else 0
+    _stale_prompts_settle(now=now)
+    queued = 0
+    for _ in range(MAX_PROMPT_BATCHES_PER_SWEEP):
+        ids = list(prompts_due_without_mail(now=now).values_list("pk", flat=True)[:MISSING_PROMPT_BATCH])
+        queued += len(prompt_notifications_queue(prompt_ids=ids, now=now)) if ids else 0
+        if len(ids) < MISSING_PROMPT_BATCH:
+            break
+    return queued
 
 
 def result_notifications_queue(*, game_id: int, phase: int, event_ids: list[int]) -> int:
@@ -213,88 +238,81 @@ def finished_notifications_queue(*, game_id: int) -> int:
     return sent
 
 
-def _leads(prefs: NotificationPreferences) -> list[int]:
-    out = set()
-    for value in prefs.reminder_lead_hours or []:
-        try:
-            hours = int(value)
-        except (TypeError, ValueError):
-            continue
-        if 0 < hours <= MAX_LEAD_HOURS:
-            out.add(hours)
-    return sorted(out)
-
-
 def reminders_due_queue(*, now: datetime | None = None) -> int:
-    """Queue the reminders that are due now: one per (prompt, deadline, lead), only for open prompts.
+    """Queue the deadline reminders due now (reminders.py: through each open prompt's stored next
+    reminder time, issue 16 item 1); returns how many."""
+    return reminders.reminders_due_queue(now=now)
 
-    The query walks the open-prompt deadline index over [now, now + the longest lead], so its cost
-    grows with prompts near their deadline. When several leads are due at once (the sweep was down),
-    only the most urgent is sent and the longer ones are treated as done.
-    """
-    now = now or timezone.now()
-    horizon = now + timedelta(hours=MAX_LEAD_HOURS)
+
+DIGEST_BATCH = 200  # readers claimed per transaction
+DIGEST_EVERY = timedelta(hours=23)  # at most one digest a day (the hourly run after 23 hours)
+
+
+def _digest_games(*, user: User, since: datetime) -> list[dict]:
+    """What one reader's digest shows: each game of theirs with events they may see since ``since``."""
+    games = []
+    seats = (Seat.objects.filter(user=user).filter(Q(game__status=GameStatus.ACTIVE) | Q(game__finished_at__gt=since))
+             .select_related("game"))
+    for seat in seats:
+        events = [e for e in Event.objects.filter(game=seat.game, created_at__gt=since).order_by("id")
+                  if e.visible_to(seat.position)]
+        if not events:
+            continue
+        waiting = Prompt.objects.filter(seat=seat, closed_at__isnull=True).exists()
+        view = compose.game_view_for_seat(game=seat.game, seat=seat)
+        games.append({"title": compose.game_title(seat.game),
+                      "where": compose.where_in_game(view, engine_slug=seat.game.engine),
+                      "events": events[-50:], "waiting": waiting})
+    return games
+
+
+def due_digest_readers(*, now: datetime, never_read: bool = False):
+    """Digest readers whose digest is due, earliest first, through the partial index prefs_digest_due
+    (``digest = true``); with ``never_read``, those never looked at (NULL), through prefs_digest_never_read.
+    Two queries rather than one with an OR: in next_digest_at order the NULLs come last, after every
+    reader not due yet."""
+    readers = NotificationPreferences.objects.filter(digest=True)
+    if never_read:
+        # The partial index prefs_digest_never_read's predicate; no order (by primary key the planner
+        # would walk every preferences row looking for these).
+        return readers.filter(next_digest_at__isnull=True).order_by()
+    return readers.filter(next_digest_at__lte=now).order_by("next_digest_at")
+
+
+def _digest_batch(*, now: datetime, never_read: bool) -> tuple[int, int]:
+    """One batch of the readers whose digest is due, claimed (SKIP LOCKED) in one query through the
+    partial index prefs_digest_due; (readers looked at, digests queued)."""
     queued = 0
-    prompts = (Prompt.objects.filter(closed_at__isnull=True, deadline__gt=now, deadline__lte=horizon,
-                                     game__status=GameStatus.ACTIVE)
-               .select_related("seat", "seat__user", "seat__user__notification_preferences", "game")
-               .order_by("deadline"))
-    for prompt in prompts:
-        user = _mailable(prompt.seat)
-        if user is None:
-            continue
-        prefs = _loaded_preferences(user)
-        if not prefs.email_prompts:
-            continue
-        due = [h for h in _leads(prefs)
-               if prompt.deadline - timedelta(hours=h) <= now < prompt.deadline
-               and prompt.opened_at < prompt.deadline - timedelta(hours=h)]  # no reminder right after the prompt
-        if not due:
-            continue
-        lead = min(due)
-        if Notification.objects.filter(prompt=prompt, kind=NotificationKind.REMINDER, deadline=prompt.deadline,
-                                       lead_hours__lte=lead).exists():
-            continue
-        if notification_queue(kind=NotificationKind.REMINDER,
-                              dedupe_key=f"reminder:{prompt.pk}:seat{prompt.seat_id}:{prompt.deadline.isoformat()}:{lead}h",
-                              to_email=user.email, user_id=user.pk, game=prompt.game, seat=prompt.seat,
-                              prompt=prompt, lead_hours=lead,
-                              render=lambda p=prompt, u=user, h=lead: compose.render_prompt(prompt=p, user=u,
-                                                                                             reminder_hours=h)):
-            queued += 1
-    return queued
+    with transaction.atomic():
+        readers = list(due_digest_readers(now=now, never_read=never_read).select_related("user")
+                       .select_for_update(skip_locked=True, of=("self",))[:DIGEST_BATCH])
+        for prefs in readers:
+            user = prefs.user
+            since = prefs.digest_since or now - timedelta(hours=24)
+            games = _digest_games(user=user, since=since) if _address_confirmed(user) else []
+            if games and notification_queue(
+                    kind=NotificationKind.DIGEST, dedupe_key=f"digest:user{user.pk}:{now.date().isoformat()}",
+                    to_email=user.email, user_id=user.pk,
+                    render=lambda u=user, g=games: compose.render_digest(user=u, games=g)):
+                queued += 1
+                prefs.digest_since = now
+            # Nothing to tell: the window stays open and is looked at again in a day, not every hour.
+            prefs.next_digest_at = now + DIGEST_EVERY
+        NotificationPreferences.objects.bulk_update(readers, ["next_digest_at", "digest_since"])
+    return len(readers), queued
 
 
 def digests_queue(*, now: datetime | None = None) -> int:
-    """Once a day per digest reader: the events they may see since their previous digest."""
+    """Once a day per digest reader: the events they may see since their previous digest. Reads only
+    the readers whose digest is due (their stored ``next_digest_at``), a batch per query."""
     now = now or timezone.now()
     queued = 0
-    for prefs in NotificationPreferences.objects.filter(digest=True).select_related("user"):
-        user = prefs.user
-        if not _address_confirmed(user):
-            continue
-        last = Notification.objects.filter(user=user, kind=NotificationKind.DIGEST).order_by("-id").first()
-        if last is not None and now - last.created_at < timedelta(hours=23):
-            continue
-        since = last.created_at if last is not None else now - timedelta(hours=24)
-        games = []
-        seats = (Seat.objects.filter(user=user).filter(Q(game__status=GameStatus.ACTIVE) | Q(game__finished_at__gt=since))
-                 .select_related("game"))
-        for seat in seats:
-            events = [e for e in Event.objects.filter(game=seat.game, created_at__gt=since).order_by("id")
-                      if e.visible_to(seat.position)]
-            if not events:
-                continue
-            waiting = Prompt.objects.filter(seat=seat, closed_at__isnull=True).exists()
-            view = compose.game_view_for_seat(game=seat.game, seat=seat)
-            games.append({"title": compose.game_title(seat.game), "where": compose.where_in_game(view, engine_slug=seat.game.engine),
-                          "events": events[-50:], "waiting": waiting})
-        if not games:
-            continue
-        if notification_queue(kind=NotificationKind.DIGEST, dedupe_key=f"digest:user{user.pk}:{now.date().isoformat()}",
-                              to_email=user.email, user_id=user.pk,
-                              render=lambda u=user, g=games: compose.render_digest(user=u, games=g)):
-            queued += 1
+    for never_read in (True, False):
+        while True:
+            looked, sent = _digest_batch(now=now, never_read=never_read)
+            queued += sent
+            if looked < DIGEST_BATCH:
+                break
     return queued
 
 

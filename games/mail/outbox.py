@@ -163,17 +163,24 @@ def notification_failed(*, notification_id: int, error: str, final: bool) -> Non
         row.save(update_fields=["attempts", "last_error", "status"])
 
 
+OUTBOX_SWEEP_BATCH = 500  # rows re-enqueued per sweep; a send task locks its row, so a duplicate is harmless
+
+
+def lost_notifications(*, now: datetime):
+    """Pending emails due for over the sweep grace, oldest first: the partial index
+    mail_notification_pending (``status = 'pending'``) answers it."""
+    cutoff = now - sweep_grace()
+    return (Notification.objects.filter(status=NotificationStatus.PENDING, created_at__lte=cutoff)
+            .filter(Q(not_before__isnull=True) | Q(not_before__lte=cutoff)).order_by("created_at"))
+
+
 def outbox_sweep(*, now=None, enqueue: Callable[[int], None] | None = None) -> int:
     """Re-enqueue pending emails due for over the sweep grace (their task was lost); uses the pending index.
 
     A row is due at ``not_before`` if it has one (a delayed follow-up prompt), else when it was queued;
     a delayed row is left to its countdown task until then, so it is never sent early.
     """
-    now = now or timezone.now()
-    cutoff = now - sweep_grace()
-    ids = list(Notification.objects.filter(status=NotificationStatus.PENDING, created_at__lte=cutoff)
-               .filter(Q(not_before__isnull=True) | Q(not_before__lte=cutoff))
-               .order_by("created_at").values_list("pk", flat=True)[:500])
+    ids = list(lost_notifications(now=now or timezone.now()).values_list("pk", flat=True)[:OUTBOX_SWEEP_BATCH])
     for pk in ids:
         if enqueue is not None:
             enqueue(pk)

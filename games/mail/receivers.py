@@ -21,11 +21,14 @@ import logging
 
 from anymail.signals import inbound
 from django.db import transaction
+from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
+from accounts.models import NotificationPreferences, Vacation
+from games.models import Prompt
 from games.signals import game_finished_in_write, phase_resolved_in_write, prompts_opened, seat_changed_hands
 
-from . import jobs, notify, tasks
+from . import jobs, notify, reminders, tasks
 from .models import MailJobKind
 from .tokens import mailbox_rotate
 
@@ -74,6 +77,18 @@ def on_game_finished(sender, game, **kwargs) -> None:
 def on_seat_changed_hands(sender, seat, previous_user_id, reason, **kwargs) -> None:
     """Inside the seat change's transaction: the old reply address and links stop working with it."""
     mailbox_rotate(seat_id=seat.pk, previous_user_id=previous_user_id, reason=reason)
+    # The new holder's prompt email and reminders (their own lead times) are owed afresh.
+    reminders.plan_again(Prompt.objects.filter(seat_id=seat.pk).filter(closed_at__isnull=True))
+    Prompt.objects.filter(seat_id=seat.pk, closed_at__isnull=True).update(mail_pending=True)
+
+
+@receiver(post_save, sender=NotificationPreferences, dispatch_uid="mail.preferences_saved")
+@receiver(post_save, sender=Vacation, dispatch_uid="mail.vacation_saved")
+@receiver(post_delete, sender=Vacation, dispatch_uid="mail.vacation_deleted")
+def on_reminder_settings_changed(sender, instance, **kwargs) -> None:
+    """A player's reminder lead times, email switch or vacations changed: their open prompts' next
+    reminders are planned again by the reminders task (issue 16 item 1)."""
+    reminders.plan_again_for_user(instance.user_id)
 
 
 @receiver(inbound, dispatch_uid="mail.anymail_inbound")

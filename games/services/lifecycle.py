@@ -126,7 +126,7 @@ def game_resume(*, game: Game, by: User) -> Game:
         raise GameError(ErrorCode.GAME_NOT_ACTIVE, "the game is not paused")
     paused_for = timezone.now() - (game.paused_at or timezone.now())
     Prompt.objects.filter(game=game, closed_at__isnull=True, deadline__isnull=False).update(
-        deadline=F("deadline") + paused_for)
+        deadline=F("deadline") + paused_for, reminder_planned=False)  # reminders planned again (issue 16)
     game.status = GameStatus.ACTIVE
     game.paused_at = None
     game.version += 1  # the status, and the open prompts' deadlines

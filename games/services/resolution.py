@@ -62,13 +62,15 @@ def due_prompts_handle(turn: Turn) -> bool:
         if back is not None:
             # The player is away: their deadline waits for them (with some time to answer on return).
             row.deadline = back + timedelta(seconds=float(settings.get("vacation_grace_seconds", 12 * 3600)))
-            row.save(update_fields=["deadline"])
+            row.reminder_planned = False  # the new deadline's reminders (issue 16 item 1)
+            row.save(update_fields=["deadline", "reminder_planned"])
             continue
         if not seat.is_bot and seat.extensions_used < int(settings.get("extensions", 0)):
             seat.extensions_used += 1
             turn.dirty_seats.add(position)
             row.deadline = turn.now + timedelta(seconds=clock.extension_seconds(turn.game))
-            row.save(update_fields=["deadline"])
+            row.reminder_planned = False  # the new deadline's reminders (issue 16 item 1)
+            row.save(update_fields=["deadline", "reminder_planned"])
             events_store(turn, [EngineEvent(f"Seat {position} missed a deadline and got an extension.")],
                          phase=turn.game.phase)
             continue

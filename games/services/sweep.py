@@ -19,14 +19,25 @@ from ..models import Game, GameStatus, Prompt
 logger = logging.getLogger(__name__)
 
 
+def due_prompt_games(*, now: datetime, grace: datetime, limit: int = 500):
+    """(game id, phase) of the active games with an open prompt whose deadline has passed.
+
+    In deadline order with a limit, so the plan is a walk of the partial index prompt_open_deadline (its
+    predicate, ``closed_at IS NULL``, repeated) in index order, each game read by key, stopping at the
+    limit, whatever the planner estimates. Without the order, closed prompts (all with past deadlines)
+    fooled its estimate of ``deadline <= now`` into a scan of every prompt row (issue 16 item 1).
+    """
+    # A game whose resolution was asked for less than a grace period ago has its task on the way.
+    not_just_requested = Q(game__resolve_requested_at__isnull=True) | Q(game__resolve_requested_at__lte=grace)
+    return (Prompt.objects.filter(closed_at__isnull=True, deadline__lte=now, game__status=GameStatus.ACTIVE)
+            .filter(not_just_requested).order_by("deadline").values_list("game_id", "game__phase")[:limit])
+
+
 def due_phases(*, now: datetime | None = None, limit: int = 500) -> list[tuple[int, int]]:
     """(game id, phase) pairs to resolve now."""
     now = now or timezone.now()
     grace = now - timedelta(seconds=settings.RESOLVE_GRACE_SECONDS)
-    # A game whose resolution was asked for less than a grace period ago has its task on the way.
-    not_just_requested = Q(game__resolve_requested_at__isnull=True) | Q(game__resolve_requested_at__lte=grace)
-    due = set(Prompt.objects.filter(closed_at__isnull=True, deadline__lte=now, game__status=GameStatus.ACTIVE)
-              .filter(not_just_requested).values_list("game_id", "game__phase")[:limit])
+    due = set(due_prompt_games(now=now, grace=grace, limit=limit))
     due |= set(Game.objects.filter(resolve_requested_at__lte=grace, status=GameStatus.ACTIVE)
                .values_list("id", "phase")[:limit])
     return sorted(due)

@@ -1,0 +1,193 @@
+"""Scale benchmark of the periodic jobs: every beat task at 1k, 100k (and more) active games (issue 16 item 2).
+
+    .venv/bin/python benchmarks/scale_bench.py --sizes 1000,100000 [--runs 5] [--keep]
+
+For each size it creates a PostgreSQL database of its own (``faltisia_scale_bench_<size>`` on
+``--server``), migrates it, seeds it with COPY (benchmarks/scale_seed.py: games with history, players
+who read mail, the same due work at every size), then runs each task of ``CELERY_BEAT_SCHEDULE`` in a
+process of its own: once with the due work (``due``), then ``--runs`` more times with nothing left
+due (``idle``), timing each run and reading the process's peak RSS growth (``ru_maxrss`` after the
+runs minus before them). A task runs as its worker runs it: what it enqueues (a step's resolution, an
+email's send) goes to an in-memory broker and is not run, so the figures are the periodic job's own
+cost (rendering and storing the emails it queues included). Prints one JSON line per task and a table,
+and drops the databases unless ``--keep``.
+
+Not included: the HTTP load of load_bench.py running at the same time (the periodic jobs are measured
+alone on the shared 2-core machine); tournaments are not seeded (their sweep finds nothing due).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+SERVER = "postgres://postgres@127.0.0.1:5432"
+PREFIX = "faltisia_scale_bench_"
+
+
+def _env(db_url: str) -> dict:
+    env = dict(os.environ)
+    env.update({"DATABASE_URL": db_url, "DJANGO_SETTINGS_MODULE": "faltisia.test_settings",
+                "CELERY_BROKER_URL": "memory://", "LOG_LEVEL": "ERROR", "MAIL_INBOUND_ESPS": "",
+                "BENCH_TASKS_EAGER": "0", "PYTHONPATH": str(ROOT)})
+    return env
+
+
+def _django(db_url: str) -> None:
+    os.environ.update(_env(db_url))
+    import django
+
+    django.setup()
+
+
+def _admin(server: str, sql: str) -> None:
+    import psycopg
+
+    with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:
+        conn.execute(sql)
+
+
+def _child(args: list[str], db_url: str) -> dict:
+    """Run this script in a child process; its last stdout line is a JSON result."""
+    out = subprocess.run([sys.executable, __file__, *args, "--db-url", db_url], env=_env(db_url),
+                         capture_output=True, text=True, check=False)
+    if out.returncode != 0:
+        raise RuntimeError(f"{args} failed:\n{out.stderr[-3000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+# --- children -----------------------------------------------------------------------------------
+
+def child_seed(games: int, db_url: str) -> dict:
+    _django(db_url)
+    from benchmarks.scale_seed import seed
+
+    t0 = time.perf_counter()
+    result = seed(games=games)
+    result["seed_seconds"] = round(time.perf_counter() - t0, 1)
+    return result
+
+
+def _due_counts() -> dict:
+    from games.mail.models import MailJob, Notification
+
+    return {"reminders": Notification.objects.filter(kind="reminder").count(),
+            "prompt_emails": Notification.objects.filter(kind="prompt").count(),
+            "digests": Notification.objects.filter(kind="digest").count(),
+            "outbox_pending": Notification.objects.filter(status="pending").count(),
+            "jobs_pending": MailJob.objects.filter(status="pending").count()}
+
+
+def child_task(task_name: str, runs: int, db_url: str) -> dict:
+    _django(db_url)
+    from django.db import connection, reset_queries
+    from django.utils import timezone
+
+    from faltisia.celery import app
+
+    from django.conf import settings
+
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    app.conf.task_always_eager = False  # see _env: the enqueued tasks wait in the in-memory broker
+    app.loader.import_default_modules()  # the autodiscovered task modules
+    task = app.tasks[task_name]
+    connection.ensure_connection()
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    started = timezone.now()
+    times, queries = [], []
+    for _ in range(runs + 1):
+        from django.conf import settings
+
+        settings.DEBUG = True  # count the statements of each run
+        reset_queries()
+        t0 = time.perf_counter()
+        result = task.apply().get()
+        times.append(time.perf_counter() - t0)
+        queries.append(len(connection.queries))
+        if not times[1:]:
+            first = result
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    from games.mail.models import Notification
+
+    reminders = Notification.objects.filter(kind="reminder", created_at__gte=started)
+    idle = sorted(times[1:])
+    return {"task": task_name, "due_s": round(times[0], 3), "due_result": first,
+            "idle_p50_s": round(idle[len(idle) // 2], 4), "idle_max_s": round(idle[-1], 4),
+            "due_queries": queries[0], "idle_queries": queries[-1],
+            "rss_growth_mb": round((peak - before) / 1024, 1), "peak_rss_mb": round(peak / 1024, 1),
+            "reminders_sent": reminders.count()}
+
+
+# --- driver -------------------------------------------------------------------------------------
+
+def beat_tasks() -> list[tuple[str, float]]:
+    """(task, period) of the beat schedule, the deadline sweep first (it opens new prompts)."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "faltisia.test_settings")
+    import django
+
+    django.setup()
+    from django.conf import settings
+
+    tasks = [(e["task"], float(e["schedule"])) for e in settings.CELERY_BEAT_SCHEDULE.values()]
+    return sorted(tasks, key=lambda t: t[0] != "games.sweep_due_phases")
+
+
+def measure(size: int, *, server: str, runs: int, keep: bool) -> list[dict]:
+    db = f"{PREFIX}{size}"
+    db_url = f"{server}/{db}"
+    _admin(server, f"DROP DATABASE IF EXISTS {db}")
+    _admin(server, f"CREATE DATABASE {db}")
+    try:
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, str(ROOT / "manage.py"), "migrate", "-v0"], env=_env(db_url), check=True)
+        migrate_s = time.perf_counter() - t0
+        seeded = _child(["--child-seed", str(size)], db_url)
+        print(json.dumps({"games": size, "migrate_s": round(migrate_s, 1), **seeded}), flush=True)
+        rows = []
+        for task, period in beat_tasks():
+            row = {"games": size, "period_s": period, **_child(["--child-task", task, "--runs", str(runs)], db_url)}
+            print(json.dumps(row), flush=True)
+            rows.append(row)
+        return rows
+    finally:
+        if not keep:
+            _admin(server, f"DROP DATABASE IF EXISTS {db} WITH (FORCE)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--sizes", default="1000,100000", help="active games, comma-separated")
+    ap.add_argument("--runs", type=int, default=5, help="idle runs of each task after its due run")
+    ap.add_argument("--server", default=SERVER)
+    ap.add_argument("--keep", action="store_true", help="keep the databases")
+    ap.add_argument("--db-url")
+    ap.add_argument("--child-seed", type=int)
+    ap.add_argument("--child-task")
+    args = ap.parse_args()
+    if args.child_seed:
+        print(json.dumps(child_seed(args.child_seed, args.db_url)))
+        return
+    if args.child_task:
+        print(json.dumps(child_task(args.child_task, args.runs, args.db_url), default=str))
+        return
+    all_rows = []
+    for size in [int(s) for s in args.sizes.split(",")]:
+        all_rows += measure(size, server=args.server, runs=args.runs, keep=args.keep)
+    print(f"\n{'task':40} {'games':>8} {'due s':>8} {'idle p50':>9} {'idle max':>9} {'queries due/idle':>17} "
+          f"{'RSS +MB':>8} {'period':>7}")
+    for r in all_rows:
+        print(f"{r['task']:40} {r['games']:>8} {r['due_s']:>8} {r['idle_p50_s']:>9} {r['idle_max_s']:>9} "
+              f"{str(r['due_queries']) + '/' + str(r['idle_queries']):>17} {r['rss_growth_mb']:>8} {r['period_s']:>7}")
+
+
+if __name__ == "__main__":
+    main()

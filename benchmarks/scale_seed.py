@@ -1,0 +1,301 @@
+"""Seed a scale benchmark database with PostgreSQL COPY: N active Faltisia games with history and
+players who read mail (issue 16 item 2).
+
+Rows are written as COPY text, built from a template of each model's defaults with only the varying
+columns filled per row, so seeding costs what PostgreSQL spends storing and indexing the rows. What
+is seeded for ``games`` active games of 4 seats:
+
+- users: one per game (each sits at 4 games), email confirmed; preferences with varied reminder lead
+  times (``LEAD_PATTERNS``), 90% with prompt emails on, 5% digest readers (their next digest spread over
+  the next 23 hours, as after a day of hourly runs);
+- per game: the state (one of 16 real deals), 4 seats, the previous step's 4 closed prompts (past
+  deadlines) with their picks and one event, one sent result email and its done mail job, and one open
+  prompt per seat, deadlines spread over the next 2 days, reminders planned (``next_reminder_at``) and
+  prompt emails settled, as the periodic jobs leave them;
+- the due work, the same at every size (``DUE``): reminders due now, prompts just opened and not yet
+  emailed nor planned, games with a passed deadline, digests due this hour, lost outbox rows, lost mail
+  jobs.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from datetime import datetime, timedelta
+
+from django.db import connection
+from django.utils import timezone
+
+PLAYERS = 4
+LEAD_PATTERNS = [[24, 2], [2], [48, 12, 1], [], [6], [24]]
+DIGEST_SHARE = 20  # one reader in 20 (5%)
+DUE = {"reminders": 80, "new_prompts": 40, "deadline_games": 50, "digests": 20, "outbox": 30, "mail_jobs": 20}
+# The due work lives in the first games: reminders in games 1-20, new prompts 21-30, passed deadlines
+# 31-80; the reminder users (1-80) get leads [24, 2].
+REMINDER_GAMES = range(1, 21)
+NEW_PROMPT_GAMES = range(21, 31)
+DEADLINE_GAMES = range(31, 81)
+
+
+def _text(value) -> str:
+    """One value in COPY's text format."""
+    if value is None:
+        return r"\N"
+    if isinstance(value, bool):
+        return "t" if value else "f"
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, (dict, list)):
+        value = json.dumps(value)
+    s = str(value)
+    return s.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
+
+
+class Copier:
+    """COPY rows of ``model``: every column from the model's defaults (``fixed`` overrides them), the
+    ``varying`` ones given per row, in that order."""
+
+    def __init__(self, model, varying: list[str], **fixed):
+        self.model = model
+        self.fields = [f for f in model._meta.concrete_fields]
+        base = []
+        for f in self.fields:
+            if f.attname in fixed:
+                value = fixed[f.attname]
+            elif f.name in fixed:
+                value = fixed[f.name]
+            else:  # the default, "" for a text column without one, None for a nullable one
+                value = f.get_default()
+            base.append(_text(value))
+        self.base = base
+        self.slots = [next(i for i, f in enumerate(self.fields) if f.attname == name or f.name == name)
+                      for name in varying]
+        self.rows = 0
+
+    def line(self, values) -> str:
+        row = list(self.base)
+        for slot, value in zip(self.slots, values):
+            row[slot] = _text(value)
+        return "\t".join(row)
+
+    def copy(self, lines) -> None:
+        """COPY the lines (an iterable of ``line`` results) in chunks of 20,000."""
+        table = self.model._meta.db_table
+        cols = ", ".join(f'"{f.column}"' for f in self.fields)
+        with connection.cursor() as c:
+            raw = c.cursor  # psycopg's own cursor under Django's wrapper
+            with raw.copy(f"COPY {table} ({cols}) FROM STDIN") as copy:
+                chunk = []
+                for line in lines:
+                    chunk.append(line)
+                    if len(chunk) == 20_000:
+                        copy.write("\n".join(chunk) + "\n")
+                        self.rows += len(chunk)
+                        chunk = []
+                if chunk:
+                    copy.write("\n".join(chunk) + "\n")
+                    self.rows += len(chunk)
+
+
+def _templates():
+    from games.engines.registry import get_engine
+
+    engine = get_engine("faltisia")
+    out = []
+    for i in range(16):
+        state = engine.new_game(players=PLAYERS, options={}, seed=1000 + i)
+        prompts = [engine.prompt(state, p) for p in range(PLAYERS)]
+        out.append((1000 + i, state, engine.step(state), prompts))
+    return out
+
+
+def _reset_sequences(models) -> None:
+    with connection.cursor() as c:
+        for model in models:
+            table = model._meta.db_table
+            c.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
+                      f"COALESCE((SELECT MAX(id) FROM {table}), 1))")
+
+
+def leads_of(user_id: int) -> list[int]:
+    return [24, 2] if user_id <= DUE["reminders"] else LEAD_PATTERNS[user_id % len(LEAD_PATTERNS)]
+
+
+def next_reminder(deadline: datetime, opened_at: datetime, leads: list[int], now: datetime) -> datetime | None:
+    """What the reminders task would have planned (games/mail/reminders.py): the next lead time ahead."""
+    ahead = [deadline - timedelta(hours=h) for h in leads
+             if opened_at < deadline - timedelta(hours=h) and deadline - timedelta(hours=h) > now]
+    return min(ahead) if ahead else None
+
+
+def seed(*, games: int, now: datetime | None = None) -> dict:
+    """Write everything; returns the row counts and seconds per table."""
+    from accounts.models import NotificationPreferences, User
+    from games.mail.models import MailJob, Notification
+    from games.models import Event, Game, Prompt, Seat, Submission
+
+    now = now or timezone.now()
+    templates = _templates()
+    users = games  # each user sits at PLAYERS games
+    timings: dict[str, float] = {}
+
+    def timed(name, copier, lines):
+        t0 = time.perf_counter()
+        copier.copy(lines)
+        timings[name] = round(time.perf_counter() - t0, 2)
+
+    def user_of(game_id: int, position: int) -> int:
+        return ((game_id - 1) * PLAYERS + position) % users + 1
+
+    # Users and their preferences.
+    copier = Copier(User, ["id", "username", "email"], password="!", is_active=True, is_staff=False,
+                    is_superuser=False, first_name="", last_name="", date_joined=now,
+                    email_verified_at=now - timedelta(days=30))
+    timed("users", copier, (copier.line((u, f"bench{u}", f"bench{u}@example.org")) for u in range(1, users + 1)))
+
+    readers = [u for u in range(1, users + 1) if u % DIGEST_SHARE == 0]
+    due_readers = set(readers[:DUE["digests"]])
+
+    def prefs_rows(c):
+        for u in range(1, users + 1):
+            digest = u % DIGEST_SHARE == 0
+            if not digest:
+                next_digest = None
+            elif u in due_readers:
+                next_digest = now - timedelta(minutes=1)
+            else:  # spread over the next 23 hours, after the hour being measured
+                next_digest = now + timedelta(hours=1) + timedelta(seconds=(u * 7919) % (22 * 3600))
+            yield c.line((u, u, u % 10 != 9 or u <= DUE["reminders"], digest, leads_of(u), next_digest))
+
+    copier = Copier(NotificationPreferences, ["id", "user_id", "email_prompts", "digest", "reminder_lead_hours",
+                                              "next_digest_at"], email_results=True)
+    timed("preferences", copier, prefs_rows(copier))
+
+    # Games, seats.
+    copier = Copier(Game, ["id", "seed", "state", "phase"], engine="faltisia", options={}, players=PLAYERS,
+                    status="active", clock={"type": "fixed", "step_seconds": 172800, "extensions": 0,
+                                            "bot_after_misses": 0},
+                    is_public=False, created_at=now - timedelta(days=3), started_at=now - timedelta(days=3),
+                    updated_at=now - timedelta(hours=1), version=10)
+    # The state JSON is the bulk of each row: format each template's once.
+    state_text = {t[0]: _text(t[1]) for t in templates}
+    seed_slot, state_slot, phase_slot, id_slot = (copier.slots[1], copier.slots[2], copier.slots[3],
+                                                  copier.slots[0])
+
+    def game_lines():
+        for g in range(1, games + 1):
+            t = templates[g % len(templates)]
+            row = list(copier.base)
+            row[id_slot], row[seed_slot], row[state_slot], row[phase_slot] = str(g), str(t[0]), state_text[t[0]], str(t[2])
+            yield "\t".join(row)
+
+    timed("games", copier, game_lines())
+
+    copier = Copier(Seat, ["id", "game_id", "user_id", "position"])
+    timed("seats", copier, (copier.line(((g - 1) * PLAYERS + p + 1, g, user_of(g, p), p))
+                            for g in range(1, games + 1) for p in range(PLAYERS)))
+
+    # Prompts: the previous step's closed ones (ids 1..4N), then the open ones (4N+1..8N).
+    prompt_text = {}
+    for t in templates:
+        for p in range(PLAYERS):
+            wanted = t[3][p]
+            prompt_text[(t[0], p)] = (_text(wanted.id), _text(wanted.text),
+                                      _text([o.as_dict() for o in wanted.options]), wanted.options[0].id)
+    copier = Copier(Prompt, ["id", "game_id", "seat_id", "prompt_id", "phase", "text", "options", "deadline",
+                             "opened_at", "closed_at", "answered", "mail_pending", "reminder_planned",
+                             "next_reminder_at"])
+    seats_total = games * PLAYERS
+
+    def prompt_lines():
+        for g in range(1, games + 1):
+            t = templates[g % len(templates)]
+            for p in range(PLAYERS):
+                seat = (g - 1) * PLAYERS + p + 1
+                pid, text, options, _ = prompt_text[(t[0], p)]
+                yield "\t".join(_closed_prompt(copier, seat, g, pid, text, options, max(t[2] - 1, 0), now))
+        for g in range(1, games + 1):
+            t = templates[g % len(templates)]
+            step = 45 * 3600 * (g % 97) / 97  # deadlines spread over the next 3 to 48 hours
+            deadline = now + timedelta(hours=3) + timedelta(seconds=step)
+            opened_at, mail_pending, planned = now - timedelta(hours=1), False, True
+            if g in REMINDER_GAMES:
+                deadline = now + timedelta(hours=2) - timedelta(minutes=1)  # the 2-hour lead just crossed
+            elif g in NEW_PROMPT_GAMES:
+                opened_at, mail_pending, planned = now - timedelta(minutes=2), True, False
+            elif g in DEADLINE_GAMES:
+                deadline = now - timedelta(minutes=1)
+            for p in range(PLAYERS):
+                seat = (g - 1) * PLAYERS + p + 1
+                pid, text, options, _ = prompt_text[(t[0], p)]
+                nxt = None
+                if planned:
+                    nxt = (now - timedelta(minutes=1) if g in REMINDER_GAMES
+                           else next_reminder(deadline, opened_at, leads_of(user_of(g, p)), now))
+                row = list(copier.base)
+                for slot, value in zip(copier.slots, (seats_total + seat, g, seat, None, t[2], None, None, deadline,
+                                                      opened_at, None, False, mail_pending, planned, nxt)):
+                    row[slot] = _text(value)
+                row[copier.slots[3]], row[copier.slots[5]], row[copier.slots[6]] = pid, text, options
+                yield "\t".join(row)
+
+    timed("prompts", copier, prompt_lines())
+
+    copier_sub = Copier(Submission, ["id", "game_id", "seat_id", "prompt_row_id", "phase", "prompt_id",
+                                     "option_id"], source="web", created_at=now - timedelta(days=1))
+
+    def submission_lines():
+        for g in range(1, games + 1):
+            t = templates[g % len(templates)]
+            for p in range(PLAYERS):
+                seat = (g - 1) * PLAYERS + p + 1
+                pid, _, _, option = prompt_text[(t[0], p)]
+                yield copier_sub.line((seat, g, seat, seat, max(t[2] - 1, 0), t[3][p].id, option))
+
+    timed("submissions", copier_sub, submission_lines())
+
+    copier = Copier(Event, ["id", "game_id", "phase"], text="The previous step was resolved.", data={},
+                    visibility=None, created_at=now - timedelta(hours=2))
+    timed("events", copier, (copier.line((g, g, templates[g % len(templates)][2])) for g in range(1, games + 1)))
+
+    # One sent result email and its done mail job per game; the lost ones (pending) are the due work.
+    copier = Copier(Notification, ["id", "dedupe_key", "user_id", "game_id", "status", "created_at", "sent_at"],
+                    kind="result", to_email="bench@example.org", subject="A step was resolved",
+                    body_text="what happened", body_html="", message_id="<bench@localhost>", headers={},
+                    attempts=1, last_error="")
+
+    def notification_lines():
+        for g in range(1, games + 1):
+            lost = g <= DUE["outbox"]
+            yield copier.line((g, f"bench:result:{g}", user_of(g, 0), g, "pending" if lost else "sent",
+                               now - timedelta(minutes=5), None if lost else now - timedelta(minutes=5)))
+
+    timed("notifications", copier, notification_lines())
+    copier = Copier(MailJob, ["id", "game_id", "phase", "status", "due_at", "done_at"], kind="result",
+                    event_ids=[], created_at=now - timedelta(minutes=5), attempts=0, last_error="")
+
+    def job_lines():
+        for g in range(1, games + 1):
+            lost = DUE["outbox"] < g <= DUE["outbox"] + DUE["mail_jobs"]
+            yield copier.line((g, g, max(templates[g % len(templates)][2] - 1, 0), "pending" if lost else "done",
+                               now - timedelta(minutes=4), None if lost else now - timedelta(minutes=4)))
+
+    timed("mail_jobs", copier, job_lines())
+
+    t0 = time.perf_counter()
+    _reset_sequences([User, NotificationPreferences, Game, Seat, Prompt, Submission, Event, Notification, MailJob])
+    with connection.cursor() as c:
+        c.execute("ANALYZE")
+    timings["analyze"] = round(time.perf_counter() - t0, 2)
+    return {"games": games, "users": users, "digest_readers": len(readers), "seconds": timings}
+
+
+def _closed_prompt(copier: Copier, seat: int, game: int, pid: str, text: str, options: str, phase: int,
+                   now: datetime) -> list[str]:
+    row = list(copier.base)
+    values = (seat, game, seat, None, phase, None, None, now - timedelta(days=1), now - timedelta(days=3),
+              now - timedelta(days=1), True, False, True, None)
+    for slot, value in zip(copier.slots, values):
+        row[slot] = _text(value)
+    row[copier.slots[3]], row[copier.slots[5]], row[copier.slots[6]] = pid, text, options
+    return row
