@@ -37,7 +37,7 @@ def game_context(*, request, game: Game, viewer: Viewer) -> dict[str, Any]:
         "game": game, "title": game_title(game), "viewer": viewer, "seats": seats, "view": view,
         "prompt": prompt, "board": board, "started": started,
         "deciding": [s for s in seats if s["deciding"] and s["position"] != viewer.position],
-        "history": list(reversed(history_by_round(events, step_label=presentation_for(game.engine).step_label))),
+        "history": list(reversed(history_by_round(events, step_label=presentation_for(game.engine).step_labeller(seats)))),
         "event_count": len(events),
         # Read from the game row loaded before everything above: never newer than what the page shows (a
         # write committed meanwhile only costs one more fragment at the next poll).
