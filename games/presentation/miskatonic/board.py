@@ -15,8 +15,9 @@ from .history import seat_name
 
 # The engine's Mad Cackle bands (flow.BANDS: 20-16 green, 15-11 yellow, 10-6 orange, 5-1 red), and 0: insane.
 BAND_RANGES = [{"colour": c, "high": MAX_SANITY - 5 * i, "low": MAX_SANITY - 5 * i - 4} for i, c in enumerate(BANDS)]
-PHASES = {"produce": "Pay tuition", "student": "Pay tuition", "faculty": "Pay tuition", "preclass": "Pre-Class",
-          "class": "Class", "end": "Class dismissed", "done": "Class dismissed", "over": "Game over"}
+PHASES = {"start": "Go to the Bank", "produce": "Pay tuition", "student": "Pay tuition", "faculty": "Pay tuition",
+          "preclass": "Pre-Class", "class": "Class", "end": "Class dismissed", "done": "Class dismissed",
+          "over": "Game over"}
 KIND_LABELS = {"starting": "Starting Class", "student": "Student", "faculty": "Faculty", "transfer": "Transfer Student",
                "substitute": "Substitute", "student_event": "Student Event", "faculty_event": "Faculty Event",
                "house": "House Board"}
@@ -27,6 +28,14 @@ def sanity_track(sanity: int) -> list[dict[str, Any]]:
     """The track's 21 spaces, 20 down to 0, each with its band colour and whether the tracker stands on it."""
     return [{"n": n, "colour": BANDS[band(n)] if n > 0 else "insane", "on": n == sanity}
             for n in range(MAX_SANITY, -1, -1)]
+
+
+def phase_label(view: dict[str, Any]) -> str:
+    """The turn's step in the rulebook's words. A Class in progress is "Class" whatever the turn's phase says (the
+    engine marks the turn "end" before its Class starts, and an Aggressive Faculty's Class interrupts Tuition)."""
+    if view.get("class") and not view.get("over"):
+        return "Class"
+    return PHASES.get(view["phase"], view["phase"].replace("_", " ").capitalize())
 
 
 def is_faculty(card: dict[str, Any]) -> bool:
@@ -99,7 +108,7 @@ def board(*, view: dict[str, Any], seats: list[dict[str, Any]], prompt_options) 
     return {
         "template": "games/miskatonic/board.html", "status_template": "games/miskatonic/status.html",
         "option_card_template": "games/miskatonic/card.html", "result_template": "games/miskatonic/result.html",
-        "phase_label": PHASES.get(view["phase"], view["phase"].replace("_", " ").capitalize()),
+        "phase_label": phase_label(view),
         "current_name": seat_name(seats, view["current"]),
         "boards": ordered, "you": you, "me_eliminated": me is not None and view["seats"][me]["eliminated"],
         "store": store(view), "transfers_left": view["transfers_left"], "substitutes_left": view["substitutes_left"],

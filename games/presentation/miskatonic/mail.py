@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..generic.mail import Section
-from .board import PHASES
+from .board import is_faculty, phase_label
 
 
 def card_line(c: dict[str, Any]) -> str:
@@ -45,7 +45,7 @@ def situation(view: dict[str, Any], seat: int) -> list[Section]:
         sections.append(("Your Class", [
             f"BFFs: {names(cls['bffs'])}; Girl Power {cls['girl_power_left']} of {cls['girl_power']} left; "
             f"Resolve {cls['resolve']}",
-            f"Faculty in the Classroom: {names(me['classroom'])}"]
+            f"Faculty in the Classroom: {names([c for c in me['classroom'] if is_faculty(c)])}"]
             + ([f"Pet Teachers to place: {names(cls['pets'])}"] if cls["pets"] else [])))
     store = []
     for key, title in (("student", "Student shelf"), ("faculty", "Faculty shelf")):
@@ -73,5 +73,5 @@ def where_in_game(view: dict[str, Any]) -> str:
     """A short "round, whose turn, which step" line for the subject and heading."""
     if view.get("over"):
         return "Game over"
-    phase = PHASES.get(view.get("phase", ""), str(view.get("phase", "")))
+    phase = phase_label(view)
     return f"Round {view.get('round')}, seat {view.get('current')}'s turn: {phase} (step {view.get('step')})"
