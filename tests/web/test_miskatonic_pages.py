@@ -79,6 +79,7 @@ def test_the_finished_game_shows_the_elimination_ranking(misk3, login):
     assert "Final ranking" in html
     winner = game.state["result"]["ranks"].index(1)
     assert f'<tr class="winner' in html and users[winner].username in html
+    assert 'id="class"' not in html and 'id="spectating"' not in html  # nothing "in progress" once it is over
 
 
 def test_rules_page_summarises_the_turn_for_players(client):
@@ -122,3 +123,15 @@ def test_another_seats_hand_and_any_deck_order_never_reach_a_page_fragment_or_lo
         if e.visibility is None or set(e.visibility) - {1}:
             assert DECK_CANARY[0] not in str(e.data) + e.text and HAND_CANARY[1] not in e.text
     assert DECK_CANARY[1] not in caplog.text and HAND_CANARY[1] not in caplog.text
+
+
+def test_a_step_heading_names_the_seat_that_acts_in_it():
+    """Issue 14 history headings: a step is one seat's picks, so its heading names that seat even when another
+    seat's Class is announced later in it (an Aggressive Faculty bought on a turn)."""
+    from games.presentation.miskatonic.history import step_label
+    seats = [{"position": 0, "player": "alice"}, {"position": 1, "player": None, "is_bot": True},
+             {"position": 2, "player": "carol"}]
+    assert step_label({"kind": "turn", "seat": 2, "round": 3}, seats) == "Round 3 · carol's turn"
+    assert step_label({"kind": "buy", "seat": 0, "card": "F1"}, seats) == "alice's turn"
+    assert step_label({"kind": "pet", "seat": 1, "card": "F1", "to": 0}, seats) == "Bot 1's Class"
+    assert step_label({"kind": "shelf"}, seats) == ""  # no actor: the next event gives the heading

@@ -1,6 +1,6 @@
 """Headings of the history's steps: whose turn (or whose Class) a step is, in plain English.
 
-A step's heading comes from the public data of its first event (games/engines/miskatonic/turn.py stamps
+A step's heading comes from the public data of its first event that names who acts (games/engines/miskatonic/turn.py stamps
 ``{"kind": "turn", "seat", "round"}`` on the event that starts a turn, classroom.py ``{"kind": "class", "seat"}``
 on a Class an Aggressive Faculty forces on another player).
 """
@@ -9,7 +9,11 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-HEADINGS = {"turn": "{who} turn", "class": "{who} Class", "event": "A store event", "game_over": "Game over"}
+# Event kind -> heading. A step is one seat's run of picks, and its heading names that seat: the first event
+# that says who acts (a turn starting, a purchase or Pre-Class on their turn, a Class's picks) gives it.
+HEADINGS = {"turn": "{who} turn", "buy": "{who} turn", "preclass": "{who} turn",
+            "class": "{who} Class", "pet": "{who} Class", "bff": "{who} Class", "defeat": "{who} Class",
+            "damage": "{who} Class", "game_over": "Game over"}
 
 
 def seat_name(seats: list[dict[str, Any]] | None, seat: int) -> str:
