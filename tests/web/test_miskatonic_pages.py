@@ -135,3 +135,25 @@ def test_a_step_heading_names_the_seat_that_acts_in_it():
     assert step_label({"kind": "buy", "seat": 0, "card": "F1"}, seats) == "alice's turn"
     assert step_label({"kind": "pet", "seat": 1, "card": "F1", "to": 0}, seats) == "Bot 1's Class"
     assert step_label({"kind": "shelf"}, seats) == ""  # no actor: the next event gives the heading
+
+
+def test_the_lobby_offers_miskatonic_for_two_to_four_players(login):
+    """Issue 14: "the lobby offers the game" with its player counts (2-4) and the engine's options (none: the engine
+    refuses any, and the form shows its words)."""
+    from games.models import Game, GameStatus
+    from tests.factories import UserFactory
+
+    c = login(UserFactory())
+    form = c.get("/games/new/").content.decode()
+    assert "Miskatonic School for Girls" in form and "2-4 players" in form
+    for seats, error in ((5, "2-4 players"), (1, "2-4 players")):
+        r = c.post("/games/new/", {"game": "miskatonic", "seats": seats, "clock": "none", "is_public": "on"})
+        assert r.status_code == 200 and error in r.content.decode().replace("takes ", ""), seats
+    r = c.post("/games/new/", {"game": "miskatonic", "seats": 3, "clock": "none", "is_public": "on",
+                               "extra_options": '{"expansion": true}'})
+    assert r.status_code == 200 and "has no options" in r.content.decode()
+    assert not Game.objects.exists()
+    r = c.post("/games/new/", {"game": "miskatonic", "seats": 3, "bots": 2, "clock": "none", "is_public": "on"})
+    game = Game.objects.get()
+    assert r.status_code == 302 and game.engine == "miskatonic" and game.status == GameStatus.ACTIVE
+    assert 'id="msk-board"' in c.get(r.url).content.decode()
