@@ -157,3 +157,21 @@ def test_the_lobby_offers_miskatonic_for_two_to_four_players(login):
     game = Game.objects.get()
     assert r.status_code == 302 and game.engine == "miskatonic" and game.status == GameStatus.ACTIVE
     assert 'id="msk-board"' in c.get(r.url).content.decode()
+
+
+def test_a_purchase_card_in_the_decision_box_says_where_the_card_goes():
+    """Issue 14 option cards: Aggressive Faculty go "straight to that player's Classroom", Friendly Students to your
+    Classroom, Locker cards to the Locker, the rest to a Purchase Pile (rulebook, Pay your Tuition)."""
+    from games.engines.miskatonic.cards import CARDS, card_dict
+    from games.presentation.miskatonic.board import option_cards
+
+    def first(kind, keyword=None):
+        return next(card_dict(c) for c, card in CARDS.items() if card.kind == kind
+                    and (keyword is None and not card.abilities or keyword in card_dict(c)["keywords"]))
+    shelf = {"student": [first("student", "friendly"), first("student", "locker"), first("student")],
+             "faculty": [first("faculty", "aggressive"), first("faculty"), None]}
+    view = {"store": {k: {"shelf": v} for k, v in shelf.items()}, "you": {"hand": []}}
+    options = [{"id": f"buy:{c['id']}", "label": ""} for cards in shelf.values() for c in cards if c]
+    verbs = [option_cards(view, options)[o["id"]]["verb"] for o in options]
+    assert verbs == ["Buy: straight to your Classroom", "Buy for your Locker", "Buy for your Purchase Pile",
+                     "Buy: straight to the next player's Classroom", "Buy for the next player's Purchase Pile"]

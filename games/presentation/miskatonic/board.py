@@ -64,6 +64,17 @@ def store(view: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def buy_verb(card: dict[str, Any]) -> str:
+    """Where a purchase goes, in the rulebook's words (Locker, Friendly and Aggressive send it elsewhere)."""
+    keywords = card.get("keywords") or []
+    if "locker" in keywords:
+        return "Buy for your Locker"
+    if is_faculty(card):
+        return ("Buy: straight to the next player's Classroom" if "aggressive" in keywords
+                else "Buy for the next player's Purchase Pile")
+    return "Buy: straight to your Classroom" if "friendly" in keywords else "Buy for your Purchase Pile"
+
+
 def option_cards(view: dict[str, Any], options: list[dict[str, str]]) -> dict[str, dict[str, Any]]:
     """Option id -> the card it is about: a purchase is drawn as the shelf's card, a Pre-Class use as the hand's."""
     shelf_cards = {c["id"]: c for key, _ in SHELVES for c in view["store"][key]["shelf"] if c}
@@ -73,8 +84,7 @@ def option_cards(view: dict[str, Any], options: list[dict[str, str]]) -> dict[st
         kind, _, cid = o["id"].partition(":")
         if kind == "buy" and cid in shelf_cards:
             card = shelf_cards[cid]
-            out[o["id"]] = {"card": card, "verb": "Buy for " + ("the player on your left" if is_faculty(card)
-                                                                else "your Purchase Pile")}
+            out[o["id"]] = {"card": card, "verb": buy_verb(card)}
         elif kind == "use" and cid in hand:
             out[o["id"]] = {"card": hand[cid], "verb": "Use: " + o["label"].partition(": ")[2]}
     return out
