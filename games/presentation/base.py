@@ -16,7 +16,7 @@ that slug's package (games/presentation/loader.py); the generic ones are ``games
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from .generic.board import view_tree
 from .generic.mail import Section, generic_situation
@@ -70,6 +70,11 @@ class Presentation:
         if isinstance(term, int) and not isinstance(term, bool) and term > 0:
             return f"Term {term} · {name}"
         return name
+
+    def step_labeller(self, seats: list[dict[str, Any]]) -> Callable[[Mapping[str, Any]], str]:
+        """``step_label`` for one game's page, knowing its seats' public rows (so a heading can name a player,
+        "Round 2 · Alice's turn"); the generic one ignores them."""
+        return self.step_label
 
     # --- the rules page -------------------------------------------------------------------------------
     rules_template = "games/generic/rules.html"

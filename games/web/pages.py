@@ -46,7 +46,7 @@ def game_context(*, request, game: Game, viewer: Viewer, visit: bool = False) ->
         "game": game, "title": game_title(game), "viewer": viewer, "seats": seats, "view": view,
         "prompt": prompt, "board": board, "started": started,
         "deciding": [s for s in seats if s["deciding"] and s["position"] != viewer.position],
-        "history": history_newest_first(events, step_label=presentation_for(game.engine).step_label),
+        "history": history_newest_first(events, step_label=presentation_for(game.engine).step_labeller(seats)),
         "event_count": len(events), "since_last_visit": since,
         # Read from the game row loaded before everything above: never newer than what the page shows (a
         # write committed meanwhile only costs one more fragment at the next poll).
