@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..generic.mail import Section
+from . import london
 
 
 def _card(c: dict) -> str:
@@ -66,6 +67,8 @@ def faltisia_situation(view: dict[str, Any], seat: int) -> list[Section]:
         sections.append(("The table", table))
     if view.get("classmate"):
         sections.append(("The Classmate", classmate_lines(view["classmate"])))
+    if view.get("london"):  # Battle for London: the Peacekeeping board and each seat's pieces, in words
+        sections.append(("Peacekeeping", london.mail_lines(view, seat)))
     return sections
 
 
