@@ -13,8 +13,10 @@ from django.core import mail
 from games.engines.faltisia.cards import CARDS
 from games.mail.compose import render_finished, render_prompt
 from games.models import Event, Prompt, Seat
+from games.presentation.faltisia import presentation
+from tests.factories import make_started_game
 
-from .london_game import finish, london_game
+from .london_game import BFL, ENGINE, SEED, drive, finish, london_game
 
 
 def _text(page: str) -> str:
@@ -114,3 +116,69 @@ def test_the_result_table_and_the_game_over_mail_name_the_new_categories(db, log
     rendered = render_finished(game=game, seat=Seat.objects.get(game=game, position=0), user=users[0])
     assert "Attendance Award 7" in rendered.text and "Checkpoints 3" in rendered.text
     assert "attendance_award" not in rendered.text and "attendance_award" not in rendered.html
+
+
+def _seat_deciding(state: dict, stage: str | None = None, option: str | None = None) -> int | None:
+    for i in range(state["players"]):
+        prompt = ENGINE.prompt(state, i)
+        if prompt is None:
+            continue
+        if (stage and (state["seats"][i]["dec"] or {}).get("st") == stage) or (
+                option and option in {o.id for o in prompt.options}):
+            return i
+    return None
+
+
+def _decision_box(page: str) -> str:
+    box = page[page.index('id="decision"'):]
+    return _text(box[:box.index("</form>")])
+
+
+def test_the_expansions_prompts_read_as_cards_in_the_decision_box(db, login):
+    """Issue 13 Surfaces: the Maid Ability pick, the route choice, Peacekeeping (an off-campus action) and the Big
+    Ben bonus are drawn
+    in the decision box as cards saying what they are: the ability's text, the route's checkpoints and Control
+    Points, what the next Peacekeeping move does."""
+    game, users = make_started_game(players=2, engine="faltisia", options=BFL, seed=SEED)
+    page = login(users[0]).get(f"/games/{game.pk}/").content.decode()
+    decision = page[page.index('id="decision"'):]
+    assert "Keep this Maid Ability" in decision and "Patisserie Rush" in decision
+    assert "Bakery Delivery Run" in decision
+    drive(game, lambda state: _seat_deciding(state, stage="route") is not None)
+    seat = _seat_deciding(game.state, stage="route")
+    decision = _decision_box(login(users[seat]).get(f"/games/{game.pk}/").content.decode())
+    assert "Place my marker here" in decision and "Route C" in decision
+    assert "Control Points: C1 £5 or Beauty 10; C2 £7 or Beauty 12; C3 £9 or Purity 13." in decision
+    drive(game, lambda state: _seat_deciding(state, option="peace") is not None)
+    seat = _seat_deciding(game.state, option="peace")
+    decision = _decision_box(login(users[seat]).get(f"/games/{game.pk}/").content.decode())
+    route = game.state["seats"][seat]["bfl"]["route"]
+    assert "Do Peacekeeping" in decision and f"Route {route}, move 1 of 5: take " in decision
+    drive(game, lambda state: _seat_deciding(state, stage="bigben") is not None)
+    seat = _seat_deciding(game.state, stage="bigben")
+    decision = _decision_box(login(users[seat]).get(f"/games/{game.pk}/").content.decode())
+    assert "Take this bonus" in decision and "Play your set-aside Maid Ability" in decision
+    assert decision.count("Take this bonus") == 6
+
+
+def test_the_prompt_email_has_a_peacekeeping_section_in_plain_words(db):
+    """Issue 13 Surfaces: the email situation says in words what the board shows: Support Characters, the seat's
+    route and set-aside Maid Ability (its own only), each seat's award and checkpoints, routes, Big Ben."""
+    game, users = london_game()
+    sections = dict(presentation.mail_sections(ENGINE.view(game.state, 1), 1))
+    lines = sections["Peacekeeping"]
+    assert "Round 3 Support Character: Nofeena de Tart (mercenaries 2 Sterlings cheaper) - this Round." in lines
+    assert "Your route: B, 0 of 5 moves, 0 Control Points broken." in lines
+    assert ("Your set-aside Maid Ability (hidden from the others): L0006 Exchange Programme "
+            f"({CARDS['L0006'].text}).") in lines
+    assert ("Nana Michelle (seat 0): Attendance Award face up (7 MP); 4 checkpoint tokens (Three Red tokens, "
+            "Three Yellow tokens, Beauty +2, Purity +2).") in lines
+    assert "You: Attendance Award flipped (0 MP); 0 checkpoint tokens (no checkpoints)." in lines
+    assert ("Route A: Nana Michelle (seat 0), 5 of 5 moves; 0 checkpoints left; Control Points A1 5 Sterlings or "
+            "Strength 10 (broken); A2 7 Sterlings or Strength 12 (broken); A3 9 Sterlings or Intelligence 13 "
+            "(broken).") in lines
+    assert any(ln.startswith("Route C: free; 4 checkpoints left; Control Points C1 5 Sterlings or Beauty 10;")
+               for ln in lines)
+    assert lines[-1].startswith("Big Ben bonuses: Eight MP (taken by Nana Michelle (seat 0)); Twenty Sterlings (free)")
+    seat0 = "\n".join(presentation.mail_sections(ENGINE.view(game.state, 0), 0)[-1][1])
+    assert "Exchange Programme" not in seat0 and "Patisserie Rush" in seat0

@@ -147,3 +147,59 @@ def mail_lines(view: dict[str, Any], seat: int) -> list[str]:
         f"{b['name']} ({'taken by ' + b['taken_by'] if b['seat'] is not None else 'free'})"
         for b in board["big_ben"]) + ".")
     return lines
+
+
+# ---- the decision box: route, Big Ben and Peacekeeping options drawn as cards ----
+
+def _route_text(row: dict[str, Any]) -> str:
+    spaces = [c["checkpoint"]["name"] for c in row["cells"] if c["kind"] == "space" and c["checkpoint"]]
+    controls = [f"{c['control']['id']} £{c['control']['price']} or {c['requirement']}"
+                for c in row["cells"] if c["kind"] == "control"]
+    return f"Checkpoints: {', '.join(spaces) or 'none'}. Control Points: {'; '.join(controls)}."
+
+
+def _next_move_text(row: dict[str, Any], position: int) -> str:
+    """What the next Peacekeeping move does on the viewer's route: moves 3-5 first break Control Point 1-3."""
+    move = position + 1
+    cells = dict(zip(ROUTE_CELLS, row["cells"]))
+    bits = []
+    control = cells.get(("control", move - 3))
+    if control is not None:
+        bits.append(f"break Control Point {control['control']['id']} (£{control['control']['price']} or "
+                    f"{control['requirement']}, with this Round's Support Character)")
+    if move == 5:
+        bits.append("recapture Big Ben and choose a bonus")
+    else:
+        checkpoint = cells[("space", move)]["checkpoint"]
+        bits.append(f"take {checkpoint['name'] if checkpoint else 'nothing'}")
+    return f"Route {row['route']}, move {move} of 5: " + ", then ".join(bits) + "."
+
+
+def _card(number: str, name: str, text: str, kind: str) -> dict[str, Any]:
+    return {"number": number, "name": name, "type": kind, "type_label": "Battle for London", "text": text}
+
+
+def option_cards(view: dict[str, Any], options: list[dict[str, str]]) -> dict[str, dict]:
+    """Option id -> {"card", "verb"} for the expansion's picks: a route to take (its checkpoints and Control
+    Points), a Big Ben bonus, and the Peacekeeping off-campus action (what the next move does)."""
+    board = london_board(view)
+    if board is None:
+        return {}
+    routes = {r["route"]: r for r in board["routes"]}
+    bonuses = {b["id"]: b for b in board["big_ben"]}
+    you = view.get("you") or {}
+    mine = view["seats"][you["seat"]]["london"] if you else {}
+    out = {}
+    for o in options:
+        head, _, arg = o["id"].partition(":")
+        if head == "route" and arg in routes:
+            out[o["id"]] = {"card": _card(f"Route {arg}", f"Route {arg}", _route_text(routes[arg]), "route"),
+                            "verb": "Place my marker here"}
+        elif head == "bb" and arg in bonuses:
+            out[o["id"]] = {"card": _card("Big Ben", bonuses[arg]["name"], "Taken at once; no one else may take it.",
+                                          "bigben"), "verb": "Take this bonus"}
+        elif o["id"] in ("peace", "fb:peace") and mine.get("route") in routes:
+            text = _next_move_text(routes[mine["route"]], mine["position"])
+            out[o["id"]] = {"card": _card("Off-campus", "Peacekeeping", text, "route"),
+                            "verb": "Fallback: Peacekeeping" if head == "fb" else "Do Peacekeeping"}
+    return out
