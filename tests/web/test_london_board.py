@@ -182,3 +182,14 @@ def test_the_prompt_email_has_a_peacekeeping_section_in_plain_words(db):
     assert lines[-1].startswith("Big Ben bonuses: Eight MP (taken by Nana Michelle (seat 0)); Twenty Sterlings (free)")
     seat0 = "\n".join(presentation.mail_sections(ENGINE.view(game.state, 0), 0)[-1][1])
     assert "Exchange Programme" not in seat0 and "Patisserie Rush" in seat0
+
+
+def test_the_rules_page_has_the_expansion_section(db, client):
+    """Issue 13 Surfaces: Faltisia's rules summary gets a Battle for London section written from the rulebook
+    (set-aside Maid Ability, routes, Peacekeeping, Control Points, Paladins, Big Ben, expansion scoring)."""
+    page = _text(client.get("/games/faltisia/rules/").content.decode())
+    section = page[page.index("Expansion: The Battle for London"):page.index("Playing here")]
+    for words in ("two Maid Ability cards", "route no other player has taken", "fifth off-campus action",
+                  "hire mercenaries", "the action fails and your marker stays", "Nofeena de Tart",
+                  "play your set-aside Maid Ability", "7 MP if it is still face up", "3 MP if you hold four checkpoint"):
+        assert words in section, words
