@@ -33,6 +33,7 @@ def test_the_page_draws_the_peacekeeping_board_paladins_and_each_mat(db, login, 
         for page in (client.get(f"/games/{game.pk}/").content.decode(),
                      client.get(f"/games/{game.pk}/live/").json()["html"]):
             text = _text(page)
+            assert "{#" not in page and "{%" not in page  # no template comment leaks as text
             assert 'id="peacekeeping"' in page and all(f'id="route-{r}"' in page for r in "ABCDEF")
             assert "Route A marker of Nana Michelle (seat 0) · 5 of 5 moves" in text
             assert "0 checkpoints left" in text and "4 checkpoints left" in text
@@ -42,7 +43,7 @@ def test_the_page_draws_the_peacekeeping_board_paladins_and_each_mat(db, login, 
             assert "broken" not in route_c and "£5 or Beauty 10" in route_c and "free" in route_c
             assert "Eight MP: taken by Nana Michelle (seat 0)" in text and "Twenty Sterlings: free" in text
             paladins = page[page.index('id="paladins"'):]
-            assert "Round 3 Support Character: Nofeena de Tart" in _text(paladins)
+            assert "Round 3 Support Character Nofeena de Tart" in _text(paladins)
             assert "mercenaries 2 Sterlings cheaper" in paladins and paladins.count("◀ this Round") == 1
             mat0 = _text(page[page.index('id="pk-mat-0"'):])
             assert "Attendance Award face up · 7 MP" in mat0 and "4 checkpoints" in mat0
