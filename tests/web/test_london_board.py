@@ -147,7 +147,9 @@ def test_the_expansions_prompts_read_as_cards_in_the_decision_box(db, login):
     assert "Bakery Delivery Run" in decision
     drive(game, lambda state: _seat_deciding(state, stage="route") is not None)
     seat = _seat_deciding(game.state, stage="route")
-    decision = _decision_box(login(users[seat]).get(f"/games/{game.pk}/").content.decode())
+    page = login(users[seat]).get(f"/games/{game.pk}/").content.decode()
+    assert "Peacekeeping: choosing a route" in _text(page)  # the status line names the step (not "Route")
+    decision = _decision_box(page)
     assert "Place my marker here" in decision and "Route C" in decision
     assert "Control Points: C1 £5 or Beauty 10; C2 £7 or Beauty 12; C3 £9 or Purity 13." in decision
     drive(game, lambda state: _seat_deciding(state, option="peace") is not None)
@@ -157,7 +159,9 @@ def test_the_expansions_prompts_read_as_cards_in_the_decision_box(db, login):
     assert "Do Peacekeeping" in decision and f"Route {route}, move 1 of 5: take " in decision
     drive(game, lambda state: _seat_deciding(state, stage="bigben") is not None)
     seat = _seat_deciding(game.state, stage="bigben")
-    decision = _decision_box(login(users[seat]).get(f"/games/{game.pk}/").content.decode())
+    page = login(users[seat]).get(f"/games/{game.pk}/").content.decode()
+    assert "Big Ben: choosing a bonus" in _text(page)
+    decision = _decision_box(page)
     assert "Take this bonus" in decision and "Play your set-aside Maid Ability" in decision
     assert decision.count("Take this bonus") == 6
 

@@ -17,7 +17,8 @@ from . import board, mail, options
 
 # Headings of the history's steps, from the phase stamped on the engine's events.
 PHASE_LABELS = {"registration": "Registration", "exams": "Exams", "over": "Game over", "characters": "Characters",
-                "setup": "Setup", "lecture": "Lecture", "action": "Action"}
+                "setup": "Setup", "lecture": "Lecture", "action": "Action",
+                "route": "Peacekeeping route", "bigben": "Big Ben"}
 
 
 class FaltisiaPresentation(Presentation):

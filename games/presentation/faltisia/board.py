@@ -15,7 +15,9 @@ TRACK = range(1, 16)
 # Attribute points at the end (6+ 1 MP, 10+ 2, 13+ 5, 15 10): marked on the tracks like on the board.
 THRESHOLDS = {6: 1, 10: 2, 13: 5, 15: 10}
 PHASES = {"characters": "Choosing characters", "setup": "Registration", "draft": "Drafting",
-          "lecture": "Lecture", "action": "Action", "reprompt": "Off-campus actions", "over": "Game over"}
+          "lecture": "Lecture", "action": "Action", "reprompt": "Off-campus actions", "over": "Game over",
+          # Battle for London: the steps of their own a licence (route) and Big Ben (bonus) open
+          "route": "Peacekeeping: choosing a route", "bigben": "Big Ben: choosing a bonus"}
 CATEGORY_LABELS = {"graduation": "Graduation", "organization": "Organization", "extracurricular": "Clubs",
                    "assignment": "Assignments", "special_evaluation": "Special Eval.", "items": "Items",
                    "character": "Character", "attributes": "Attributes", "sterlings": "Sterlings",
