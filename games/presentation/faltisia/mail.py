@@ -97,7 +97,12 @@ def classmate_lines(cm: dict[str, Any]) -> list[str]:
     return lines
 
 
+# Battle for London: the steps of their own a licence and Big Ben open, in words for the email heading.
+LONDON_STEPS = {"route": "choosing a Peacekeeping route", "bigben": "choosing a Big Ben bonus"}
+
+
 def where_in_game(view: dict[str, Any]) -> str:
     """A short "round, term, phase" line for the subject and heading."""
     phase = view.get("phase", "")
+    phase = LONDON_STEPS.get(phase, phase)
     return f"Round {view.get('round')}, term {view.get('term')}, {phase} (step {view.get('step')})"
