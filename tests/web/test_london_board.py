@@ -198,5 +198,6 @@ def test_the_rules_page_has_the_expansion_section(db, client):
     section = page[page.index("Expansion: The Battle for London"):page.index("Playing here")]
     for words in ("two Maid Ability cards", "route no other player has taken", "fifth off-campus action",
                   "hire mercenaries", "the action fails and your marker stays", "Nofeena de Tart",
-                  "play your set-aside Maid Ability", "7 MP if it is still face up", "3 MP if you hold four checkpoint"):
+                  "play your set-aside Maid Ability", "7 MP if it is still face up",
+                  "3 MP if you hold four checkpoint"):
         assert words in section, words

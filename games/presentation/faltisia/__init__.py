@@ -4,7 +4,8 @@
     london.py      the Battle for London: Peacekeeping board, Paladins, awards and checkpoints (page and email)
     mail.py        the situation in a prompt email, and the "round, term, phase" line
     options.py     the lobby's option fields (characters chosen or dealt, Solo Mode difficulty)
-    templates/     board.html, _london.html, _london_mat.html, card.html, card_back.html, cards_row.html, status.html, result.html, rules.html
+    templates/     board.html, _london.html, _london_mat.html, card.html, card_back.html, cards_row.html,
+                   status.html, result.html, rules.html
                    (named games/faltisia/<file>)
 """
 

@@ -165,7 +165,8 @@ def board(*, view: dict[str, Any], seats: list[dict[str, Any]], prompt_options) 
         "schedule": schedule_rows(view), "boards": ordered, "you": you,
         "store": view["store"], "item_deck_count": view["item_deck_count"], "deck_counts": view["deck_counts"],
         "lecture": view.get("lecture"), "decisions": view.get("decisions") or [],
-        "option_cards": {**option_cards(view, prompt_options), **london.option_cards(view, prompt_options)}, "result": result_table(view, boards),
+        "option_cards": {**option_cards(view, prompt_options), **london.option_cards(view, prompt_options)},
+        "result": result_table(view, boards),
         "classmate": classmate_board(view), "london": london.london_board(view),
         "view": view,
     }
