@@ -157,12 +157,14 @@ def render_result(*, game: Game, seat: Seat, user: User, phase: int, events: lis
 def result_rows(game: Game) -> list[dict[str, Any]]:
     result = game.result or {}
     seats = {s.position: s for s in Seat.objects.filter(game=game).select_related("user")}
+    label = presentation_for(game.engine).score_label  # plain words for the breakdown's categories
     rows = []
     for pos, score in enumerate(result.get("scores", [])):
         s = seats.get(pos)
+        breakdown = sorted((result.get("breakdown") or [{}] * (pos + 1))[pos].items())
         rows.append({"position": pos, "player": s.user.username if s and s.user else f"Seat {pos}",
                      "score": score, "rank": result.get("ranks", [None] * (pos + 1))[pos],
-                     "breakdown": sorted((result.get("breakdown") or [{}] * (pos + 1))[pos].items())})
+                     "breakdown": [(label(k), v) for k, v in breakdown]})
     return sorted(rows, key=lambda r: (r["rank"] or 0, r["position"]))
 
 

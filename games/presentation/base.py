@@ -51,6 +51,11 @@ class Presentation:
         """The seat's situation in a prompt email, as (title, lines) sections of plain text."""
         return generic_situation(view, seat)
 
+    def score_label(self, category: str) -> str:
+        """A score breakdown category in words for the game-over email ("attendance_award" -> the game's label);
+        the generic one keeps the engine's key as is."""
+        return category
+
     def where(self, view: dict[str, Any]) -> str:
         """A short "where are we" line for an email's heading and the daily digest."""
         return f"Step {view.get('step', '?')}"

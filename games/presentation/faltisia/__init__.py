@@ -1,9 +1,11 @@
 """Faltisia's presentation: board, mail situation, log headings, rules page and lobby options, in one place.
 
     board.py       the drawn board (class schedule, registration boards, store, hand, notebook, Classmate)
+    london.py      the Battle for London: Peacekeeping board, Paladins, awards and checkpoints (page and email)
     mail.py        the situation in a prompt email, and the "round, term, phase" line
     options.py     the lobby's option fields (characters chosen or dealt, Solo Mode difficulty)
-    templates/     board.html, card.html, card_back.html, cards_row.html, status.html, result.html, rules.html
+    templates/     board.html, _london.html, _london_mat.html, card.html, card_back.html, cards_row.html,
+                   status.html, result.html, rules.html
                    (named games/faltisia/<file>)
 """
 
@@ -16,7 +18,8 @@ from . import board, mail, options
 
 # Headings of the history's steps, from the phase stamped on the engine's events.
 PHASE_LABELS = {"registration": "Registration", "exams": "Exams", "over": "Game over", "characters": "Characters",
-                "setup": "Setup", "lecture": "Lecture", "action": "Action"}
+                "setup": "Setup", "lecture": "Lecture", "action": "Action",
+                "route": "Peacekeeping route", "bigben": "Big Ben"}
 
 
 class FaltisiaPresentation(Presentation):
@@ -37,6 +40,9 @@ class FaltisiaPresentation(Presentation):
         if isinstance(term, int) and term > 0 and phase in ("lecture", "action"):
             return f"Term {term} · {name}"
         return name
+
+    def score_label(self, category: str) -> str:
+        return board.CATEGORY_LABELS.get(category, category.replace("_", " ").capitalize())
 
     def players_note(self, engine) -> str:
         return (f"{engine.min_players}-{engine.max_players} players, or {engine.solo_players} "

@@ -7,17 +7,23 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import london
+
 ATTRIBUTES = (("strength", "red"), ("intelligence", "blue"), ("beauty", "yellow"), ("purity", "green"))
 TOKEN_COLOURS = ("red", "blue", "yellow", "green", "rainbow")
 TRACK = range(1, 16)
 # Attribute points at the end (6+ 1 MP, 10+ 2, 13+ 5, 15 10): marked on the tracks like on the board.
 THRESHOLDS = {6: 1, 10: 2, 13: 5, 15: 10}
 PHASES = {"characters": "Choosing characters", "setup": "Registration", "draft": "Drafting",
-          "lecture": "Lecture", "action": "Action", "reprompt": "Off-campus actions", "over": "Game over"}
+          "lecture": "Lecture", "action": "Action", "reprompt": "Off-campus actions", "over": "Game over",
+          # Battle for London: the steps of their own a licence (route) and Big Ben (bonus) open
+          "route": "Peacekeeping: choosing a route", "bigben": "Big Ben: choosing a bonus"}
 CATEGORY_LABELS = {"graduation": "Graduation", "organization": "Organization", "extracurricular": "Clubs",
                    "assignment": "Assignments", "special_evaluation": "Special Eval.", "items": "Items",
                    "character": "Character", "attributes": "Attributes", "sterlings": "Sterlings",
-                   "mp_tokens": "MP tokens"}
+                   "mp_tokens": "MP tokens",
+                   # Battle for London (Expansion Scoring)
+                   "attendance_award": "Attendance Award", "checkpoints": "Checkpoints"}
 
 
 def schedule_rows(view: dict[str, Any]) -> list[dict[str, Any]]:
@@ -102,19 +108,20 @@ def classmate_board(view: dict[str, Any]) -> dict[str, Any] | None:
     }
 
 
-VERBS = {"draft": "Keep this card", "play": "Play this card", "shop": "Buy this item", "discard": "Discard this"}
+VERBS = {"draft": "Keep this card", "play": "Play this card", "shop": "Buy this item", "discard": "Discard this",
+         "ability": "Keep this Maid Ability"}
 
 
 def option_cards(view: dict[str, Any], options: list[dict[str, str]]) -> dict[str, dict]:
     """Option id -> the card it is about, so a draft, play, shop or discard pick is drawn as that card."""
     you = view.get("you") or {}
     cards = {c["number"]: c for c in (view.get("store") or [])}
-    for key in ("hand", "draft_pack", "requirement_offer"):
+    for key in ("hand", "draft_pack", "requirement_offer", "ability_offer"):
         cards.update({c["number"]: c for c in you.get(key) or []})
     out = {}
     for o in options:
         kind, _, number = o["id"].partition(":")
-        if kind in ("draft", "play", "shop", "discard") and number in cards:
+        if kind in VERBS and number in cards:
             out[o["id"]] = {"card": cards[number], "verb": VERBS[kind]}
     return out
 
@@ -147,6 +154,8 @@ def board(*, view: dict[str, Any], seats: list[dict[str, Any]], prompt_options) 
     me = None if you is None else you["seat"]
     players = {s["position"]: s for s in seats}
     boards = [seat_board(s, players, me) for s in view["seats"]]
+    for b, s in zip(boards, view["seats"]):
+        b["london"] = london.seat_part(view, s)  # None in a base game
     # My own board first, then the others in seat order.
     ordered = sorted(boards, key=lambda b: (not b["is_me"], b["seat"]))
     return {
@@ -156,7 +165,8 @@ def board(*, view: dict[str, Any], seats: list[dict[str, Any]], prompt_options) 
         "schedule": schedule_rows(view), "boards": ordered, "you": you,
         "store": view["store"], "item_deck_count": view["item_deck_count"], "deck_counts": view["deck_counts"],
         "lecture": view.get("lecture"), "decisions": view.get("decisions") or [],
-        "option_cards": option_cards(view, prompt_options), "result": result_table(view, boards),
-        "classmate": classmate_board(view),
+        "option_cards": {**option_cards(view, prompt_options), **london.option_cards(view, prompt_options)},
+        "result": result_table(view, boards),
+        "classmate": classmate_board(view), "london": london.london_board(view),
         "view": view,
     }

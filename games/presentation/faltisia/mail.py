@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..generic.mail import Section
+from . import london
 
 
 def _card(c: dict) -> str:
@@ -66,6 +67,8 @@ def faltisia_situation(view: dict[str, Any], seat: int) -> list[Section]:
         sections.append(("The table", table))
     if view.get("classmate"):
         sections.append(("The Classmate", classmate_lines(view["classmate"])))
+    if view.get("london"):  # Battle for London: the Peacekeeping board and each seat's pieces, in words
+        sections.append(("Peacekeeping", london.mail_lines(view, seat)))
     return sections
 
 
@@ -94,7 +97,12 @@ def classmate_lines(cm: dict[str, Any]) -> list[str]:
     return lines
 
 
+# Battle for London: the steps of their own a licence and Big Ben open, in words for the email heading.
+LONDON_STEPS = {"route": "choosing a Peacekeeping route", "bigben": "choosing a Big Ben bonus"}
+
+
 def where_in_game(view: dict[str, Any]) -> str:
     """A short "round, term, phase" line for the subject and heading."""
     phase = view.get("phase", "")
+    phase = LONDON_STEPS.get(phase, phase)
     return f"Round {view.get('round')}, term {view.get('term')}, {phase} (step {view.get('step')})"
