@@ -30,6 +30,7 @@ from accounts.models import User
 from accounts.verification import email_verification_token
 from games.mail.inbound import inbound_message_process
 from games.mail.links import pick_link_token, unsubscribe_token
+from games.mail.tokens import mailbox_for_seat
 from games.mail.tokens import reply_address
 from games.models import Seat, Submission
 from games.web.invites import invite_token
@@ -489,7 +490,8 @@ def _link_cases():
 
 
 def _real_token(route: str, arena: Arena) -> str:
-    return {"mail-pick": lambda: pick_link_token(prompt_pk=arena.prompt.pk, option_id=arena.move()["option"]),
+    return {"mail-pick": lambda: pick_link_token(prompt_pk=arena.prompt.pk, option_id=arena.move()["option"],
+                                                 generation=mailbox_for_seat(seat=arena.prompt.seat).generation),
             "mail-unsubscribe": lambda: unsubscribe_token(user_id=arena.users[0].pk),
             "web:invite": lambda: invite_token(game=arena.game),
             "verify-email": lambda: email_verification_token(user=arena.users[0])}[route]()
