@@ -25,13 +25,13 @@ import json
 import pytest
 from django.core import mail, signing
 from django.test import TestCase
+from django.utils.http import int_to_base36
 
 from accounts.models import User
-from accounts.verification import email_verification_token
+from accounts.verification import EmailVerificationTokenGenerator, email_verification_token
 from games.mail.inbound import inbound_message_process
 from games.mail.links import pick_link_token, unsubscribe_token
-from games.mail.tokens import mailbox_for_seat
-from games.mail.tokens import reply_address
+from games.mail.tokens import mailbox_for_seat, reply_address
 from games.models import Seat, Submission
 from games.web.invites import invite_token
 
@@ -160,6 +160,9 @@ DEEP_BODIES = {
 }
 JSON_ROUTES = ["/api/games/", "/api/games/{id}/moves/", "/api/games/{id}/standing-orders/", "/api/auth/register/",
                "/api/auth/token/", "/api/tournaments/", "/api/games/{id}/join/", "/api/games/{id}/pause/"]
+# Routes that take no body (request=None in the schema): the body is never read, so the junk is ignored
+# and the request does what it does without one (staff may pause); it must still never be a 5xx.
+BODILESS_ROUTES = {"/api/games/{id}/pause/"}
 
 
 @pytest.mark.parametrize("body", DEEP_BODIES, ids=str)
@@ -168,7 +171,8 @@ def test_deep_json_bodies(arena, route, body):
     """issue 10 item 10: a deeply nested JSON body on /moves/ was a 500 (RecursionError)."""
     before = snapshot()
     url = route.format(id=arena.game.pk)
-    assert_held(_post_json(arena.api(arena.staff), url, DEEP_BODIES[body]), before, refused=True)
+    response = _post_json(arena.api(arena.staff), url, DEEP_BODIES[body])
+    assert_held(response, before, refused=None if route in BODILESS_ROUTES else True)
 
 
 @pytest.mark.parametrize("field", ["options", "clock"])
@@ -459,16 +463,18 @@ def test_a_reply_in_an_unknown_charset_is_answered(arena):
 
 # --- forged and tampered signed links --------------------------------------------------------------------
 
-def _tampered(token: str) -> dict[str, str]:
-    value, sig = token.rsplit(":", 1)
+def _tampered(token: str, sep: str = ":") -> dict[str, str]:
+    """``token`` altered every way we could think of; ``sep`` parts the signature off (":" for Django's
+    signing, "-" for the verification link's ``<id>-<timestamp>-<hmac>``)."""
+    value, sig = token.rsplit(sep, 1)
     return {
         "last char flipped": token[:-1] + ("A" if token[-1] != "A" else "B"),
         "first char flipped": ("x" if token[0] != "x" else "y") + token[1:],
         "truncated": token[:-1],
         "half": token[: len(token) // 2],
         "appended": token + "x",
-        "signature swapped": value + ":" + "A" * len(sig),
-        "empty signature": value + ":",
+        "signature swapped": value + sep + "A" * len(sig),
+        "empty signature": value + sep,
         "no signature": value,
         "overlong": token + "A" * 10_000,
         "NUL": token[:5] + "%00" + token[5:],
@@ -497,7 +503,24 @@ def _real_token(route: str, arena: Arena) -> str:
             "verify-email": lambda: email_verification_token(user=arena.users[0])}[route]()
 
 
+def _forged_verification(name: str, arena: Arena) -> str:
+    """The verification link is a password-reset style token (accounts/verification.py), not a signing one."""
+    user = arena.users[0]
+    real = email_verification_token(user=user)
+    if name == "wrong key":  # made as we make it, with a key that is not the server's
+        generator = EmailVerificationTokenGenerator()
+        generator.secret = "a" * 50
+        return f"{int_to_base36(user.pk)}-{generator.make_token(user)}"
+    if name == "wrong purpose":  # a genuine token of another kind
+        return _real_token("mail-unsubscribe", arena)
+    if name == "other payload":  # another account's id with this account's timestamp and HMAC
+        return f"{int_to_base36(arena.users[1].pk)}-" + real.split("-", 1)[1]
+    return _tampered(real, sep="-")[name]
+
+
 def _forged(route: str, name: str, arena: Arena) -> str:
+    if route == "verify-email":
+        return _forged_verification(name, arena)
     real = _real_token(route, arena)
     if name == "wrong key":  # signed as we sign, with a key that is not the server's
         return signing.dumps(signing.loads(real, salt=_salt(route)), key="a" * 50, salt=_salt(route))
@@ -510,11 +533,9 @@ def _forged(route: str, name: str, arena: Arena) -> str:
 
 
 def _salt(route: str) -> str:
-    from accounts import verification
     from games.mail import links
     from games.web import invites
-    return {"mail-pick": links.PICK_SALT, "mail-unsubscribe": links.UNSUBSCRIBE_SALT, "web:invite": invites.SALT,
-            "verify-email": verification.SALT}[route]
+    return {"mail-pick": links.PICK_SALT, "mail-unsubscribe": links.UNSUBSCRIBE_SALT, "web:invite": invites.SALT}[route]
 
 
 @pytest.mark.parametrize("route,name,method", _link_cases())
