@@ -75,6 +75,8 @@ def game_move(request, game_id: int):
     else:
         prompt_id, option_id = request.POST.get("prompt", ""), request.POST.get("option", "")
         try:
+            if "\x00" in prompt_id or "\x00" in option_id:  # no id holds a NUL; PostgreSQL refuses it in text
+                raise GameError(ErrorCode.NOT_AN_OPTION, "not one of the options offered")
             submission = submission_create(seat=viewer.seat, prompt_id=prompt_id, option_id=option_id,
                                            source=SubmissionSource.WEB)
         except GameError as e:
