@@ -25,6 +25,8 @@ class FastTokenAuthentication(TokenAuthentication):
     """``Authorization: Token <key>``, as DRF's, with the token and its user read in one query."""
 
     def authenticate_credentials(self, key: str):
+        if "\x00" in key:  # no token holds a NUL, and PostgreSQL refuses one in a query (a 500, not a 401)
+            raise exceptions.AuthenticationFailed(_("Invalid token."))
         sql = statement("token_with_user", lambda: (
             f"SELECT {_TOKEN.sql()}, {_USER.sql()} FROM {table(Token)} t"
             f" JOIN {table(User)} u ON u.{quoted('id')} = t.{quoted('user_id')} WHERE t.{quoted('key')} = %s"))

@@ -30,4 +30,4 @@ if settings.BENCHMARK_FLOOR_ENDPOINT:
 
 # Last: under /api/, a URL that matches no route answers the API's error body, in DEBUG too
 # (games/request_guard.py). Only URLs ending in a slash, so APPEND_SLASH still redirects the others.
-urlpatterns.append(re_path(r"^api/(?:[\s\S]*/)?\Z", api_not_found))  # [\s\S]: newlines too
+urlpatterns.append(re_path(r"^api/(?:[\s\S]*/)?\Z", api_not_found, name="api-not-found"))  # [\s\S]: newlines too

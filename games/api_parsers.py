@@ -6,10 +6,14 @@
 - A NUL character (U+0000) anywhere in a key or a string: PostgreSQL refuses it in text and jsonb
   columns, so a NUL in a clock, an option or a name was a DataError (a 500) on PostgreSQL only.
   DRF's CharField already refuses it; free-form objects (options, clock) did not.
+- A number too large for a float (``1e400``): Python's json reads it as infinity, which DRF's strict
+  JSON does not catch (it refuses only the NaN/Infinity literals), and an engine's ``int(options[...])``
+  then raised OverflowError (a 500). No field of the API takes a non-finite number.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from django.http import QueryDict
@@ -20,14 +24,18 @@ MAX_DEPTH = 32  # far beyond any body of the API (the deepest, a game's options,
 
 
 def body_problem(data: Any) -> str | None:
-    """Why ``data`` (parsed JSON or form data) is refused: nested more than MAX_DEPTH levels, or a NUL
-    somewhere (named by where it is); None if it is fine. Walks without recursion, so it cannot overflow."""
+    """Why ``data`` (parsed JSON or form data) is refused: nested more than MAX_DEPTH levels, a NUL or a
+    non-finite number somewhere (named by where it is); None if it is fine. Walks without recursion, so
+    it cannot overflow."""
     pending: list[tuple[Any, int, str]] = [(data, 1, "")]
     while pending:
         value, depth, where = pending.pop()
         if isinstance(value, str):
             if "\x00" in value:
                 return f"{where or 'the body'} holds a NUL character (\\u0000), which no field accepts"
+        elif isinstance(value, float):
+            if not math.isfinite(value):
+                return f"{where or 'the body'} is not a finite number"
         elif isinstance(value, (dict, list, QueryDict)):
             if depth > MAX_DEPTH:
                 return f"the body is nested more than {MAX_DEPTH} levels deep"

@@ -113,7 +113,8 @@ def _tournament(tournament_id: int) -> Tournament:
 
 
 def _shown_tournament(request, tournament_id: int) -> Tournament:
-    """For the public reads: a proposal not yet approved is 404 to all but staff and its proposer."""
+    """Every route's tournament: a proposal not yet approved is 404 to all but staff and its proposer, on
+    the writes too (a 403 or 409 there would tell an outsider the proposal exists)."""
     t = _tournament(tournament_id)
     if not tournament_shown_to(tournament=t, user=request.user):
         raise Http404("No such tournament.")
@@ -167,20 +168,20 @@ class TournamentStandingsApi(APIView):
 class TournamentRegisterApi(APIView):
     @extend_schema(request=None, responses={201: RegisteredResponse, **_errors(401, 404, 409)})
     def post(self, request, tournament_id: int):
-        entry = tournament_register(tournament=_tournament(tournament_id), user=request.user)
+        entry = tournament_register(tournament=_shown_tournament(request, tournament_id), user=request.user)
         return Response({"entry": entry.pk, "tournament": tournament_id}, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=None, responses={204: OpenApiResponse(description="Withdrawn."),
                                             **_errors(401, 403, 404)})
     def delete(self, request, tournament_id: int):
-        tournament_withdraw(tournament=_tournament(tournament_id), user=request.user)
+        tournament_withdraw(tournament=_shown_tournament(request, tournament_id), user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class TournamentStartApi(APIView):
     @extend_schema(request=None, responses={200: TournamentResponse, **_errors(400, 401, 403, 404, 409)})
     def post(self, request, tournament_id: int):
-        t = _tournament(tournament_id)
+        t = _shown_tournament(request, tournament_id)
         tournament_start(tournament=t, by=request.user)
         t.refresh_from_db()
         return Response(tournament_summary(t))
@@ -194,7 +195,7 @@ class TournamentCancelApi(APIView):
     def post(self, request, tournament_id: int):
         data = TournamentCancelRequest(data=request.data)
         data.is_valid(raise_exception=True)
-        t = tournament_cancel(tournament=_tournament(tournament_id), by=request.user,
+        t = tournament_cancel(tournament=_shown_tournament(request, tournament_id), by=request.user,
                               reason=data.validated_data["reason"])
         return Response(tournament_summary(t))
 
@@ -205,7 +206,7 @@ class EntryManageApi(APIView):
     @extend_schema(request=EntryManageRequest, responses={200: EntryChangedResponse,
                                                           **_errors(400, 401, 403, 404, 409)})
     def post(self, request, tournament_id: int, action: str):
-        t = _tournament(tournament_id)
+        t = _shown_tournament(request, tournament_id)
         data = EntryManageRequest(data=request.data)
         data.is_valid(raise_exception=True)
         entry = Entry.objects.filter(tournament=t, user__username=data.validated_data["player"]).first()

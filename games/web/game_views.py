@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 
+from games.api_access import game_id_or_404
 from games.engines.registry import get_engine
 from games.errors import ErrorCode, GameError
 from games.models import Game, GameStatus, SubmissionSource
@@ -54,7 +55,8 @@ def game_live(request, game_id: int):
 
     The page asks every WEB_POLL_INTERVAL_MS: an unchanged version costs the session and one small query.
     """
-    version = page_version_for_user(game_id=game_id, user=request.user)
+    # The poll's query is plain SQL: an id no 64-bit column can hold is an unknown game, not an OverflowError.
+    version = page_version_for_user(game_id=game_id_or_404(game_id), user=request.user)
     if version is None:
         raise Http404("No such game.")
     if request.GET.get("v") == version:
@@ -73,6 +75,8 @@ def game_move(request, game_id: int):
     else:
         prompt_id, option_id = request.POST.get("prompt", ""), request.POST.get("option", "")
         try:
+            if "\x00" in prompt_id or "\x00" in option_id:  # no id holds a NUL; PostgreSQL refuses it in text
+                raise GameError(ErrorCode.NOT_AN_OPTION, "not one of the options offered")
             submission = submission_create(seat=viewer.seat, prompt_id=prompt_id, option_id=option_id,
                                            source=SubmissionSource.WEB)
         except GameError as e:

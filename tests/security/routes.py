@@ -12,7 +12,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from games.models import Prompt
 
-from .world import GAME_KINDS, World
+from .world import GAME_KINDS, TOURNAMENT_KINDS, World
 
 # The admin's own pages (one per model and action) are one group: only staff get past its login.
 ADMIN_GROUP = "admin:*"
@@ -67,6 +67,11 @@ GAME_ROUTES = {  # route name -> its kind of game argument (GAME_KINDS)
 }
 TOKEN_ROUTES = {"mail-pick", "mail-unsubscribe", "web:invite"}  # valid / forged signed token in the path
 TOKEN_VARIANTS = ("valid", "forged")
+TOURNAMENT_ROUTES = {  # route name -> its kind of tournament argument (TOURNAMENT_KINDS)
+    "tournament-detail", "tournament-standings", "tournament-register", "tournament-start", "tournament-cancel",
+    "tournament-drop", "tournament-replace", "tournament-page", "tournament-join", "tournament-withdraw",
+    "tournament-approve",
+}
 
 
 def variants_of(key: str) -> tuple[str, ...]:
@@ -74,6 +79,8 @@ def variants_of(key: str) -> tuple[str, ...]:
         return GAME_KINDS
     if key in TOKEN_ROUTES:
         return TOKEN_VARIANTS
+    if key in TOURNAMENT_ROUTES:
+        return TOURNAMENT_KINDS
     return ("-",)
 
 
@@ -85,18 +92,18 @@ def url_of(key: str, variant: str, world: World) -> str:
         token = {"mail-pick": world.pick_token, "mail-unsubscribe": world.unsubscribe_token,
                  "web:invite": world.invite_tokens["private_open"]}[key] if variant == "valid" else FORGED_TOKEN
         return reverse(key, kwargs={"token": token})
-    tid = world.tournament.pk
+    if key in TOURNAMENT_ROUTES:
+        return reverse(key, kwargs={"tournament_id": world.tournament_id(variant)})
+    if key == "api-not-found":
+        return "/api/no-such-route/"  # the catch-all after every /api/ route
     kwargs = {
         "verify-email": {"token": FORGED_TOKEN},
         "account-vacation-cancel": {"vacation_id": world.vacation_id},
         "password_reset_confirm": {"uidb64": "MQ", "token": "set-password"},
         "web:player": {"username": world.users["seat"].username},
         "player-ratings": {"username": world.users["seat"].username},
+        "web:game-rules": {"slug": "faltisia"},
     }.get(key)
-    if key.startswith("tournament") and key != "tournaments":
-        kwargs = {"tournament_id": tid}
-    if key == "anymail:mailgun_inbound_webhook":
-        return "/mail/inbound/mailgun/inbound/"  # a regex route with an optional group: reverse() cannot
     return reverse(key, kwargs=kwargs)
 
 
@@ -117,6 +124,8 @@ def body_of(key: str, method: str, variant: str, world: World, role: str) -> dic
         "auth-register": {"username": f"new-{role}", "email": f"new-{role}@example.org",
                           "password": "Correct-Horse-42"},
         "auth-token": {"username": user.username if user else "nobody", "password": "Correct-Horse-42"},
+        "tournament-propose": {"name": "A proposed cup", "game": "faltisia", "format": "round_robin",
+                               "table_size": 2, "clock": "fixed-48h", "rated": "on"},
         "tournaments": {"name": "New cup", "game": "tinygame", "format": "round_robin", "table_size": 2},
         "tournament-drop": {"player": world.users["seat"].username},
         "tournament-replace": {"player": world.users["seat"].username, "by": world.users["outsider"].username},

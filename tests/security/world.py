@@ -9,7 +9,7 @@ suite sees the server exactly as a client would. Roles (``ROLES``, in the order 
   seat somewhere must not open another game's doors.
 - ``other``: the player of another seat of the game (seat 1).
 - ``seat``: the seat's own player (seat 0), who also created the game (the creator's rights: pause,
-  resume, abandon).
+  resume, abandon) and proposed the unapproved tournament.
 - ``staff``: ``is_staff`` and ``is_superuser`` (the operator): sees private games in the API, the
   admin; otherwise a player like any other.
 - ``deactivated``: ``is_active=False``, with an API token and a session made before the ban.
@@ -29,11 +29,12 @@ from rest_framework.test import APIClient
 from accounts.models import User
 from accounts.services import token_for_user, vacation_create
 from games.mail.links import pick_link_token, unsubscribe_token
+from games.mail.tokens import mailbox_for_seat
 from games.models import Game, GameStatus, Prompt
 from games.services import game_create, game_join
 from games.services.admin_actions import game_create_seated
 from games.tournaments.models import Tournament
-from games.tournaments.services import tournament_create, tournament_register
+from games.tournaments.services import tournament_create, tournament_propose, tournament_register
 from games.web.invites import invite_token
 from tests.factories import UserFactory
 from tests.games.helpers import play_step
@@ -44,6 +45,9 @@ ROLES = ("anon", "outsider", "spectator", "other", "seat", "staff", "deactivated
 # every non-seated caller exactly as this one does (issue 10 items 2 and 13).
 GAME_KINDS = ("public", "private", "public_open", "private_open", "finished", "unknown")
 UNKNOWN_GAME_ID = 987654321
+# Kinds of tournament a per-tournament route is tried on: one open for registration, and a player's
+# proposal staff have not approved yet, which only staff and its proposer (the seat's player) may see.
+TOURNAMENT_KINDS = ("open", "proposal")
 
 
 @dataclass
@@ -51,6 +55,7 @@ class World:
     users: dict[str, User | None]
     games: dict[str, int]
     tournament: Tournament
+    proposal: Tournament  # proposed by the seat's player, not approved
     vacation_id: int
     pick_token: str  # a valid one-click link of seat 0's open prompt in the public game
     unsubscribe_token: str  # seat 0's player's
@@ -58,6 +63,9 @@ class World:
 
     def game_id(self, kind: str) -> int:
         return UNKNOWN_GAME_ID if kind == "unknown" else self.games[kind]
+
+    def tournament_id(self, kind: str) -> int:
+        return self.proposal.pk if kind == "proposal" else self.tournament.pk
 
 
 def _two_seats_taken(*, creator: User, other: User, public: bool) -> Game:
@@ -111,9 +119,13 @@ def build_world() -> World:
     tournament = tournament_create(created_by=staff, name="Matrix cup", engine="tinygame", format="round_robin",
                                    table_size=2, options={"rounds": 1})
     tournament_register(tournament=tournament, user=seat)
+    proposal = tournament_propose(proposed_by=seat, name="Seat's proposal", engine="tinygame",
+                                  format="round_robin", table_size=2)
     return World(
-        users=users, games={k: g.pk for k, g in games.items()}, tournament=tournament, vacation_id=vacation.pk,
-        pick_token=pick_link_token(prompt_pk=prompt.pk, option_id=prompt.options[0]["id"]),
+        users=users, games={k: g.pk for k, g in games.items()}, tournament=tournament, proposal=proposal,
+        vacation_id=vacation.pk,
+        pick_token=pick_link_token(prompt_pk=prompt.pk, option_id=prompt.options[0]["id"],
+                               generation=mailbox_for_seat(seat=prompt.seat).generation),
         unsubscribe_token=unsubscribe_token(user_id=seat.pk),
         invite_tokens={k: invite_token(game=g) for k, g in games.items()},
     )
