@@ -193,17 +193,42 @@ def due_prompt_notifications_queue(*, now: datetime | None = None) -> int:
     return queued
 
 
+def seats_asked_after(*, game_id: int, phase: int) -> set[int]:
+    """The seats whose prompt email carries step ``phase``'s result (issue 11 item 4): those asked
+    something in a later step by an email that is queued.
+
+    First the prompt emails owed for the game's open prompts of a later step (those the resolution
+    opened) are queued here, with the same rules and dedupe keys as the write's prompt task (whichever
+    runs first queues each email once): so the seat's one email of the step says what happened, then
+    what it must decide. A prompt email lists the events since the seat's previous prompt email, so any
+    later prompt email carries this step's events too. Two reads (the open prompts through the partial
+    index prompt_open_game_opened; the prompt emails through the game's prompts) and the queueing.
+    """
+    open_later = list(Prompt.objects.filter(game_id=game_id, closed_at__isnull=True, phase__gt=phase)
+                      .values_list("pk", flat=True))
+    if open_later:
+        prompt_notifications_queue(prompt_ids=open_later)
+    return set(Notification.objects.filter(kind=NotificationKind.PROMPT, prompt__game_id=game_id,
+                                           prompt__phase__gt=phase).values_list("seat_id", flat=True))
+
+
 def result_notifications_queue(*, game_id: int, phase: int, event_ids: list[int]) -> int:
-    """After a resolution: what happened, to each player who wants one email per event (not a digest)."""
+    """After a resolution: one email per player for the step (issue 11 item 4).
+
+    A seat asked to decide next gets its prompt email, which opens with what happened (seats_asked_after);
+    a seat with nothing to decide gets a result email if its player wants one per event (email_results,
+    not a digest). Once the game is over the game-over email says what happened last, so none is sent.
+    """
     game = Game.objects.filter(pk=game_id).first()
-    if game is None:
+    if game is None or game.status != GameStatus.ACTIVE:
         return 0
+    asked = seats_asked_after(game_id=game.pk, phase=phase)
     events = list(Event.objects.filter(game=game, pk__in=event_ids).order_by("id"))
     sent = 0
     # Each seat's player and preferences in the one query (not a query per player: this runs per resolution).
     for seat in Seat.objects.filter(game=game).select_related("user", "user__notification_preferences", "game"):
         user = _mailable(seat)
-        if user is None:
+        if user is None or seat.pk in asked:
             continue
         prefs = _loaded_preferences(user)
         if not prefs.email_results or prefs.digest:
