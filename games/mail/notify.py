@@ -193,36 +193,46 @@ def due_prompt_notifications_queue(*, now: datetime | None = None) -> int:
     return queued
 
 
-def seats_asked_after(*, game_id: int, phase: int) -> set[int]:
-    """The seats whose prompt email carries step ``phase``'s result (issue 11 item 4): those asked
-    something in a later step by an email that is queued.
+def resolution_prompt_ids(*, game_id: int, phase: int) -> list[int]:
+    """The prompts the resolution of step ``phase`` opened: the first ones of the next step (a write opens
+    all its prompts at its own time; those a bot, standing order or forced pick answered at once too)."""
+    first = (Prompt.objects.filter(game_id=game_id, phase__gt=phase).order_by("phase", "opened_at")
+             .values("phase", "opened_at").first())
+    if first is None:
+        return []
+    return list(Prompt.objects.filter(game_id=game_id, **first).values_list("pk", flat=True))
 
-    First the prompt emails owed for the game's open prompts of a later step (those the resolution
-    opened) are queued here, with the same rules and dedupe keys as the write's prompt task (whichever
-    runs first queues each email once): so the seat's one email of the step says what happened, then
-    what it must decide. A prompt email lists the events since the seat's previous prompt email, so any
-    later prompt email carries this step's events too. Two reads (the open prompts through the partial
-    index prompt_open_game_opened; the prompt emails through the game's prompts) and the queueing.
+
+def seats_asked_by_resolution(*, game_id: int, phase: int) -> set[int]:
+    """The seats whose prompt email carries step ``phase``'s result (issue 11 item 4): those the
+    resolution asked to decide, by an email queued now or before.
+
+    The prompt emails owed for the resolution's prompts still open are queued here, with the same rules
+    and dedupe keys as the write's prompt task (whichever runs first queues each email once), so a seat's
+    one email of the step says what happened (the events since its previous prompt email), then what it
+    must decide. A seat whose prompt was answered before any email (on the web, by a standing order or a
+    forced pick) or whose player takes no prompt emails is not asked by email: it may get a result email.
     """
-    open_later = list(Prompt.objects.filter(game_id=game_id, closed_at__isnull=True, phase__gt=phase)
-                      .values_list("pk", flat=True))
-    if open_later:
-        prompt_notifications_queue(prompt_ids=open_later)
-    return set(Notification.objects.filter(kind=NotificationKind.PROMPT, prompt__game_id=game_id,
-                                           prompt__phase__gt=phase).values_list("seat_id", flat=True))
+    prompt_ids = resolution_prompt_ids(game_id=game_id, phase=phase)
+    if not prompt_ids:
+        return set()
+    prompt_notifications_queue(prompt_ids=prompt_ids)  # skips the closed ones, held-back follow-ups, opt-outs
+    return set(Notification.objects.filter(prompt_id__in=prompt_ids, kind=NotificationKind.PROMPT)
+               .values_list("seat_id", flat=True))
 
 
 def result_notifications_queue(*, game_id: int, phase: int, event_ids: list[int]) -> int:
     """After a resolution: one email per player for the step (issue 11 item 4).
 
-    A seat asked to decide next gets its prompt email, which opens with what happened (seats_asked_after);
+    A seat asked to decide next gets its prompt email, which opens with what happened
+    (seats_asked_by_resolution);
     a seat with nothing to decide gets a result email if its player wants one per event (email_results,
     not a digest). Once the game is over the game-over email says what happened last, so none is sent.
     """
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.status != GameStatus.ACTIVE:
         return 0
-    asked = seats_asked_after(game_id=game.pk, phase=phase)
+    asked = seats_asked_by_resolution(game_id=game.pk, phase=phase)
     events = list(Event.objects.filter(game=game, pk__in=event_ids).order_by("id"))
     sent = 0
     # Each seat's player and preferences in the one query (not a query per player: this runs per resolution).

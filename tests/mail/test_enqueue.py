@@ -151,9 +151,9 @@ def test_a_resolutions_result_emails_read_the_players_and_their_preferences_in_o
     with mock.patch.object(notify, "notification_queue") as queue:
         with CaptureQueriesContext(connection) as reads:
             notify.result_notifications_queue(game_id=game.pk, phase=0, event_ids=event_ids)
-    # The game, the open prompts of the next step, their prompt emails' read and settling UPDATE, the
-    # seats asked by a prompt email (issue 11 item 4), the events, the seats: 7 whatever the players.
-    assert len(reads) == 7, [q["sql"] for q in reads]
+    # The game, the prompts the resolution opened (2), their prompt emails' read and settling UPDATE, the
+    # seats asked by a prompt email (issue 11 item 4), the events, the seats: 8 whatever the players.
+    assert len(reads) == 8, [q["sql"] for q in reads]
     readers = sorted(c.kwargs["user_id"] for c in queue.call_args_list)
     assert readers == sorted(u.pk for u in users if u != users[2])
 
