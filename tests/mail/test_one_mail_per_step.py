@@ -148,3 +148,22 @@ def test_a_player_with_nothing_to_decide_gets_the_result_only_if_they_asked_for_
     for user in (alice, bob, carol):
         assert [r.kind for r in mails(user)][-1] == NotificationKind.FINISHED
         assert Counter(r.kind for r in mails(user))[NotificationKind.FINISHED] == 1
+
+
+def test_a_player_asked_next_who_takes_no_prompt_emails_gets_the_result_email():
+    """issue 11 item 4: the result rides in the prompt email only if one is sent; a player who turned
+    prompt emails off (results on) still hears what happened."""
+    from django.test import TestCase
+
+    from tests.games.helpers import play_step
+
+    game, (alice, bob) = start_game(players=2, options={"rounds": 1})
+    NotificationPreferences.objects.update_or_create(user=alice, defaults={"email_prompts": False})
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        play_step(game)  # the draft: resolved; alice (seat 0) is asked the take
+    assert game.prompts.filter(seat__user=alice, closed_at__isnull=True, phase=1).exists()
+    assert not Notification.objects.filter(prompt__phase=1, user=alice).exists()
+    assert [r.dedupe_key for r in mails(alice) if r.kind == NotificationKind.RESULT] == [
+        f"result:{game.pk}:0:user{alice.pk}"]
+    assert [r.dedupe_key for r in mails(bob) if r.kind == NotificationKind.RESULT] == [
+        f"result:{game.pk}:0:user{bob.pk}"]
