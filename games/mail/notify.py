@@ -225,13 +225,12 @@ def result_notifications_queue(*, game_id: int, phase: int, event_ids: list[int]
     """After a resolution: one email per player for the step (issue 11 item 4).
 
     A seat asked to decide next gets its prompt email, which opens with what happened
-    (seats_asked_by_resolution);
-    a seat with nothing to decide gets a result email if its player wants one per event (email_results,
+    (seats_asked_by_resolution); a seat with nothing to decide gets a result email if its player wants one per event (email_results,
     not a digest). Once the game is over the game-over email says what happened last, so none is sent.
     """
     game = Game.objects.filter(pk=game_id).first()
-    if game is None or game.status != GameStatus.ACTIVE:
-        return 0
+    if game is None or game.status in (GameStatus.FINISHED, GameStatus.ABANDONED):
+        return 0  # a paused game still gets its results (its prompts are emailed after the resume)
     asked = seats_asked_by_resolution(game_id=game.pk, phase=phase)
     events = list(Event.objects.filter(game=game, pk__in=event_ids).order_by("id"))
     sent = 0
