@@ -230,7 +230,7 @@ def result_notifications_queue(*, game_id: int, phase: int, event_ids: list[int]
     """
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.status in (GameStatus.FINISHED, GameStatus.ABANDONED):
-        return 0  # a paused game still gets its results (its prompts are emailed after the resume)
+        return 0  # over: the game-over email says what happened last (a paused game still gets results)
     asked = seats_asked_by_resolution(game_id=game.pk, phase=phase)
     events = list(Event.objects.filter(game=game, pk__in=event_ids).order_by("id"))
     sent = 0
