@@ -170,7 +170,9 @@ def result_rows(game: Game) -> list[dict[str, Any]]:
 
 def render_finished(*, game: Game, seat: Seat, user: User) -> Rendered:
     ctx = _base_context(game=game, seat=seat, user=user)
-    ctx.update({"rows": result_rows(game), "events": events_since_last_decision(seat=seat)[-10:]})
+    # What happened since the seat's last prompt email, the last step included: the game-over email is
+    # the seat's one email of that step (no result email once the game is over, issue 11 item 4).
+    ctx.update({"rows": result_rows(game), "events": events_since_last_decision(seat=seat)})
     ctx["sections"] = []  # the situation is moot once the game is over
     text, html = _render("finished", ctx)
     return Rendered(subject=game_title(game), text=text, html=html, reply_to=reply_address(seat=seat),

@@ -193,17 +193,51 @@ def due_prompt_notifications_queue(*, now: datetime | None = None) -> int:
     return queued
 
 
+def resolution_prompt_ids(*, game_id: int, phase: int) -> list[int]:
+    """The prompts the resolution of step ``phase`` opened: the first ones of the next step (a write opens
+    all its prompts at its own time; those a bot, standing order or forced pick answered at once too)."""
+    first = (Prompt.objects.filter(game_id=game_id, phase__gt=phase).order_by("phase", "opened_at")
+             .values("phase", "opened_at").first())
+    if first is None:
+        return []
+    return list(Prompt.objects.filter(game_id=game_id, **first).values_list("pk", flat=True))
+
+
+def seats_asked_by_resolution(*, game_id: int, phase: int) -> set[int]:
+    """The seats whose prompt email carries step ``phase``'s result (issue 11 item 4): those the
+    resolution asked to decide, by an email queued now or before.
+
+    The prompt emails owed for the resolution's prompts still open are queued here, with the same rules
+    and dedupe keys as the write's prompt task (whichever runs first queues each email once), so a seat's
+    one email of the step says what happened (the events since its previous prompt email), then what it
+    must decide. A seat whose prompt was answered before any email (on the web, by a standing order or a
+    forced pick) or whose player takes no prompt emails is not asked by email: it may get a result email.
+    """
+    prompt_ids = resolution_prompt_ids(game_id=game_id, phase=phase)
+    if not prompt_ids:
+        return set()
+    prompt_notifications_queue(prompt_ids=prompt_ids)  # skips the closed ones, held-back follow-ups, opt-outs
+    return set(Notification.objects.filter(prompt_id__in=prompt_ids, kind=NotificationKind.PROMPT)
+               .values_list("seat_id", flat=True))
+
+
 def result_notifications_queue(*, game_id: int, phase: int, event_ids: list[int]) -> int:
-    """After a resolution: what happened, to each player who wants one email per event (not a digest)."""
+    """After a resolution: one email per player for the step (issue 11 item 4).
+
+    A seat asked to decide next gets its prompt email, which opens with what happened
+    (seats_asked_by_resolution); a seat with nothing to decide gets a result email if its player wants one per event (email_results,
+    not a digest). Once the game is over the game-over email says what happened last, so none is sent.
+    """
     game = Game.objects.filter(pk=game_id).first()
-    if game is None:
-        return 0
+    if game is None or game.status in (GameStatus.FINISHED, GameStatus.ABANDONED):
+        return 0  # over: the game-over email says what happened last (a paused game still gets results)
+    asked = seats_asked_by_resolution(game_id=game.pk, phase=phase)
     events = list(Event.objects.filter(game=game, pk__in=event_ids).order_by("id"))
     sent = 0
     # Each seat's player and preferences in the one query (not a query per player: this runs per resolution).
     for seat in Seat.objects.filter(game=game).select_related("user", "user__notification_preferences", "game"):
         user = _mailable(seat)
-        if user is None:
+        if user is None or seat.pk in asked:
             continue
         prefs = _loaded_preferences(user)
         if not prefs.email_results or prefs.digest:

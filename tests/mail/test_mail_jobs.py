@@ -74,7 +74,9 @@ def test_a_resolution_whose_result_task_is_lost_is_mailed_by_the_sweep_once_to_e
     assert sweep(now=timezone.now()) == 0
     assert not Notification.objects.filter(kind=NotificationKind.RESULT).exists()
     assert sweep() == 1
-    for user in users:
+    # Seat 0 is asked the take: its prompt email carries the result (issue 11 item 4); the others get one.
+    assert rows(users[0], NotificationKind.RESULT) == []
+    for user in users[1:]:
         (row,) = rows(user, NotificationKind.RESULT)
         assert row.status == "sent" and row.dedupe_key == f"result:{game.pk}:0:user{user.pk}"
         assert len(sent_messages(row)) == 1
@@ -87,7 +89,7 @@ def test_a_resolution_whose_result_task_is_lost_is_mailed_by_the_sweep_once_to_e
     with TestCase.captureOnCommitCallbacks(execute=True):
         assert tasks.queue_result_notifications.apply(args=(game.pk, 0, job.event_ids)).get() == 0
     assert len(mail.outbox) == sent
-    assert Notification.objects.filter(kind=NotificationKind.RESULT).count() == len(users)
+    assert Notification.objects.filter(kind=NotificationKind.RESULT).count() == len(users) - 1
 
 
 def test_in_the_embedded_mode_the_beat_stand_in_mails_results_and_game_over_whose_tasks_never_ran():
@@ -107,12 +109,12 @@ def test_in_the_embedded_mode_the_beat_stand_in_mails_results_and_game_over_whos
         for _ in range(2):
             with TestCase.captureOnCommitCallbacks(execute=True):
                 call_command("beat_embedded", "--once", stdout=io.StringIO(), stderr=io.StringIO())
+    # Both jobs ran after the game ended: the game-over email tells what happened since each player's last
+    # prompt email, so no result email follows it (issue 11 item 4: one mail per step, in order).
     for user in (alice, bob):
-        assert [r.dedupe_key for r in rows(user, NotificationKind.RESULT)] == [
-            f"result:{game.pk}:0:user{user.pk}", f"result:{game.pk}:1:user{user.pk}"]
+        assert rows(user, NotificationKind.RESULT) == []
         (finished,) = rows(user, NotificationKind.FINISHED)
-        for row in rows(user, NotificationKind.RESULT) + [finished]:
-            assert row.status == "sent" and len(sent_messages(row)) == 1
+        assert finished.status == "sent" and len(sent_messages(finished)) == 1
     assert set(MailJob.objects.filter(game=game).values_list("kind", "phase", "status")) == {
         ("result", 0, "done"), ("result", 1, "done"), ("finished", None, "done")}
 
@@ -134,7 +136,8 @@ def test_the_mail_job_is_written_in_the_resolutions_transaction():
     with TestCase.captureOnCommitCallbacks(execute=True):
         assert phase_resolve(game_id=game.pk, phase=0)
     assert MailJob.objects.get(game=game).status == MailJobStatus.DONE  # its on-commit task ran it
-    assert all(len(rows(u, NotificationKind.RESULT)) == 1 for u in users)
+    # Seat 0 is asked the take (its prompt email carries the result, issue 11 item 4); seat 1 gets one.
+    assert [len(rows(u, NotificationKind.RESULT)) for u in users] == [0, 1]
 
 
 def test_the_game_over_job_is_written_in_the_finishing_transaction():
@@ -173,7 +176,7 @@ def test_a_failing_job_is_rolled_back_retried_with_back_off_and_given_up_without
         assert broken.status == MailJobStatus.PENDING and broken.attempts == 1 and "template broke" in broken.last_error
         assert broken.due_at > later()  # backed off beyond the next sweep
         assert not Notification.objects.filter(game=game, kind=NotificationKind.RESULT).exists()
-        assert Notification.objects.filter(game=other, kind=NotificationKind.RESULT).count() == 2
+        assert Notification.objects.filter(game=other, kind=NotificationKind.RESULT).count() == 1  # seat 0 is asked
         for _ in range(jobs.MAX_JOB_ATTEMPTS - 1):
             sweep(now=later(30 * 24 * 3600))
     broken.refresh_from_db()
@@ -235,7 +238,7 @@ def test_on_postgresql_a_job_another_worker_holds_is_skipped_not_waited_for_nor_
         release.set()
         worker.join(20)
     assert sweep() == 1
-    assert Notification.objects.filter(kind=NotificationKind.RESULT).count() == 2
+    assert Notification.objects.filter(kind=NotificationKind.RESULT).count() == 1  # seat 0 is asked (issue 11 item 4)
 
 
 @pytest.mark.postgres

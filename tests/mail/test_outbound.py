@@ -139,14 +139,16 @@ def test_no_reminder_once_the_player_decided(tiny):
     assert not old.exists()
 
 
-def test_results_go_to_result_readers_and_digest_readers_get_one_digest_a_day(tiny):
-    game, (alice, bob) = tiny
+def test_results_go_to_result_readers_and_digest_readers_get_one_digest_a_day(db):
+    # Three players: after the draft only alice is asked something (issue 11 item 4 changed who gets results).
+    game, (alice, bob, carol) = start_game(players=3, options={"rounds": 1})
     NotificationPreferences.objects.filter(user=bob).update(digest=True)
     with TestCase.captureOnCommitCallbacks(execute=True):
         play_step(game)
-    assert Notification.objects.filter(kind=NotificationKind.RESULT, user=alice).count() == 1
-    assert not Notification.objects.filter(kind=NotificationKind.RESULT, user=bob).exists()
-    result = [m for m in mails_to(alice.email) if "resolved" in m.body.splitlines()[0]][0]
+    # Alice is asked the take (her prompt email carries the result); bob reads a digest; carol gets it.
+    assert Notification.objects.filter(kind=NotificationKind.RESULT, user=carol).count() == 1
+    assert not Notification.objects.filter(kind=NotificationKind.RESULT, user__in=[alice, bob]).exists()
+    result = [m for m in mails_to(carol.email) if "resolved" in m.body.splitlines()[0]][0]
     assert "What happened:" in result.body
     with TestCase.captureOnCommitCallbacks(execute=True):
         assert send_digests.apply().get() == 1

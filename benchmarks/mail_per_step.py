@@ -1,0 +1,84 @@
+"""Mails per player per step in a seeded 3-player Faltisia game (issue 11 item 4).
+
+    .venv/bin/python benchmarks/mail_per_step.py --players 3 --seed 11 --source email
+
+Plays a whole Faltisia game on a throw-away test database: every seat is a person (confirmed address,
+default preferences) whose picks the greedy bot chooses, submitted through the services with the given
+source (``email``: an inbox player, every prompt mailed at once; ``api``: follow-ups held back). Mail
+tasks run in-process (eager), as in the embedded mode. Then counts the outbox (Notification rows) by kind
+per player, the steps played (resolutions), the writes in which a player was sent more than one mail, and
+the results of step N queued after the same player's prompt of a later step (the wrong order).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections import Counter
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from benchmarks import _django  # noqa: E402
+
+
+def play(*, players: int, seed: int, source: str) -> None:
+    from games.engines.bots import make_bot
+    from games.engines.registry import get_engine
+    from games.mail.models import MailJob, Notification, NotificationKind
+    from games.models import Game, Prompt, Seat
+    from games.services import submission_create
+    from tests.factories import make_started_game
+
+    game, users = make_started_game(players=players, engine="faltisia", seed=seed)
+    engine, bot = get_engine("faltisia"), make_bot("faltisia", "greedy")
+    for _ in range(20_000):
+        prompt = Prompt.objects.filter(game=game, closed_at__isnull=True).order_by("seat__position").first()
+        if prompt is None:
+            break
+        game = Game.objects.get(pk=game.pk)
+        option = bot.choose(engine, game.state, prompt.seat.position)
+        submission_create(seat=Seat.objects.get(pk=prompt.seat_id), prompt_id=prompt.prompt_id,
+                          option_id=option, source=source)
+    game.refresh_from_db()
+    steps = MailJob.objects.filter(game=game, kind="result").count()
+    rows = list(Notification.objects.filter(game=game).select_related("prompt").order_by("id"))
+    print(f"game {game.pk}: {game.status}, {steps} steps resolved, source={source}, seed={seed}")
+    kinds = (NotificationKind.PROMPT, NotificationKind.RESULT, NotificationKind.FINISHED)
+    totals: Counter = Counter()
+    for user in users:
+        mine = [r for r in rows if r.user_id == user.pk]
+        by_kind = Counter(r.kind for r in mine)
+        totals.update(by_kind)
+        # The step a result mail opens is the one after the step it reports (its dedupe key says which).
+        prompt_steps = [r.prompt.phase for r in mine if r.kind == NotificationKind.PROMPT]
+        result_steps = [int(r.dedupe_key.split(":")[2]) + 1 for r in mine if r.kind == NotificationKind.RESULT]
+        both = len(set(result_steps) & set(prompt_steps))
+        late, seen = 0, []
+        for r in mine:  # in the order they were queued
+            if r.kind == NotificationKind.PROMPT:
+                seen.append(r.prompt.phase)
+            elif r.kind == NotificationKind.RESULT:
+                late += any(s >= int(r.dedupe_key.split(":")[2]) + 1 for s in seen)
+        print(f"  {user.username}: " + ", ".join(f"{k} {by_kind[k]}" for k in kinds)
+              + f"; mails per step {sum(by_kind[k] for k in kinds) / max(steps, 1):.2f};"
+              f" steps with both a result and a prompt mail {both}; results queued after a later prompt {late}")
+    print("  total: " + ", ".join(f"{k} {totals[k]}" for k in kinds)
+          + f"; mails per player per step {sum(totals.values()) / players / max(steps, 1):.2f}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--players", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--source", choices=("email", "api"), default="email")
+    args = ap.parse_args()
+    old = _django.setup()
+    try:
+        play(players=args.players, seed=args.seed, source=args.source)
+    finally:
+        _django.teardown(old)
+
+
+if __name__ == "__main__":
+    main()
