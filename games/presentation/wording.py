@@ -24,6 +24,13 @@ def seat_label(*, position: int, username: str | None, is_bot: bool) -> str:
     return f"Bot {position + 1}" if is_bot else f"Seat {position + 1}"
 
 
+def seat_in_words(seat: Seat) -> str:
+    """"seat 2 (alice)": a seat as the server's own events name it (1-based, with its player or "Bot 2")."""
+    label = seat_label(position=seat.position, username=seat.user.username if seat.user_id else None,
+                       is_bot=seat.is_bot)
+    return f"seat {seat.position + 1} ({label})"
+
+
 def seat_labels_for_game(game_id: int) -> dict[int, str]:
     """Each seat's label (position -> label), in one query."""
     rows = Seat.objects.filter(game_id=game_id).values_list("position", "user__username", "is_bot")

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games.engines.registry import get_engine
 from games.errors import ErrorCode, GameError
 from games.models import Game, GameStatus, SubmissionSource
+from games.presentation.wording import worded_events_for_game
 from games.selectors import events_for_user
 from games.services import seat_standing_orders_set, submission_create
 
@@ -114,7 +115,7 @@ def game_replay(request, game_id: int):
     if game.status != GameStatus.FINISHED:
         messages.info(request, "The replay opens when the game is finished.")
         return redirect("web:game", game_id=game.pk)
-    events = events_for_user(game=game, user=request.user)
+    events = worded_events_for_game(events_for_user(game=game, user=request.user), game=game)  # issue 11 item 1
     phases = sorted({e.phase for e in events})
     if not phases:
         return redirect("web:game", game_id=game.pk)
