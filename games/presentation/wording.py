@@ -24,11 +24,12 @@ def seat_label(*, position: int, username: str | None, is_bot: bool) -> str:
     return f"Bot {position + 1}" if is_bot else f"Seat {position + 1}"
 
 
-def seat_in_words(seat: Seat) -> str:
-    """"seat 2 (alice)": a seat as the server's own events name it (1-based, with its player or "Bot 2")."""
+def seat_in_words(seat: Seat, *, capital: bool = False) -> str:
+    """"seat 2 (alice)" ("Seat 2 (alice)" to start a sentence): a seat as the server's own events name it,
+    1-based with its player or "Bot 2"."""
     label = seat_label(position=seat.position, username=seat.user.username if seat.user_id else None,
                        is_bot=seat.is_bot)
-    return f"seat {seat.position + 1} ({label})"
+    return f"{'Seat' if capital else 'seat'} {seat.position + 1} ({label})"
 
 
 def seat_labels_for_game(game_id: int) -> dict[int, str]:
@@ -63,7 +64,8 @@ def fill_wording(data: Mapping[str, Any], names: Mapping[int, str]) -> str | Non
         text = wording.format(**values)
     except (KeyError, IndexError, ValueError):
         return None
-    return text[:1].upper() + text[1:]
+    # A sentence opening with a name keeps the name as its player wrote it ("alice", not "Alice").
+    return text if wording.startswith("{") else text[:1].upper() + text[1:]
 
 
 def worded_events(events: Iterable[Event], *, engine: str, labels: Mapping[int, str]) -> list[Event]:

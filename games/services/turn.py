@@ -159,7 +159,8 @@ def pick_apply(turn: Turn, *, position: int, option_id: str, source: str,
         if seat.is_bot:
             seat.is_bot, seat.bot_reason, seat.bot_handed_by_id = False, BotReason.NONE, None
             Event.objects.create(game=turn.game, phase=phase, visibility=None,
-                                 text=f"{seat_in_words(seat).capitalize()}: the player is back and took the seat from the bot.",
+                                 text=f"{seat_in_words(seat, capital=True)}: the player is back and took the seat "
+                                      "from the bot.",
                                  data={"action": "reclaim", "seat": position, "by": "pick"})
     if seat_turn_values(seat) != before:  # most picks change nothing on the seat: no UPDATE then
         turn.dirty_seats.add(position)

@@ -130,6 +130,7 @@ def test_a_whole_faltisia_game_reads_in_plain_english_with_the_players_names_eve
     # The players' names with their characters, the bot as "Bot 3 (...)", seats 1-based.
     assert re.search(r"\balice \([A-Z][^)]*\)", joined) and re.search(r"\bbob \([A-Z][^)]*\)", joined)
     assert re.search(r"\bBot 3 \([A-Z][^)]*\)", joined)
+    assert not re.search(r"\b(Alice|Bob)\b", joined)  # a name is written as its player wrote it
     assert any(re.search(r"attended the (red|blue|yellow|green|white|black|purple) lecture: \+1 ", t)
                for t in log_texts), log_texts[:20]
     assert any(t.startswith("Starting attributes revealed: alice (") for t in log_texts)
