@@ -18,6 +18,7 @@ from .conditional import WAIT_MAX_SECONDS, etag_matches, game_etag, game_version
 from .engines.registry import get_engine, slugs
 from .errors import ErrorCode, GameError
 from .models import Game, GameStatus, SubmissionSource
+from .presentation.wording import worded_events_for_game
 from .selectors import (event_as_dict, events_for_user, game_detail_for_user, game_summary, game_visible_to,
                         game_with_creator, games_for_user, open_prompt_for_seat, prompt_as_dict, seat_for_user,
                         seats_with_open_prompts)
@@ -201,7 +202,9 @@ class LogApi(APIView):
     @extend_schema(operation_id="games_log", responses={200: LogResponse, **_errors(401, 404)})
     def get(self, request, game_id: int):
         game = visible_game_or_404(game_id=game_id, user=request.user)
-        return Response({"events": [event_as_dict(e) for e in events_for_user(game=game, user=request.user)]})
+        # ``text`` in plain English with the players' names (issue 11 item 1); ``data`` keeps 0-based positions.
+        events = worded_events_for_game(events_for_user(game=game, user=request.user), game=game)
+        return Response({"events": [event_as_dict(e) for e in events]})
 
 
 class StandingOrdersApi(APIView):

@@ -20,6 +20,7 @@ from games.engines.registry import get_engine
 from games.models import Event, Game, Prompt, Seat, Submission
 from games.presentation.generic.mail import Section, generic_situation
 from games.presentation.registry import presentation_for
+from games.presentation.wording import worded_events_for_game
 from games.selectors import game_view_for_seat
 
 from .links import pick_link_url, unsubscribe_url
@@ -85,7 +86,8 @@ def events_since_last_decision(*, seat: Seat) -> list[Event]:
     if last is not None:
         qs = qs.filter(created_at__gt=last)
     visible = [e for e in qs.order_by("-id")[:MAX_SUMMARY_EVENTS * 4] if e.visible_to(seat.position)]
-    return list(reversed(visible[:MAX_SUMMARY_EVENTS]))
+    # In plain English with the players' names, as on the game page (issue 11 item 1).
+    return worded_events_for_game(reversed(visible[:MAX_SUMMARY_EVENTS]), game=seat.game)
 
 
 def situation_sections(*, engine_slug: str, view: dict[str, Any], seat: int) -> list[Section]:
@@ -148,7 +150,7 @@ def current_reply_to(seat: Seat) -> str:
 
 def render_result(*, game: Game, seat: Seat, user: User, phase: int, events: list[Event]) -> Rendered:
     ctx = _base_context(game=game, seat=seat, user=user)
-    ctx.update({"phase": phase, "events": events})
+    ctx.update({"phase": phase, "events": worded_events_for_game(events, game=game)})
     text, html = _render("result", ctx)
     return Rendered(subject=game_title(game), text=text, html=html, reply_to=current_reply_to(seat),
                     unsubscribe=unsubscribe_url(user_id=user.pk))

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from accounts.models import NotificationPreferences, User
 from games.models import Event, Game, GameStatus, Prompt, Seat, Submission, SubmissionSource
+from games.presentation.wording import worded_events_for_game
 
 from . import compose, reminders
 from .models import Notification, NotificationKind, SeatMailbox
@@ -296,7 +297,7 @@ def _digest_games(*, user: User, since: datetime) -> list[dict]:
         view = compose.game_view_for_seat(game=seat.game, seat=seat)
         games.append({"title": compose.game_title(seat.game),
                       "where": compose.where_in_game(view, engine_slug=seat.game.engine),
-                      "events": events[-50:], "waiting": waiting})
+                      "events": worded_events_for_game(events[-50:], game=seat.game), "waiting": waiting})
     return games
 
 

@@ -76,6 +76,17 @@ class Presentation:
             return f"Term {term} · {name}"
         return name
 
+    def event_text(self, data: Mapping[str, Any], names: Mapping[int, str]) -> str | None:
+        """One event's text in plain English with the players' names (issue 11 item 1); None keeps the engine's.
+
+        ``names``: seat position -> its label ("alice", "Bot 2"). The generic one fills an event's
+        ``data["wording"]`` (games/presentation/wording.py); a game overrides it to add what it knows (a
+        character beside the name) or to word events of its own kinds.
+        """
+        from .wording import fill_wording  # wording.py reads the models; base.py is imported before apps load
+
+        return fill_wording(data, names)
+
     def step_labeller(self, seats: list[dict[str, Any]]) -> Callable[[Mapping[str, Any]], str]:
         """``step_label`` for one game's page, knowing its seats' public rows (so a heading can name a player,
         "Round 2 · Alice's turn"); the generic one ignores them."""

@@ -17,6 +17,7 @@ from accounts.models import User
 
 from ..errors import ErrorCode, GameError
 from ..models import BotReason, Event, Game, GameStatus, Prompt, Seat, Submission, SubmissionSource
+from ..presentation.wording import seat_in_words
 from ..signals import game_abandoned
 from .enqueue import signal_on_commit
 from .clock import clock_validate
@@ -113,7 +114,7 @@ def deadline_extend(*, game: Game, by: User, hours: float, position: int | None 
     # reminder_planned: the reminders task plans the moved deadlines' reminders (issue 16 item 1).
     moved = prompts.update(deadline=F("deadline") + timedelta(hours=hours), reminder_planned=False)
     game_touch(turn.game)  # the players' prompts show the new deadlines
-    whose = "every open deadline" if position is None else f"the deadline of seat {position}"
+    whose = "every open deadline" if position is None else f"the deadline of {seat_in_words(turn.seats[position])}"
     admin_event_record(game=turn.game, by=by, action="extend", hours=hours, seat=position,
                        text=f"extended {whose} by {hours:g} hours.")
     return moved
@@ -181,7 +182,7 @@ def seat_replace_player(*, game: Game, by: User, position: int, user: User) -> S
     seat_changed_hands_send(seat=seat, previous_user_id=old.pk if old else None, reason="replaced")
     admin_event_record(game=turn.game, by=by, action="replace", seat=position,
                        old=old.username if old else None, new=user.username,
-                       text=f"gave seat {position} to {user.username}"
+                       text=f"gave seat {position + 1} to {user.username}"
                             + (f" (replacing {old.username})." if old else "."))
     # The newcomer is asked afresh: announce the seat's open prompt to them after commit.
     turn.opened.extend(row for p, row in turn.open_prompts.items() if p == position)
@@ -212,11 +213,11 @@ def seat_hand_to_bot(*, game: Game, by: User, position: int) -> Seat:
     seat_changed_hands_send(seat=seat, previous_user_id=seat.user_id, reason="to_bot")
     if own:
         Event.objects.create(game=turn.game, phase=turn.game.phase, visibility=None,
-                             text=f"{by.username} left seat {position}; a bot plays it from now on.",
+                             text=f"{by.username} left seat {position + 1}; a bot plays it from now on.",
                              data={"player": by.username, "action": "to_bot", "seat": position})
     else:
         admin_event_record(game=turn.game, by=by, action="to_bot", seat=position,
-                           text=f"handed seat {position} to a bot.")
+                           text=f"handed {seat_in_words(seat)} to a bot.")
     if turn.game.status == GameStatus.ACTIVE:
         prompts_sync(turn)  # the bot answers what the seat is asked now
         step_check(turn)
@@ -238,7 +239,7 @@ def seat_take_back_from_bot(*, game: Game, by: User, position: int) -> Seat:
     _check_not_banned(seat.user)
     seat_back_from_bot(turn, position, reason="from_bot")
     admin_event_record(game=turn.game, by=by, action="from_bot", seat=position,
-                       text=f"gave seat {position} back to {seat.user.username}.")
+                       text=f"gave seat {position + 1} back to {seat.user.username}.")
     turn_save(turn)
     return seat
 

@@ -15,6 +15,7 @@ from accounts.models import Vacation
 
 from ..engines.base import Event as EngineEvent
 from ..models import BotReason, GameStatus, SubmissionSource
+from ..presentation.wording import seat_in_words
 from ..signals import phase_resolved, phase_resolved_in_write
 from . import clock
 from .enqueue import signal_on_commit
@@ -71,7 +72,8 @@ def due_prompts_handle(turn: Turn) -> bool:
             row.deadline = turn.now + timedelta(seconds=clock.extension_seconds(turn.game))
             row.reminder_planned = False  # the new deadline's reminders (issue 16 item 1)
             row.save(update_fields=["deadline", "reminder_planned"])
-            events_store(turn, [EngineEvent(f"Seat {position} missed a deadline and got an extension.")],
+            missed = f"{seat_in_words(seat, capital=True)} missed a deadline and got an extension."
+            events_store(turn, [EngineEvent(missed)],
                          phase=turn.game.phase)
             continue
         _seat_defaults(turn, position)
@@ -80,8 +82,8 @@ def due_prompts_handle(turn: Turn) -> bool:
         misses = int(settings.get("bot_after_misses", 0))
         if misses and seat.missed_deadlines >= misses and not seat.is_bot:
             seat.is_bot, seat.bot_reason = True, BotReason.MISSES  # the player may reclaim it
-            events_store(turn, [EngineEvent(f"Seat {position} missed {seat.missed_deadlines} deadlines in a row;"
-                                            " a bot plays it until its player returns.")],
+            events_store(turn, [EngineEvent(f"{seat_in_words(seat, capital=True)} missed {seat.missed_deadlines} "
+                                            "deadlines in a row; a bot plays it until its player returns.")],
                          phase=turn.game.phase)
             prompts_sync(turn)  # the bot answers whatever the seat is asked now
     return changed

@@ -90,7 +90,7 @@ def seat_reclaim(*, seat: Seat, by: User) -> Seat:
                                                        "give it back to you")
     seat_back_from_bot(turn, locked.position, reason="reclaimed")
     Event.objects.create(game=turn.game, phase=turn.game.phase, visibility=None,
-                         text=f"{by.username} took seat {locked.position} back from the bot.",
+                         text=f"{by.username} took seat {locked.position + 1} back from the bot.",
                          data={"player": by.username, "action": "reclaim", "seat": locked.position})
     turn_save(turn)
     return locked

@@ -25,6 +25,7 @@ from ..engines.base import Event as EngineEvent
 from ..engines.registry import get_engine
 from ..errors import NotAnOption
 from ..models import HUMAN_SOURCES, BotReason, Event, Game, GameStatus, Prompt, Seat, Submission, SubmissionSource
+from ..presentation.wording import seat_in_words
 from ..selectors import loaded_open_prompt, seats_with_open_prompts, users_with_vacation_ahead
 from ..sql_rows import (ModelColumns, db_value, execute, fetch_one, for_update, insert, quoted, statement, table,
                         update)
@@ -158,7 +159,8 @@ def pick_apply(turn: Turn, *, position: int, option_id: str, source: str,
         if seat.is_bot:
             seat.is_bot, seat.bot_reason, seat.bot_handed_by_id = False, BotReason.NONE, None
             Event.objects.create(game=turn.game, phase=phase, visibility=None,
-                                 text=f"Seat {position}'s player is back and took the seat from the bot.",
+                                 text=f"{seat_in_words(seat, capital=True)}: the player is back and took the seat "
+                                      "from the bot.",
                                  data={"action": "reclaim", "seat": position, "by": "pick"})
     if seat_turn_values(seat) != before:  # most picks change nothing on the seat: no UPDATE then
         turn.dirty_seats.add(position)

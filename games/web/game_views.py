@@ -13,6 +13,7 @@ from games.api_access import game_id_or_404
 from games.engines.registry import get_engine
 from games.errors import ErrorCode, GameError
 from games.models import Game, GameStatus, SubmissionSource
+from games.presentation.wording import worded_events_for_game
 from games.selectors import events_for_user
 from games.services import seat_standing_orders_set, submission_create
 
@@ -118,7 +119,7 @@ def game_replay(request, game_id: int):
     if game.status != GameStatus.FINISHED:
         messages.info(request, "The replay opens when the game is finished.")
         return redirect("web:game", game_id=game.pk)
-    events = events_for_user(game=game, user=request.user)
+    events = worded_events_for_game(events_for_user(game=game, user=request.user), game=game)  # issue 11 item 1
     phases = sorted({e.phase for e in events})
     if not phases:
         return redirect("web:game", game_id=game.pk)

@@ -10,6 +10,7 @@ from django.urls import reverse
 from games.engines.registry import get_engine
 from games.models import Game, GameStatus
 from games.presentation.registry import presentation_for
+from games.presentation.wording import worded_events_for_game
 from games.selectors import events_for_user, game_view_for_seat, open_prompt_for_seat
 from games.services import seat_web_seen_set
 
@@ -36,7 +37,8 @@ def game_context(*, request, game: Game, viewer: Viewer, visit: bool = False) ->
     started = game.state is not None
     board = board_context(engine=game.engine, view=view, seats=seats,
                           prompt_options=prompt.options if prompt else None) if started else None
-    events = events_for_user(game=game, user=request.user)
+    # Plain English with the players' names, 1-based (issue 11 item 1).
+    events = worded_events_for_game(events_for_user(game=game, user=request.user), game=game)
     since = since_last_visit(seat=viewer.seat, events=events) if visit else None
     if viewer.is_player and events:
         seat_web_seen_set(seat=viewer.seat, event_id=events[-1].pk)

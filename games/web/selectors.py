@@ -17,6 +17,7 @@ from django.http import Http404
 from accounts.models import User
 from games.models import Event, Game, GameStatus, Prompt, Seat
 from games.presentation.registry import GENERIC
+from games.presentation.wording import seat_label
 from games.selectors import game_version_and_seat, seat_for_user
 from games.version_tag import version_tag
 
@@ -102,9 +103,11 @@ def watchable_games(*, user: User | None, limit: int = 20) -> list[LobbyEntry]:
 
 def _player_names(game_ids: list[int]) -> dict[int, list[str]]:
     out: dict[int, list[str]] = {}
-    for game_id, name, is_bot in (Seat.objects.filter(game_id__in=game_ids).order_by("position")
-                                  .values_list("game_id", "user__username", "is_bot")):
-        out.setdefault(game_id, []).append(name or ("bot" if is_bot else "(free seat)"))
+    for game_id, position, name, is_bot in (Seat.objects.filter(game_id__in=game_ids).order_by("position")
+                                            .values_list("game_id", "position", "user__username", "is_bot")):
+        # "Bot 2" as in the history (issue 11 item 1), never a bare "bot".
+        out.setdefault(game_id, []).append(name or (seat_label(position=position, username=None, is_bot=True)
+                                                    if is_bot else "(free seat)"))
     return out
 
 

@@ -23,8 +23,10 @@ def test_face_down_card_numbers_announced_in_resolution_order():
     announce = [e for e in events if e.text.startswith("Face-down cards")]
     assert len(announce) == 1 and announce[0].seats is None  # public
     text = announce[0].text
-    assert text.index("seat 2 announces 1101") < text.index("seat 1 announces 1502") < text.index(
-        "seat 0 announces 1601")
+    # Seats 1-based in the text since issue 11 item 1 (data keeps 0-based: s2, s1, s0).
+    import re
+    order = re.findall(r"Seat (\d) \([^)]*\) announces (\d+)", text)
+    assert order == [("3", "1101"), ("2", "1502"), ("1", "1601")]
     from games.engines.faltisia.cards import CARDS
     assert not any(CARDS[c].name in text for c in ("1601", "1502", "1101"))
 

@@ -189,7 +189,7 @@ def test_classmate_resolves_first_and_plays_top_card_face_up_when_it_can_pay():
     assert cm["down"] == ["3204"] and cm["items"] == [item] and me["items"] == [] and me["ster"] == 13
     assert any("announces 3204" in t for t in events)
     assert events.index(next(t for t in events if "Classmate" in t)) < events.index(
-        next(t for t in events if t.startswith("Seat 0")))
+        next(t for t in events if t.startswith("Seat 1 (")))  # 1-based: issue 11 item 1
     s = solo_at("action")
     cm = s["classmate"]
     give_line(cm, [B, W, R])

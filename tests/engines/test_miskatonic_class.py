@@ -34,7 +34,7 @@ def test_draw_one_card_per_faculty_students_are_bffs():
     ev = go(s)
     assert s["cls"]["bffs"] == ["S16", "C1NP1"] and s["seats"][0]["deck"] == ["C1SG1"]
     assert {"S16", "C1NP1"} <= set(s["seats"][0]["classroom"])
-    assert s["cls"]["gp"] == 3 + 1 and "Class for seat 0" in texts(ev)
+    assert s["cls"]["gp"] == 3 + 1 and "Class for seat 1" in texts(ev)  # 1-based: issue 11 item 1
 
 
 def test_pet_teachers_go_to_any_players_discard():

@@ -89,7 +89,8 @@ def test_a_seat_a_bot_took_after_misses_is_reclaimed_by_its_player_and_logged_fo
     assert response.status_code == 200
     assert not seat(game, 1).is_bot
     (event,) = reclaim_events(game)
-    assert event.visibility is None and event.text == f"{bob.username} took seat 1 back from the bot."
+    # 1-based: issue 11 item 1
+    assert event.visibility is None and event.text == f"{bob.username} took seat 2 back from the bot."
     assert spectator_sees(game, event.text)
 
 

@@ -133,7 +133,8 @@ def test_a_step_heading_names_the_seat_that_acts_in_it():
              {"position": 2, "player": "carol"}]
     assert step_label({"kind": "turn", "seat": 2, "round": 3}, seats) == "Round 3 · carol's turn"
     assert step_label({"kind": "buy", "seat": 0, "card": "F1"}, seats) == "alice's turn"
-    assert step_label({"kind": "pet", "seat": 1, "card": "F1", "to": 0}, seats) == "Bot 1's Class"
+    # 1-based (issue 11 item 1)
+    assert step_label({"kind": "pet", "seat": 1, "card": "F1", "to": 0}, seats) == "Bot 2's Class"
     assert step_label({"kind": "shelf"}, seats) == ""  # no actor: the next event gives the heading
 
 

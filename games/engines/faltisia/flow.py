@@ -15,20 +15,46 @@ EXAM_MP = {1: 1, 2: 1, 3: 2}
 EXAM_STERLINGS = {1: 1, 2: 3, 3: 6}
 
 
-def _ev(state: dict, text: str, phase: str | None = None, bfl: dict | None = None) -> Event:
+def _ev(state: dict, text: str, phase: str | None = None, bfl: dict | None = None,
+        wording: str | None = None, **seats) -> Event:
     """A public event stamped with where it happened, so surfaces can group the log without parsing text.
 
     ``phase`` defaults to the step being resolved (lecture/action for the off-campus queue, also when
     a re-prompt resumes it); registration, exams and the end pass their own.
+
+    ``wording`` (issue 11 item 1): the sentence with ``{key}`` where a seat is named, each ``key`` a keyword
+    argument holding a 0-based seat position or a list of them; the presentation fills in the players'
+    names (games/presentation/faltisia/events.py). The seats' characters are stamped beside it, so an old
+    surface or the API can name them too. ``text`` stays the fallback, already plain English.
     """
     data = {"round": state["round"], "term": state["term"], "phase": phase or state["qctx"] or state["phase"]}
     if bfl is not None:  # Battle for London: what happened, as data (kind, seat, route, checkpoint, ...)
         data["london"] = bfl
+    if wording is not None:
+        data.update(seats)
+        data["wording"] = wording
+        data["characters"] = [CARDS[s["char"]].name if s["char"] else None for s in state["seats"]]
     return Event(text, None, data)
 
 
+def _seat_ev(state: dict, si: int, rest: str, phase: str | None = None, bfl: dict | None = None) -> Event:
+    """An event about one seat: "Seat 2 (Kaede) <rest>", worded with the player's name on every surface."""
+    escaped = rest.replace("{", "{{").replace("}", "}}")
+    return _ev(state, f"{_name(state, si)} {rest}", phase, bfl, wording="{seat} " + escaped, seat=si)
+
+
 def _name(state: dict, si: int) -> str:
-    return f"Seat {si} ({CARDS[state['seats'][si]['char']].name})" if state["seats"][si]["char"] else f"Seat {si}"
+    """A seat as the engine's own text names it: 1-based, as people count (the data keeps 0-based)."""
+    char = state["seats"][si]["char"]
+    return f"Seat {si + 1} ({CARDS[char].name})" if char else f"Seat {si + 1}"
+
+
+def _seat_list(seats: list[int]) -> str:
+    """``[0, 2]`` as people read it: "seats 1 and 3" (never a Python list)."""
+    nums = [str(i + 1) for i in seats]
+    if len(nums) == 1:
+        return f"seat {nums[0]}"
+    return "seats " + ", ".join(nums[:-1]) + " and " + nums[-1]
 
 
 def open_step(state: dict, phase: str, stage: str, seats=None) -> None:
@@ -92,7 +118,10 @@ def _resolve_characters(state: dict, ev: list) -> None:
             # Collision: a seeded draw among the seats that picked it; the others choose again.
             state["decisions"].append({"kind": "character_collision", "character": cid, "seats": seats,
                                        "winner": winner})
-            ev.append(_ev(state, f"Seats {seats} all chose {CARDS[cid].name}; a draw gives it to seat {winner}."))
+            ev.append(_ev(state, f"{_seat_list(seats).capitalize()} all chose {CARDS[cid].name}; a draw gives it to "
+                              f"seat {winner + 1}.",
+                          wording=f"{{seats}} all chose {CARDS[cid].name}; a draw gives it to {{winner}}.",
+                          seats=seats, winner=winner))
             losers += [s for s in seats if s != winner]
         seat = state["seats"][winner]
         seat["char"], seat["ability"] = cid, cid[1:]
@@ -110,7 +139,9 @@ def _resolve_characters(state: dict, ev: list) -> None:
     if state.get("london") is not None:
         state["box"] += [london.expansion_ability(c[1:]) for c in state["chars_free"]]
     state["chars_free"] = []
-    ev.append(_ev(state, "Characters: " + ", ".join(_name(state, i) for i in range(state["players"]))))
+    everyone = list(range(state["players"]))
+    ev.append(_ev(state, "Characters: " + ", ".join(_name(state, i) for i in everyone) + ".",
+                  wording="Characters: {everyone}.", everyone=everyone))
     open_step(state, "setup", "discard")
 
 
@@ -124,8 +155,11 @@ def _resolve_setup(state: dict, ev: list) -> None:
         if "ability" in plan:  # Battle for London: the secret pick of one of the two Maid Ability cards
             london.choose_ability(s, plan["ability"])
         s["plan"] = None
-    ev.append(_ev(state, "Starting attributes revealed: " + "; ".join(
-        f"{_name(state, i)} {s['attr']}" for i, s in enumerate(state["seats"]))))
+    parts = [(i, ", ".join(f"{ATTRS[a].capitalize()} {v}" for a, v in enumerate(s["attr"])))
+             for i, s in enumerate(state["seats"])]
+    ev.append(_ev(state, "Starting attributes revealed: " + "; ".join(f"{_name(state, i)}: {a}" for i, a in parts)
+                  + ".", wording="Starting attributes revealed: " + "; ".join(f"{{s{i}}}: {a}" for i, a in parts)
+                  + ".", **{f"s{i}": i for i, _ in parts}))
     cm = state.get("classmate")
     if cm is not None:
         ev.append(_ev(state, f"{solo.name(cm)} plays at {cm['difficulty'].capitalize()}: every attribute "
@@ -236,12 +270,13 @@ def _resolve_lecture(state: dict, ev: list) -> None:
         else:
             skippers.append(i)
     if attendees:
-        ev.append(_ev(state, f"{COLORS[col].capitalize()} lecture attended by seats {attendees} "
-                        f"(+1 {ATTRS[col].capitalize()})."))
+        gain = f"+1 {ATTRS[col].capitalize()}"
+        ev.append(_ev(state, f"{COLORS[col].capitalize()} lecture attended by {_seat_list(attendees)} ({gain}).",
+                      wording=f"{{attendees}} attended the {COLORS[col]} lecture: {gain}.", attendees=attendees))
     for i in skippers:
         if london.flip_award(state["seats"][i]):
-            ev.append(_ev(state, f"{_name(state, i)} skips a lecture: their Attendance Award flips to 0 MP.",
-                          bfl={"kind": "attendance_award", "seat": i}))
+            ev.append(_seat_ev(state, i, "skips a lecture: their Attendance Award flips to 0 MP.",
+                               bfl={"kind": "attendance_award", "seat": i}))
     cm = state.get("classmate")
     if cm is not None:
         if solo.attends(cm, col):
@@ -280,8 +315,12 @@ def _resolve_action(state: dict, ev: list) -> None:
         ev.extend(_ev(state, t) for t in solo.action(state))
     if downs:
         # EN Action Phase: face-down players "announce the card number of their played card" (not the card).
+        announced = [(i, state["seats"][i]["down"][-1]) for _, i in downs]
         ev.append(_ev(state, "Face-down cards (off-campus, in card-number order): "
-                      + ", ".join(f"seat {i} announces {state['seats'][i]['down'][-1]}" for _, i in downs) + "."))
+                      + ", ".join(f"{_name(state, i)} announces {card}" for i, card in announced) + ".",
+                      wording="Face-down cards (off-campus, in card-number order): "
+                      + ", ".join(f"{{s{i}}} announces {card}" for i, card in announced) + ".",
+                      **{f"s{i}": i for i, _ in announced}))
     _run_queue(state, ev)
 
 
@@ -304,7 +343,7 @@ def _run_queue(state: dict, ev: list) -> None:
                 if fb is not None and is_legal(state, seat, fb):
                     act = fb
                 else:
-                    ev.append(_ev(state, f"{_name(state, si)}'s chosen item is gone: they choose again."))
+                    ev.append(_seat_ev(state, si, "finds their chosen item gone: they choose again."))
                     open_step(state, "reprompt", "oc", {si})
                     seat["dec"]["ctx"] = "re"
                     return
@@ -319,10 +358,10 @@ def _run_queue(state: dict, ev: list) -> None:
             seat["played"] = None
             if card_playable(seat, card):
                 resolve_card(state, si, card, plan.get("rb"), plan.get("col"))
-                ev.append(_ev(state, f"{_name(state, si)} plays {card} {CARDS[card].name} face up."))
+                ev.append(_seat_ev(state, si, f"plays {card} {CARDS[card].name} face up."))
             else:  # cannot happen with self-only effects; kept as a safe landing
                 seat["down"].append(card)
-                ev.append(_ev(state, f"{_name(state, si)} cannot pay for their card; it stays face down."))
+                ev.append(_seat_ev(state, si, "cannot pay for their card; it stays face down."))
         q.pop(0)
         seat["plan"] = None
     state["qctx"], ctx = None, state["qctx"]
@@ -349,8 +388,8 @@ def _offcampus_event(state: dict, si: int, act: list) -> Event:
     """Carry out a seat's off-campus action; Peacekeeping's event carries its structured data too."""
     if act[0] == "peace":
         text, data = london.peacekeeping(state, si)
-        return _ev(state, f"{_name(state, si)} {text}.", bfl=data)
-    return _ev(state, f"{_name(state, si)} {execute(state, si, act)}")
+        return _seat_ev(state, si, f"{text}.", bfl=data)
+    return _seat_ev(state, si, execute(state, si, act))
 
 
 def _pause_for_choice(state: dict, si: int) -> bool:
@@ -374,7 +413,7 @@ def _resolve_london_choice(state: dict, ev: list) -> None:
         text, data = london.take_route(state, si, plan["route"])
     else:
         text, data = london.claim_big_ben(state, si, plan["bonus"], plan.get("raises", []))
-    ev.append(_ev(state, f"{_name(state, si)} {text}.", bfl=data))
+    ev.append(_seat_ev(state, si, f"{text}.", bfl=data))
 
 
 def _exams(state: dict, ev: list) -> None:
@@ -386,21 +425,29 @@ def _exams(state: dict, ev: list) -> None:
         winners = [i for i, s in enumerate(seats) if s["attr"][a] == top]
         for i in winners:
             seats[i]["mp"] += EXAM_MP[rnd]
-        ev.append(_ev(state, f"Exams, {ATTRS[a]}: {_who_gain(state, winners)} {EXAM_MP[rnd]} MP.", "exams"))
+        ev.append(_exam_ev(state, winners, f"Exams, {ATTRS[a]}:", f"{EXAM_MP[rnd]} MP."))
     totals = [sum(s["attr"]) for s in seats]
     top = max(totals)
     winners = [i for i, t in enumerate(totals) if t == top]
     for i in winners:
         seats[i]["ster"] += EXAM_STERLINGS[rnd]
-    ev.append(_ev(state, f"Exams, total: {_who_gain(state, winners)} {EXAM_STERLINGS[rnd]} Sterlings.", "exams"))
+    ev.append(_exam_ev(state, winners, "Exams, total:", f"{EXAM_STERLINGS[rnd]} Sterlings."))
 
 
-def _who_gain(state: dict, winners: list[int]) -> str:
-    """``seats [0, 2] gain``; in a solo game the Classmate (index 1 of students()) is named."""
-    if state.get("classmate") is None:
-        return f"seats {winners} gain"
-    return " and ".join("seat 0" if i == 0 else "the Classmate" for i in winners) + (
-        " gain" if len(winners) > 1 else " gains")
+def _exam_ev(state: dict, winners: list[int], head: str, prize: str) -> Event:
+    """"Exams, beauty: seats 1 and 3 gain 1 MP."; in a solo game (index 1 of students() is the Classmate)
+    the player is "you"."""
+    if state.get("classmate") is not None:
+        who = " and ".join("you" if i == 0 else "the Classmate" for i in winners)
+        verb = "gains" if winners == [1] else "gain"
+        return _ev(state, f"{head} {who} {verb} {prize}", "exams")
+    verb = "gain" if len(winners) > 1 else "gains"
+    return _ev(state, f"{head} {_seat_list(winners)} {verb} {prize}", "exams",
+               wording=f"{head} {{winners}} {verb} {prize}", winners=winners)
+
+
+def _ordinal(rank: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(rank, f"{rank}th")
 
 
 def _end(state: dict, ev: list) -> None:
@@ -411,7 +458,12 @@ def _end(state: dict, ev: list) -> None:
     state["result"] = final_result(state)
     r = state["result"]
     if state.get("classmate") is None:
-        ev.append(_ev(state, f"Game over: scores {r['scores']}, ranks {r['ranks']}."))
+        order = sorted(range(len(r["scores"])), key=lambda i: (r["ranks"][i], i))
+        ev.append(_ev(state, "Game over: " + "; ".join(
+            f"{_ordinal(r['ranks'][i])} {_name(state, i)}, {r['scores'][i]} MP" for i in order) + ".",
+            wording="Game over: " + "; ".join(
+                f"{_ordinal(r['ranks'][i])} {{s{i}}}, {r['scores'][i]} MP" for i in order) + ".",
+            **{f"s{i}": i for i in order}))
         return
     c = r["classmate"]
     reqs = "; ".join(f"{q['number']} {q['name']} ({'met' if q['met'] else 'not met'})" for q in c["requirements"])

@@ -12,7 +12,7 @@ from itertools import combinations
 
 from ..base import Event
 from .cards import CARDS
-from .flow import draw, gain, locker_bonus, lose, name
+from .flow import draw, gain, locker_bonus, lose, name, seat_event
 
 
 def begin(state: dict, seat: int, resume: str, ev: list) -> None:
@@ -30,10 +30,10 @@ def begin(state: dict, seat: int, resume: str, ev: list) -> None:
         else:
             bffs.append(cid)
             room.append(cid)
-    ev.append(Event(f"Class for seat {seat}: {', '.join([name(c) for c in faculty])} in the Classroom; draws "
-                    + (", ".join(name(c) for c in bffs) or "no BFFs")
-                    + (f" and Pet Teacher(s) {', '.join(name(c) for c in pets)}" if pets else "") + ".",
-                    data={"kind": "class", "seat": seat, "faculty": faculty, "bffs": list(bffs), "pets": list(pets)}))
+    ev.append(seat_event(f"Class for {{seat}}: {', '.join([name(c) for c in faculty])} in the Classroom; draws "
+                         + (", ".join(name(c) for c in bffs) or "no BFFs")
+                         + (f" and Pet Teacher(s) {', '.join(name(c) for c in pets)}" if pets else "") + ".",
+                         kind="class", seat=seat, faculty=faculty, bffs=list(bffs), pets=list(pets)))
     # Expel: each Expel Faculty sends the first remaining BFF to the Discard before BFF Abilities resolve
     # ("If the Student is removed from the classroom before its effect resolves, the effect is canceled").
     for fid in faculty:
@@ -41,8 +41,8 @@ def begin(state: dict, seat: int, resume: str, ev: list) -> None:
             gone = bffs.pop(0)
             room.remove(gone)
             s["discard"].append(gone)
-            ev.append(Event(f"{name(fid)} expels {name(gone)} to seat {seat}'s Discard pile; her BFF Ability is "
-                            "cancelled.", data={"kind": "expel", "seat": seat, "faculty": fid, "card": gone}))
+            ev.append(seat_event(f"{name(fid)} expels {name(gone)} to {{seat}}'s Discard pile; her BFF Ability is "
+                                 "cancelled.", kind="expel", seat=seat, faculty=fid, card=gone))
     gp = locker_bonus(state, seat, "gp")
     res = locker_bonus(state, seat, "resolve")
     for cid in room:
@@ -75,8 +75,8 @@ def send_pet(state: dict, target: int, ev: list) -> None:
     cls = state["cls"]
     cid = cls["pets"].pop(0)
     state["seats"][target]["discard"].append(cid)
-    ev.append(Event(f"Seat {cls['seat']} sends Pet Teacher {name(cid)} to seat {target}'s Discard pile.",
-                    data={"kind": "pet", "seat": cls["seat"], "card": cid, "to": target}))
+    ev.append(seat_event(f"{{seat}} sends Pet Teacher {name(cid)} to {{to}}'s Discard pile.",
+                         kind="pet", seat=cls["seat"], card=cid, to=target))
 
 
 def standing_faculty(state: dict) -> list[str]:
@@ -124,7 +124,7 @@ def finish(state: dict, ev: list) -> None:
     for fid in cls["hit"]:
         s["classroom"].remove(fid)
         s["discard"].append(fid)
-        ev.append(Event(f"Seat {seat} defeats {name(fid)}.", data={"kind": "defeat", "seat": seat, "card": fid}))
+        ev.append(seat_event(f"{{seat}} defeats {name(fid)}.", kind="defeat", seat=seat, card=fid))
     for fid in cls["hit"]:
         for eff, n in CARDS[fid].amount("defeat"):
             if state["over"]:
@@ -139,8 +139,8 @@ def finish(state: dict, ev: list) -> None:
     remaining = [c for c in s["classroom"] if CARDS[c].is_faculty]
     damage = sum(CARDS[c].damage for c in remaining)
     loss = max(0, damage - cls["res"])
-    ev.append(Event(f"Seat {seat}: remaining Faculty deal {damage} Damage against {cls['res']} Resolve.",
-                    data={"kind": "damage", "seat": seat, "damage": damage, "resolve": cls["res"], "loss": loss}))
+    ev.append(seat_event(f"{{seat}}: remaining Faculty deal {damage} Damage against {cls['res']} Resolve.",
+                         kind="damage", seat=seat, damage=damage, resolve=cls["res"], loss=loss))
     lose(state, [seat], loss, ev, "Class")
     for fid in remaining:
         if state["over"] or s["out"] is not None:

@@ -5,6 +5,8 @@ Every function takes the state and an ``ev`` list of base.Event to append to (wh
 
 from __future__ import annotations
 
+from string import Formatter
+
 from ..base import Event
 from ..rng import Rng
 from .cards import CARDS
@@ -20,6 +22,22 @@ def band(sanity: int) -> int:
 
 def name(cid: str) -> str:
     return CARDS[cid].name
+
+
+def _seats_in_words(seats: int | list[int]) -> str:
+    nums = [str(s + 1) for s in ([seats] if isinstance(seats, int) else seats)]
+    if len(nums) == 1:
+        return f"seat {nums[0]}"
+    return "seats " + ", ".join(nums[:-1]) + " and " + nums[-1]
+
+
+def seat_event(wording: str, *, seats: tuple[int, ...] | None = None, **data) -> Event:
+    """An event whose sentence names seats as ``{key}``, each key a data field holding a 0-based position (or a
+    list of them) (issue 11 item 1). Its text says "seat 2" (1-based, as people count); the presentation
+    fills in the players' names from ``data["wording"]`` (games/presentation/wording.py)."""
+    keys = {k for _, k, _, _ in Formatter().parse(wording) if k}
+    text = wording.format(**{k: _seats_in_words(data[k]) for k in keys})
+    return Event(text[:1].upper() + text[1:], seats=seats, data={**data, "wording": wording})
 
 
 def shuffle(state: dict, items: list) -> None:
@@ -51,8 +69,8 @@ def draw(state: dict, seat: int, ev: list) -> str | None:
             return None
         s["deck"], s["discard"] = s["discard"], []
         shuffle(state, s["deck"])
-        ev.append(Event(f"Seat {seat} shuffles their Discard pile into a new Deck.",
-                        data={"kind": "reshuffle", "seat": seat, "cards": len(s["deck"])}))
+        ev.append(seat_event("{seat} shuffles their Discard pile into a new Deck.",
+                             kind="reshuffle", seat=seat, cards=len(s["deck"])))
     return s["deck"].pop()
 
 
@@ -65,9 +83,8 @@ def gain(state: dict, seat: int, n: int, ev: list, why: str) -> None:
     before = s["sanity"]
     s["sanity"] = min(MAX_SANITY, before + n)  # the tracker stops at 20
     if s["sanity"] != before:
-        ev.append(Event(f"Seat {seat} regains {s['sanity'] - before} Sanity ({why}): {s['sanity']}.",
-                        data={"kind": "sanity", "seat": seat, "change": s["sanity"] - before, "sanity": s["sanity"],
-                              "why": why}))
+        ev.append(seat_event(f"{{seat}} regains {s['sanity'] - before} Sanity ({why}): {s['sanity']}.",
+                             kind="sanity", seat=seat, change=s["sanity"] - before, sanity=s["sanity"], why=why))
         _cackle(state, seat, before, ev)
 
 
@@ -83,9 +100,8 @@ def lose(state: dict, seats: list[int], n: int, ev: list, why: str) -> None:
             continue
         before = s["sanity"]
         s["sanity"] = max(0, before - n)
-        ev.append(Event(f"Seat {seat} loses {before - s['sanity']} Sanity ({why}): {s['sanity']}.",
-                        data={"kind": "sanity", "seat": seat, "change": s["sanity"] - before, "sanity": s["sanity"],
-                              "why": why}))
+        ev.append(seat_event(f"{{seat}} loses {before - s['sanity']} Sanity ({why}): {s['sanity']}.",
+                             kind="sanity", seat=seat, change=s["sanity"] - before, sanity=s["sanity"], why=why))
         if s["sanity"] > 0:
             _cackle(state, seat, before, ev)
     for seat in seats:
@@ -97,9 +113,9 @@ def _cackle(state: dict, seat: int, before: int, ev: list) -> None:
     """"Any turn you move your sanity tracker from one color to another, you must laugh/cackle"."""
     now = state["seats"][seat]["sanity"]
     if band(before) != band(now):
-        ev.append(Event(f"Seat {seat}'s Sanity moves from {BANDS[band(before)]} to {BANDS[band(now)]}: "
-                        "the Mad Cackle! Bwa-ha-ha!",
-                        data={"kind": "cackle", "seat": seat, "from": BANDS[band(before)], "to": BANDS[band(now)]}))
+        ev.append(seat_event(f"{{seat}}'s Sanity moves from {BANDS[band(before)]} to {BANDS[band(now)]}: "
+                             "the Mad Cackle! Bwa-ha-ha!",
+                             kind="cackle", seat=seat, **{"from": BANDS[band(before)], "to": BANDS[band(now)]}))
 
 
 PILES = ("deck", "hand", "purchase", "discard", "classroom", "locker")
@@ -117,8 +133,7 @@ def eliminate(state: dict, seat: int, ev: list) -> None:
     if cls is not None and cls["seat"] == seat:
         state["removed"] += cls["pets"]
         cls["pets"] = []
-    ev.append(Event(f"Seat {seat} has gone completely insane and is eliminated.",
-                    data={"kind": "eliminated", "seat": seat}))
+    ev.append(seat_event("{seat} has gone completely insane and is eliminated.", kind="eliminated", seat=seat))
     left = alive(state)
     if len(left) <= 1:
         finish(state, ev)
@@ -136,8 +151,8 @@ def finish(state: dict, ev: list) -> None:
                        "breakdown": [{"outlasted": outlasted[i], "sanity": state["seats"][i]["sanity"]}
                                      for i in range(n)], "tiebreak": []}
     winners = [i for i in range(n) if ranks[i] == 1]
-    ev.append(Event("Game over: " + " and ".join(f"seat {w}" for w in winners) + " resisted insanity the longest.",
-                    data={"kind": "game_over", "winners": winners, "ranks": ranks}))
+    ev.append(seat_event("Game over: {winners} resisted insanity the longest.",
+                         kind="game_over", winners=winners, ranks=ranks))
 
 
 # --- The School Store ------------------------------------------------------------------------------------------

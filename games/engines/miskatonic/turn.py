@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..base import Event, Option
 from . import classroom
 from .cards import CARDS
-from .flow import draw, gain, left_of, name, points, stock
+from .flow import draw, gain, left_of, name, points, seat_event, stock
 
 HAND = 5
 
@@ -119,10 +119,9 @@ def _draw_hand(state: dict, seat: int, ev: list) -> None:
         if cid is None:
             break
         s["hand"].append(cid)
-    ev.append(Event(f"Round {state['round']}: seat {seat}'s turn. They take {len(bought)} card(s) from their Purchase "
-                    f"Pile and hold {len(s['hand'])} cards.",
-                    data={"kind": "turn", "seat": seat, "round": state["round"], "purchase": len(bought),
-                          "hand": len(s["hand"])}))
+    ev.append(seat_event(f"Round {state['round']}: {{seat}}'s turn. They take {len(bought)} card(s) from their "
+                         f"Purchase Pile and hold {len(s['hand'])} cards.",
+                         kind="turn", seat=seat, round=state["round"], purchase=len(bought), hand=len(s["hand"])))
     ev.append(Event("Your hand: " + ", ".join(name(c) for c in s["hand"]) + ".", seats=(seat,),
                     data={"kind": "hand", "seat": seat, "cards": list(s["hand"])}))
 
@@ -232,8 +231,8 @@ def perform(state: dict, d: dict, pick: str, ev: list) -> None:
         elif pick.startswith("use:"):
             cid = pick[4:]
             state["used"].append(cid)
-            ev.append(Event(f"Seat {seat} uses {name(cid)}'s Pre-Class ability.",
-                            data={"kind": "preclass", "seat": seat, "card": cid}))
+            ev.append(seat_event(f"{{seat}} uses {name(cid)}'s Pre-Class ability.", kind="preclass", seat=seat,
+                                 card=cid))
             for eff, n in CARDS[cid].amount("preclass"):
                 if eff == "sanity":
                     gain(state, seat, n, ev, name(cid))
@@ -242,8 +241,8 @@ def perform(state: dict, d: dict, pick: str, ev: list) -> None:
             state["used"].append(cid)
             s["hand"].remove(fid)
             s["discard"].append(fid)
-            ev.append(Event(f"Seat {seat} uses {name(cid)}'s Pre-Class ability: {name(fid)} goes to the Discard pile.",
-                            data={"kind": "preclass", "seat": seat, "card": cid, "faculty": fid}))
+            ev.append(seat_event(f"{{seat}} uses {name(cid)}'s Pre-Class ability: {name(fid)} goes to the Discard "
+                                 "pile.", kind="preclass", seat=seat, card=cid, faculty=fid))
     elif kind == "pet":
         classroom.send_pet(state, int(pick[4:]), ev)
     else:  # gp
@@ -264,8 +263,8 @@ def _buy_student(state: dict, seat: int, pick: str, ev: list) -> None:
     if pick == "transfer":
         cid = state["transfers"].pop()
         s["purchase"].append(cid)
-        ev.append(Event(f"Seat {seat} adds a Transfer Student to their Purchase Pile.",
-                        data={"kind": "buy", "seat": seat, "card": cid, "to": "purchase"}))
+        ev.append(seat_event("{seat} adds a Transfer Student to their Purchase Pile.",
+                             kind="buy", seat=seat, card=cid, to="purchase"))
         return
     cid = pick[4:]
     c = CARDS[cid]
@@ -283,8 +282,8 @@ def _buy_student(state: dict, seat: int, pick: str, ev: list) -> None:
     else:
         s["purchase"].append(cid)
         to = "Purchase Pile"
-    ev.append(Event(f"Seat {seat} buys {c.name} ({_cost(c)}) into their {to}.",
-                    data={"kind": "buy", "seat": seat, "card": cid, "to": to.split()[0].lower()}))
+    ev.append(seat_event(f"{{seat}} buys {c.name} ({_cost(c)}) into their {to}.",
+                         kind="buy", seat=seat, card=cid, to=to.split()[0].lower()))
 
 
 def _buy_faculty(state: dict, seat: int, pick: str, ev: list) -> None:
@@ -295,8 +294,8 @@ def _buy_faculty(state: dict, seat: int, pick: str, ev: list) -> None:
     if pick == "substitute":
         cid = state["substitutes"].pop()
         target["purchase"].append(cid)
-        ev.append(Event(f"Seat {seat} adds a Substitute Teacher to seat {left}'s Purchase Pile.",
-                        data={"kind": "buy", "seat": seat, "card": cid, "to": "purchase", "for": left}))
+        ev.append(seat_event("{seat} adds a Substitute Teacher to {for}'s Purchase Pile.",
+                             kind="buy", seat=seat, card=cid, to="purchase", **{"for": left}))
         return
     cid = pick[4:]
     c = CARDS[cid]
@@ -306,13 +305,13 @@ def _buy_faculty(state: dict, seat: int, pick: str, ev: list) -> None:
     state["pts"][1] -= c.cost_nightmare
     if c.has("aggressive"):
         target["classroom"].append(cid)
-        ev.append(Event(f"Seat {seat} buys {c.name} ({_cost(c)}) for seat {left}: Aggressive! Seat {left} has Class "
-                        "at once.", data={"kind": "buy", "seat": seat, "card": cid, "to": "classroom", "for": left}))
+        ev.append(seat_event(f"{{seat}} buys {c.name} ({_cost(c)}) for {{for}}: Aggressive! They have Class at once.",
+                             kind="buy", seat=seat, card=cid, to="classroom", **{"for": left}))
         classroom.begin(state, left, "preclass", ev)
     else:
         target["purchase"].append(cid)
-        ev.append(Event(f"Seat {seat} buys {c.name} ({_cost(c)}) into seat {left}'s Purchase Pile.",
-                        data={"kind": "buy", "seat": seat, "card": cid, "to": "purchase", "for": left}))
+        ev.append(seat_event(f"{{seat}} buys {c.name} ({_cost(c)}) into {{for}}'s Purchase Pile.",
+                             kind="buy", seat=seat, card=cid, to="purchase", **{"for": left}))
 
 
 def _to_class(state: dict, seat: int, ev: list) -> None:

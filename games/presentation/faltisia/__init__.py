@@ -3,6 +3,7 @@
     board.py       the drawn board (class schedule, registration boards, store, hand, notebook, Classmate)
     london.py      the Battle for London: Peacekeeping board, Paladins, awards and checkpoints (page and email)
     mail.py        the situation in a prompt email, and the "round, term, phase" line
+    events.py      the history's event texts with the players' names and characters
     options.py     the lobby's option fields (characters chosen or dealt, Solo Mode difficulty)
     templates/     board.html, _london.html, _london_mat.html, card.html, card_back.html, cards_row.html,
                    status.html, result.html, rules.html
@@ -14,7 +15,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..base import Presentation
-from . import board, mail, options
+from . import board, events, mail, options
 
 # Headings of the history's steps, from the phase stamped on the engine's events.
 PHASE_LABELS = {"registration": "Registration", "exams": "Exams", "over": "Game over", "characters": "Characters",
@@ -43,6 +44,9 @@ class FaltisiaPresentation(Presentation):
 
     def score_label(self, category: str) -> str:
         return board.CATEGORY_LABELS.get(category, category.replace("_", " ").capitalize())
+
+    def event_text(self, data, names):
+        return events.event_text(data, names)
 
     def players_note(self, engine) -> str:
         return (f"{engine.min_players}-{engine.max_players} players, or {engine.solo_players} "

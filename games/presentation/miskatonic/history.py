@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
+from ..wording import seat_label
+
 # Event kind -> heading. A step is one seat's run of picks, and its heading names that seat: the first event
 # that says who acts (a turn starting, a purchase or Pre-Class on their turn, a Class's picks) gives it.
 HEADINGS = {"turn": "{who} turn", "buy": "{who} turn", "preclass": "{who} turn",
@@ -17,14 +19,12 @@ HEADINGS = {"turn": "{who} turn", "buy": "{who} turn", "preclass": "{who} turn",
 
 
 def seat_name(seats: list[dict[str, Any]] | None, seat: int) -> str:
-    """A seat as people know it: its player's name, "Bot 2" for a bot, "Seat 2" when nobody is known."""
+    """A seat as people know it: its player's name, "Bot 2" for a bot, "Seat 2" when nobody is known
+    (1-based, issue 11 item 1)."""
     for s in seats or ():
         if s.get("position") == seat:
-            if s.get("player"):
-                return str(s["player"])
-            if s.get("is_bot"):
-                return f"Bot {seat}"
-    return f"Seat {seat}"
+            return seat_label(position=seat, username=s.get("player"), is_bot=bool(s.get("is_bot")))
+    return seat_label(position=seat, username=None, is_bot=False)
 
 
 def step_label(data: Mapping[str, Any], seats: list[dict[str, Any]] | None = None) -> str:
