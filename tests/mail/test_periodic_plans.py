@@ -40,7 +40,9 @@ def plan_of(queryset) -> str:
      "prompt_reminder_due"),
     ("digests", lambda now: notify.due_digest_readers(now=now)[:200], "prefs_digest_due"),
     ("digests never read", lambda now: notify.due_digest_readers(now=now, never_read=True)[:200],
-     "prefs_digest_never_read"),
+     # Either partial index answers it: with a handful of rows the planner may pick prefs_digest_due with
+     # "next_digest_at IS NULL" as its index condition, which reads only the never-read digest readers too.
+     ("prefs_digest_never_read", "prefs_digest_due")),
     ("prompt sweep", lambda now: notify.prompts_due_without_mail(now=now)[:200], "prompt_mail_pending"),
     ("outbox", lambda now: outbox.lost_notifications(now=now)[:500], "mail_notification_pending"),
     ("mail jobs", lambda now: jobs.due_jobs(now=now)[:200], "mail_job_pending"),
@@ -50,7 +52,8 @@ def test_each_periodic_query_reads_its_partial_index(job, query, index):
     """issue 16 item 1: the query behind each beat task is answered by a partial index of due work."""
     start_game(players=2, options={"rounds": 1})
     plan = plan_of(query(timezone.now()))
-    assert index in plan, f"{job}: {plan}"
+    indexes = (index,) if isinstance(index, str) else index
+    assert any(name in plan for name in indexes), f"{job}: {plan}"
     assert "Seq Scan" not in plan, f"{job}: {plan}"
     # A due time is an index condition, not a filter over every row of the index (rows not due yet).
     due = {"reminders: send": "next_reminder_at <=", "digests": "next_digest_at <=", "outbox": "created_at <=",
