@@ -1,6 +1,7 @@
-"""Issue 11 item 1 (Faltisia prompts name no seats; Miskatonic's name the player to the left and Pet Teacher targets): "Seats are shown 1-based everywhere a person reads them (the API keeps 0-based positions)".
+"""Issue 11 item 1: "Seats are shown 1-based everywhere a person reads them (the API keeps 0-based positions)".
 
 Prompt texts and option labels are read by people (page, email), so every "seat N" in them must be 1..players.
+Miskatonic's prompts name the player to the left (Buy Faculty) and Pet Teacher targets; Faltisia's name no seat.
 """
 
 from __future__ import annotations
