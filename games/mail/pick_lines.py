@@ -22,7 +22,7 @@ from games.errors import GameError
 from games.models import Game, GameStatus, Prompt, Seat, SubmissionSource
 from games.services import phase_resolve, submission_create
 
-from .commands import command_parse, option_for
+from .commands import option_for_line
 
 # Resolutions in a row between two lines: bots' turns before the seat's next prompt. A bound against a
 # game that keeps resolving without this seat (it then waits for the resolution task, as after any pick).
@@ -79,7 +79,7 @@ def _line_apply(seat: Seat, line: str, line_no: int) -> AppliedPick | StoppedAt:
     prompt = open_prompt(seat)
     if prompt is None:  # the step passed to another seat, or waits for the others: say no more than that
         return StoppedAt(line_no, line, NOTHING_TO_DECIDE)
-    option = option_for(command_parse(line), prompt.options)
+    option = option_for_line(line, prompt.options)
     if option is None:
         return StoppedAt(line_no, line, NOT_AN_OPTION)
     try:

@@ -17,6 +17,7 @@ import pytest
 
 from games.engines.registry import get_engine
 from games.mail.models import InboundMessage
+from games.mail.commands import command_parse, option_for, option_for_line
 from games.mail.parser import MAX_PICK_LINES, meaningful_lines, parse_message
 from games.models import Game, Prompt, Seat, Submission, SubmissionSource
 from tests.mail import helpers
@@ -229,7 +230,7 @@ def test_a_reply_longer_than_the_cap_is_read_up_to_its_limit_and_says_so():
 
 
 GARBLED = ["%%%###", "9999", "1.2.3", "<script>alert('x')</script>", "\u202e1", "x" * 300, "status",
-           "=?utf-8?q?1?=", "1,2", "-1", "0"]
+           "=?utf-8?q?1?=", "1,2", "-1", "0", "1 more thing: good luck!"]
 
 
 def test_garbled_lines_stop_the_reply_and_nothing_after_them_is_applied():
@@ -278,3 +279,30 @@ def test_the_parser_reads_the_players_own_lines_only():
     assert len(parsed.lines) == MAX_PICK_LINES and parsed.more_lines and parsed.first_line == "0"
     parsed = parse_message(raw.replace(b"\n\n0\n", b"\n\n0\n-- \n"))
     assert parsed.lines == ("0",) and not parsed.more_lines
+
+
+MISKATONIC_LIKE = [{"id": "friendship", "label": "1 Friendship Point(s)"},
+                   {"id": "nightmare", "label": "1 Nightmare Point(s)"},
+                   {"id": "buy-C3EO1", "label": "Buy Eliza Orne (3 Friendship)"}]
+
+
+@pytest.mark.parametrize("line, wanted", [
+    ("2", "nightmare"), ("2.", "nightmare"), ("#2", "nightmare"), ("(2)", "nightmare"), ("option 2", "nightmare"),
+    ("nightmare", "nightmare"), ("1 Nightmare Point(s)", "nightmare"), ("1 NIGHTMARE POINT(S)", "nightmare"),
+    ("Buy Eliza Orne (3 Friendship)", "buy-C3EO1"), ("3. Buy Eliza Orne (3 Friendship)  [buy-C3EO1]", "buy-C3EO1"),
+    ("3 [buy-C3EO1]", "buy-C3EO1"),
+    ("1 more thing", None), ("2 because", None), ("3. Buy Mercy Dexter", None), ("4", None), ("0", None),
+    ("status", None), ("1,2", None), ("", None),
+])
+def test_a_later_line_must_name_an_option_as_a_whole(line, wanted):
+    """A later line counts as a whole: prose that begins with a number names nothing (it stops the reply),
+    while the option line copied from the email ("2. <label>  [<id>]") names its option."""
+    option = option_for_line(line, MISKATONIC_LIKE)
+    assert (option["id"] if option else None) == wanted
+
+
+def test_a_label_that_begins_with_a_number_names_its_own_option_on_the_first_line_too():
+    """"1 Nightmare Point(s)" is option 2's label: it names option 2, not option 1; "2 because ..." on the
+    first line is still option 2 with a comment, as before."""
+    assert option_for(command_parse("1 Nightmare Point(s)"), MISKATONIC_LIKE)["id"] == "nightmare"
+    assert option_for(command_parse("2 because I like it"), MISKATONIC_LIKE)["id"] == "nightmare"
