@@ -306,3 +306,14 @@ def test_a_label_that_begins_with_a_number_names_its_own_option_on_the_first_lin
     first line is still option 2 with a comment, as before."""
     assert option_for(command_parse("1 Nightmare Point(s)"), MISKATONIC_LIKE)["id"] == "nightmare"
     assert option_for(command_parse("2 because I like it"), MISKATONIC_LIKE)["id"] == "nightmare"
+
+
+def test_help_and_the_prompt_email_explain_several_choices_in_one_reply():
+    """The format is documented where the player reads: the `help` answer and every prompt email."""
+    game, user = solo_game()
+    m = latest_prompt_mail(user.email)
+    assert "Several choices in a row: one per line" in m.body
+    assert pipe(reply_bytes(m, "help")).startswith("command help")
+    body = answers(user)[-1].body
+    assert "Several choices in one reply: put one per line" in body
+    assert f"At most {MAX_PICK_LINES}" in body and "stops: nothing after it is applied" in body
