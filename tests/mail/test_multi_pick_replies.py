@@ -96,7 +96,8 @@ def test_several_picks_of_one_turn_are_applied_in_order_and_the_answer_shows_the
     the lines before it; the answer lists them and asks the last one, and its reply address answers it."""
     game, users, seat, plan, m = long_turn(3)
     user = users[seat]
-    before, prompt_mails = len(email_picks(game)), sum("X-Faltisia-Prompt" in x.extra_headers for x in mails_to(user.email))
+    before = len(email_picks(game))
+    prompt_mails = sum("X-Faltisia-Prompt" in x.extra_headers for x in mails_to(user.email))
     out = pipe(reply_bytes(m, "\n".join(str(p["number"]) for p in plan[:-1])))
     assert out == f"recorded recorded:{len(plan) - 1} answered"
     new = email_picks(game)[before:]
