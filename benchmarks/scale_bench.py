@@ -67,12 +67,12 @@ def _child(args: list[str], db_url: str) -> dict:
 
 # --- children -----------------------------------------------------------------------------------
 
-def child_seed(games: int, db_url: str) -> dict:
+def child_seed(games: int, db_url: str, defer_indexes: bool = True) -> dict:
     _django(db_url)
     from benchmarks.scale_seed import seed
 
     t0 = time.perf_counter()
-    result = seed(games=games)
+    result = seed(games=games, defer_indexes=defer_indexes)
     result["seed_seconds"] = round(time.perf_counter() - t0, 1)
     return result
 
@@ -141,8 +141,9 @@ def beat_tasks() -> list[tuple[str, float]]:
     return sorted(tasks, key=lambda t: t[0] != "games.sweep_due_phases")
 
 
-def measure(size: int, *, server: str, runs: int, keep: bool) -> list[dict]:
-    db = f"{PREFIX}{size}"
+def measure(size: int, *, server: str, runs: int, keep: bool, prefix: str = PREFIX, keep_indexes: bool = False,
+            seed_only: bool = False) -> list[dict]:
+    db = f"{prefix}{size}"
     db_url = f"{server}/{db}"
     _admin(server, f"DROP DATABASE IF EXISTS {db}")
     _admin(server, f"CREATE DATABASE {db}")
@@ -150,16 +151,20 @@ def measure(size: int, *, server: str, runs: int, keep: bool) -> list[dict]:
         t0 = time.perf_counter()
         subprocess.run([sys.executable, str(ROOT / "manage.py"), "migrate", "-v0"], env=_env(db_url), check=True)
         migrate_s = time.perf_counter() - t0
-        seeded = _child(["--child-seed", str(size)], db_url)
-        print(json.dumps({"games": size, "migrate_s": round(migrate_s, 1), **seeded}), flush=True)
+        seeded = _child(["--child-seed", str(size)] + (["--keep-indexes"] if keep_indexes else []), db_url)
+        seeded["ms_per_game"] = round(seeded["seed_seconds"] * 1000 / size, 3)
+        print(json.dumps({"games": size, "migrate_s": round(migrate_s, 1), "db": db,
+                          "loadavg": [round(x, 2) for x in os.getloadavg()], **seeded}), flush=True)
         rows = []
+        if seed_only:
+            return rows
         for task, period in beat_tasks():
             row = {"games": size, "period_s": period, **_child(["--child-task", task, "--runs", str(runs)], db_url)}
             print(json.dumps(row), flush=True)
             rows.append(row)
         return rows
     finally:
-        if not keep:
+        if not (keep or seed_only):
             _admin(server, f"DROP DATABASE IF EXISTS {db} WITH (FORCE)")
 
 
@@ -168,20 +173,28 @@ def main() -> None:
     ap.add_argument("--sizes", default="1000,100000", help="active games, comma-separated")
     ap.add_argument("--runs", type=int, default=5, help="idle runs of each task after its due run")
     ap.add_argument("--server", default=SERVER)
+    ap.add_argument("--prefix", default=PREFIX, help="database name prefix (the size is appended)")
     ap.add_argument("--keep", action="store_true", help="keep the databases")
+    ap.add_argument("--keep-indexes", action="store_true",
+                    help="seed with every index and constraint in place (the old way; for comparison)")
+    ap.add_argument("--seed-only", action="store_true",
+                    help="create, migrate and seed the databases, run no task (implies --keep)")
     ap.add_argument("--db-url")
     ap.add_argument("--child-seed", type=int)
     ap.add_argument("--child-task")
     args = ap.parse_args()
     if args.child_seed:
-        print(json.dumps(child_seed(args.child_seed, args.db_url)))
+        print(json.dumps(child_seed(args.child_seed, args.db_url, not args.keep_indexes)))
         return
     if args.child_task:
         print(json.dumps(child_task(args.child_task, args.runs, args.db_url), default=str))
         return
     all_rows = []
     for size in [int(s) for s in args.sizes.split(",")]:
-        all_rows += measure(size, server=args.server, runs=args.runs, keep=args.keep)
+        all_rows += measure(size, server=args.server, runs=args.runs, keep=args.keep, prefix=args.prefix,
+                            keep_indexes=args.keep_indexes, seed_only=args.seed_only)
+    if args.seed_only:
+        return
     print(f"\n{'task':40} {'games':>8} {'due s':>8} {'idle p50':>9} {'idle max':>9} {'queries due/idle':>17} "
           f"{'RSS +MB':>8} {'period':>7}")
     for r in all_rows:
