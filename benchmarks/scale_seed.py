@@ -354,3 +354,42 @@ def _closed_prompt(copier: Copier, seat: int, game: int, pid: str, text: str, op
         row[slot] = _text(value)
     row[copier.slots[3]], row[copier.slots[5]], row[copier.slots[6]] = pid, text, options
     return row
+
+
+def rearm_due_work(*, start: datetime, span_seconds: float) -> dict[int, datetime]:
+    """Make a seeded database's due work due again at ``start``, for a run under load that begins long
+    after the seeding (load_bench.py --reuse-db): the reminder games' open prompts get their 2-hour
+    lead crossed at times spread evenly over [start, start + span_seconds] (each deadline 2 hours after
+    it: a new deadline, so a new reminder), and the due digest readers' next digest is ``start``.
+    Returns each reminder prompt's id -> its due time, to check the reminders were sent on time."""
+    from accounts.models import NotificationPreferences
+    from games.models import Prompt
+
+    ids = list(Prompt.objects.filter(game_id__in=REMINDER_GAMES, closed_at__isnull=True)
+               .order_by("id").values_list("id", flat=True))
+    due = {}
+    for i, pk in enumerate(ids):
+        at = start + timedelta(seconds=span_seconds * i / max(1, len(ids) - 1))
+        Prompt.objects.filter(pk=pk).update(next_reminder_at=at, deadline=at + timedelta(hours=2) - timedelta(seconds=1))
+        due[pk] = at
+    readers = [u for u in range(DIGEST_SHARE, DIGEST_SHARE * (DUE["digests"] + 1), DIGEST_SHARE)]
+    NotificationPreferences.objects.filter(user_id__in=readers).update(next_digest_at=start)
+    return due
+
+
+def reminders_on_time(due: dict[int, datetime], period_seconds: float) -> dict:
+    """Of the re-armed reminders (``rearm_due_work``): how many were sent (the outbox row marked sent)
+    within one period of the reminders task after their due time, and the latest one's lateness."""
+    from games.mail.models import Notification
+
+    sent: dict[int, datetime | None] = {}
+    for key, sent_at, created_at in Notification.objects.filter(kind="reminder", dedupe_key__startswith="reminder:") \
+            .values_list("dedupe_key", "sent_at", "created_at"):
+        pk = int(key.split(":")[1])
+        if pk in due and created_at >= due[pk] - timedelta(seconds=1):
+            sent[pk] = sent_at
+    late = [(sent[pk] - at).total_seconds() for pk, at in due.items() if sent.get(pk)]
+    return {"due": len(due), "sent": len(late),
+            "on_time": sum(1 for s in late if s <= period_seconds),
+            "lateness_p50_s": round(sorted(late)[len(late) // 2], 1) if late else None,
+            "lateness_max_s": round(max(late), 1) if late else None, "period_s": period_seconds}
