@@ -1,6 +1,7 @@
 """Scale benchmark of the periodic jobs: every beat task at 1k, 100k (and more) active games (issue 16 item 2).
 
     .venv/bin/python benchmarks/scale_bench.py --sizes 1000,100000 [--runs 5] [--keep]
+    .venv/bin/python benchmarks/scale_bench.py --sizes 1000,100000,1000000 --under-load [--load-args "..."]
 
 For each size it creates a PostgreSQL database of its own (``faltisia_scale_bench_<size>`` on
 ``--server``), migrates it, seeds it with COPY (benchmarks/scale_seed.py: games with history, players
@@ -12,8 +13,11 @@ email's send) goes to an in-memory broker and is not run, so the figures are the
 cost (rendering and storing the emails it queues included). Prints one JSON line per task and a table,
 and drops the databases unless ``--keep``.
 
-Not included: the HTTP load of load_bench.py running at the same time (the periodic jobs are measured
-alone on the shared 2-core machine); tournaments are not seeded (their sweep finds nothing due).
+``--under-load``: instead, seed each size (as ``--seed-only``) and run load_bench.py on it
+(``--reuse-db --scale-games <size>``): the real gunicorn, workers and beat with the whole beat schedule
+while the HTTP load plays, each task timed inside its worker (benchmarks/task_timing.py); prints a
+table of the periodic tasks and load_bench's own figures per size. Tournaments are not seeded (their
+sweep finds nothing due).
 """
 
 from __future__ import annotations
@@ -168,6 +172,41 @@ def measure(size: int, *, server: str, runs: int, keep: bool, prefix: str = PREF
             _admin(server, f"DROP DATABASE IF EXISTS {db} WITH (FORCE)")
 
 
+def under_load(size: int, *, server: str, prefix: str, load_args: list[str], workdir: Path) -> dict:
+    """Seed ``size`` games (unless the database is there already) and run load_bench.py on it."""
+    db = f"{prefix}{size}"
+    import psycopg
+
+    with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [db]).fetchone()
+    if not exists:
+        measure(size, server=server, runs=0, keep=True, prefix=prefix, seed_only=True)
+    out = workdir / f"load-{size}.json"
+    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "load_bench.py"), "--reuse-db", "--scale-games", str(size),
+                    "--database-url", f"{server}/{db}", "--workdir", str(workdir / f"logs-{size}"),
+                    "--json-out", str(out), *load_args], check=False)
+    return json.loads(out.read_text())
+
+
+def print_under_load(results: list[dict]) -> None:
+    print(f"\n{'task (period s)':44} {'games':>8} {'runs':>5} {'wall p50/max s':>16} {'CPU p50/max s':>16} "
+          f"{'peak RSS MB':>11}")
+    for r in results:
+        periods = r["beat_periods_s"]
+        for name, t in r["periodic_tasks_under_load"].items():
+            if t["runs"]:
+                label = f"{name} ({periods.get(name, 60.0):g})"
+                print(f"{label:44} {r['scale_games']:>8} {t['runs']:>5} "
+                      f"{str(t['wall_p50_s']) + '/' + str(t['wall_max_s']):>16} "
+                      f"{str(t['cpu_p50_s']) + '/' + str(t['cpu_max_s']):>16} {t['peak_rss_mb']:>11}")
+    for r in results:
+        rt = r["reminders_on_time"]
+        print(f"{r['scale_games']:>8} games: picks/s {r['submissions_per_s']}, step-to-prompt p99 "
+              f"{r['step_to_prompt_p99_ms']} ms, deadline p99 {r['deadline_p99_ms']} ms "
+              f"({r['deadlines_resolved']}/{r['deadlines_due']}), reminders on time {rt['on_time']}/{rt['due']} "
+              f"(latest {rt['lateness_max_s']} s), loadavg {r['loadavg_before'][0]}/{r['loadavg_after'][0]}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sizes", default="1000,100000", help="active games, comma-separated")
@@ -179,6 +218,11 @@ def main() -> None:
                     help="seed with every index and constraint in place (the old way; for comparison)")
     ap.add_argument("--seed-only", action="store_true",
                     help="create, migrate and seed the databases, run no task (implies --keep)")
+    ap.add_argument("--under-load", action="store_true",
+                    help="run load_bench.py on each seeded size (the beat schedule under HTTP load)")
+    ap.add_argument("--load-args", default="--seconds 240 --reminder-interval 60 --digest-interval 60",
+                    help="extra load_bench.py arguments for --under-load")
+    ap.add_argument("--workdir", default=None, help="--under-load: where figures and logs go")
     ap.add_argument("--db-url")
     ap.add_argument("--child-seed", type=int)
     ap.add_argument("--child-task")
@@ -188,6 +232,19 @@ def main() -> None:
         return
     if args.child_task:
         print(json.dumps(child_task(args.child_task, args.runs, args.db_url), default=str))
+        return
+    if args.under_load:
+        import shlex
+        import tempfile
+
+        workdir = Path(args.workdir or tempfile.mkdtemp(prefix="scale-load-"))
+        workdir.mkdir(parents=True, exist_ok=True)
+        results = [under_load(int(s), server=args.server, prefix=args.prefix, load_args=shlex.split(args.load_args),
+                              workdir=workdir) for s in args.sizes.split(",")]
+        print_under_load(results)
+        if not args.keep:
+            for s in args.sizes.split(","):
+                _admin(args.server, f"DROP DATABASE IF EXISTS {args.prefix}{s} WITH (FORCE)")
         return
     all_rows = []
     for size in [int(s) for s in args.sizes.split(",")]:
