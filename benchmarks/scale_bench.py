@@ -131,6 +131,51 @@ def child_task(task_name: str, runs: int, db_url: str) -> dict:
             "reminders_sent": reminders.count()}
 
 
+def periodic_queries(now):
+    """(job, queryset) of the query behind each beat task, as tests/mail/test_periodic_plans.py pins them."""
+    from datetime import timedelta
+
+    from django.conf import settings
+
+    from games.mail import jobs, notify, outbox, reminders
+    from games.models import Game
+    from games.services.sweep import due_prompt_games
+    from games.tournaments.services import tournaments_due
+
+    grace = now - timedelta(seconds=settings.RESOLVE_GRACE_SECONDS)
+    return [
+        ("deadline sweep: due prompts", due_prompt_games(now=now, grace=grace)),
+        ("deadline sweep: requested", Game.objects.filter(resolve_requested_at__lte=grace, status="active")
+         .values_list("id", "phase")[:500]),
+        ("reminders: plan", reminders.unplanned_prompts().order_by("opened_at")[:200]),
+        ("reminders: send", reminders.due_prompts(now=now).order_by("next_reminder_at")[:200]),
+        ("digests", notify.due_digest_readers(now=now)[:200]),
+        ("digests never read", notify.due_digest_readers(now=now, never_read=True)[:200]),
+        ("prompt sweep", notify.prompts_due_without_mail(now=now)[:200]),
+        ("outbox", outbox.lost_notifications(now=now)[:500]),
+        ("mail jobs", jobs.due_jobs(now=now)[:200]),
+        ("tournaments", tournaments_due(now=now)[:200]),
+    ]
+
+
+def child_explain(db_url: str) -> dict:
+    """EXPLAIN (ANALYZE, BUFFERS) of each periodic query on the seeded database as it is now."""
+    _django(db_url)
+    from django.db import connection
+    from django.utils import timezone
+
+    out = {}
+    for job, qs in periodic_queries(timezone.now()):
+        sql, params = qs.query.sql_with_params()
+        with connection.cursor() as c:
+            c.execute("EXPLAIN (ANALYZE, BUFFERS) " + sql, params)
+            plan = [r[0] for r in c.fetchall()]
+        out[job] = {"ms": float(plan[-1].split(":")[1].split()[0]),
+                    "indexes": sorted({w.split(" on ")[1].split()[0] for w in plan if " on " in w and "Index" in w}),
+                    "plan": plan}
+    return out
+
+
 # --- driver -------------------------------------------------------------------------------------
 
 def beat_tasks() -> list[tuple[str, float]]:
@@ -223,15 +268,28 @@ def main() -> None:
     ap.add_argument("--load-args", default="--seconds 240 --reminder-interval 60 --digest-interval 60",
                     help="extra load_bench.py arguments for --under-load")
     ap.add_argument("--workdir", default=None, help="--under-load: where figures and logs go")
+    ap.add_argument("--explain", action="store_true",
+                    help="EXPLAIN ANALYZE each periodic query on the kept databases of --sizes")
     ap.add_argument("--db-url")
     ap.add_argument("--child-seed", type=int)
     ap.add_argument("--child-task")
+    ap.add_argument("--child-explain", action="store_true")
     args = ap.parse_args()
     if args.child_seed:
         print(json.dumps(child_seed(args.child_seed, args.db_url, not args.keep_indexes)))
         return
+    if args.child_explain:
+        print(json.dumps(child_explain(args.db_url)))
+        return
     if args.child_task:
         print(json.dumps(child_task(args.child_task, args.runs, args.db_url), default=str))
+        return
+    if args.explain:
+        for size in args.sizes.split(","):
+            result = _child(["--child-explain"], f"{args.server}/{args.prefix}{size}")
+            for job, r in result.items():
+                print(json.dumps({"games": int(size), "job": job, "ms": r["ms"], "indexes": r["indexes"]}))
+            print(json.dumps({"games": int(size), "plans": {j: r["plan"] for j, r in result.items()}}))
         return
     if args.under_load:
         import shlex
