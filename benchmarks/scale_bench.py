@@ -171,7 +171,8 @@ def child_explain(db_url: str) -> dict:
             c.execute("EXPLAIN (ANALYZE, BUFFERS) " + sql, params)
             plan = [r[0] for r in c.fetchall()]
         out[job] = {"ms": float(plan[-1].split(":")[1].split()[0]),
-                    "indexes": sorted({w.split(" on ")[1].split()[0] for w in plan if " on " in w and "Index" in w}),
+                    "indexes": sorted({w.split(" using ")[1].split()[0] if " using " in w else w.split("Index Scan on ")[1].split()[0]
+                                    for w in plan if " using " in w or "Index Scan on " in w}),
                     "plan": plan}
     return out
 
