@@ -298,8 +298,9 @@ def main(argv=None) -> int:
     seed_seconds = time.perf_counter() - t0
     floor_game = Game.objects.create(engine="faltisia", seed=0, players=1, status=GameStatus.ABANDONED,
                                      is_public=False)
-    with connection.cursor() as cur:
-        cur.execute("ANALYZE")  # as autovacuum would have by now on a server that grew to this size
+    if not a.reuse_db:  # a reused database was analyzed by its seeding
+        with connection.cursor() as cur:
+            cur.execute("ANALYZE")  # as autovacuum would have by now on a server that grew to this size
     connection.close()
     say(f"seeded {len(idle_ids)} active games in {seed_seconds:.1f}s; starting the stack (logs in {workdir})")
 
