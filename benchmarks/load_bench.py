@@ -77,6 +77,17 @@ def parse_args(argv=None) -> argparse.Namespace:
     ap.add_argument("--contract-check", default=None, metavar="PATH",
                     help="also run this contract client (api_client_check.py) against the stack: --seats 4 --seed 1")
     ap.add_argument("--json-out", default=None, help="also write the JSON figures to this file")
+    ap.add_argument("--scale-games", type=int, default=0,
+                    help="seed this many active games with benchmarks/scale_seed.py (COPY: history, users who "
+                         "read mail, the periodic jobs' due work) instead of --idle-games, and report every "
+                         "periodic task as the real worker ran it (issue 16)")
+    ap.add_argument("--reuse-db", action="store_true",
+                    help="the database is already migrated and scale-seeded (scale_bench.py --seed-only): "
+                         "neither recreate, seed nor drop it; --scale-games is its size")
+    ap.add_argument("--reminder-interval", type=float, default=300.0,
+                    help="beat period of mail.send_due_reminders (MAIL_REMINDER_INTERVAL_SECONDS)")
+    ap.add_argument("--digest-interval", type=float, default=3600.0,
+                    help="beat period of mail.send_digests (MAIL_DIGEST_INTERVAL_SECONDS)")
     return ap.parse_args(argv)
 
 
@@ -258,30 +269,50 @@ def main(argv=None) -> int:
     say = lambda msg: print(f"[{time.strftime('%H:%M:%S')}] {msg}", flush=True)  # noqa: E731
     load_before = os.getloadavg()
 
-    say(f"database {urlsplit(a.database_url).path.lstrip('/')}: recreate and migrate")
-    recreate_database(a.database_url)
+    if a.reuse_db:
+        say(f"database {urlsplit(a.database_url).path.lstrip('/')}: reused as seeded ({a.scale_games} games)")
+    else:
+        say(f"database {urlsplit(a.database_url).path.lstrip('/')}: recreate and migrate")
+        recreate_database(a.database_url)
     django_setup(a.database_url)
     from django.core.management import call_command
     from django.db import connection
 
+    from django.utils import timezone
+
+    from benchmarks import scale_seed, task_timing
     from benchmarks.seed import seed_active_games
     from benchmarks.stack import BenchStack
     from games.models import Game, GameStatus
 
-    call_command("migrate", verbosity=0)
     t0 = time.perf_counter()
-    idle_ids = seed_active_games(count=a.idle_games, players=4, seed=a.seed)
+    if not a.reuse_db:
+        call_command("migrate", verbosity=0)
+        t0 = time.perf_counter()
+        if a.scale_games:
+            scale_seed.seed(games=a.scale_games)
+        else:
+            idle_ids = seed_active_games(count=a.idle_games, players=4, seed=a.seed)
+    if a.scale_games:  # the deadlines measured fall on games past the seeded due work (games 1-80)
+        idle_ids = range(101, a.scale_games + 1)
     seed_seconds = time.perf_counter() - t0
     floor_game = Game.objects.create(engine="faltisia", seed=0, players=1, status=GameStatus.ABANDONED,
                                      is_public=False)
-    with connection.cursor() as cur:
-        cur.execute("ANALYZE")  # as autovacuum would have by now on a server that grew to this size
+    if not a.reuse_db:  # a reused database was analyzed by its seeding
+        with connection.cursor() as cur:
+            cur.execute("ANALYZE")  # as autovacuum would have by now on a server that grew to this size
     connection.close()
     say(f"seeded {len(idle_ids)} active games in {seed_seconds:.1f}s; starting the stack (logs in {workdir})")
 
+    timing_dir = workdir / "task-timing" if a.scale_games else None
+    if timing_dir:
+        timing_dir.mkdir(exist_ok=True)
+    periods = {"MAIL_REMINDER_INTERVAL_SECONDS": str(a.reminder_interval),
+               "MAIL_DIGEST_INTERVAL_SECONDS": str(a.digest_interval)}
     stack = BenchStack(db_url=a.database_url, workdir=workdir, web_workers=a.web_workers, web_threads=a.web_threads,
                        worker_concurrency=a.worker_concurrency, sweep_interval=a.sweep_interval,
-                       redis_url=a.redis_url, mail_worker_concurrency=a.mail_worker_concurrency)
+                       redis_url=a.redis_url, mail_worker_concurrency=a.mail_worker_concurrency,
+                       task_timing_dir=timing_dir, extra_env=periods)
     figures: dict = {}
     try:
         stack.start()
@@ -313,9 +344,16 @@ def main(argv=None) -> int:
         c0 = cpu_now()
         f1 = run_floor(base, tokens[0], floor_game.pk, a.games, a.floor_seconds / 2)
         c1 = cpu_now()
+        reminder_due = {}
+        if a.scale_games:  # the reminders fall due during the load, each with a whole period left in it
+            reminder_due = scale_seed.rearm_due_work(start=timezone.now() + timedelta(seconds=5),
+                                                     span_seconds=max(0.0, a.seconds - a.reminder_interval - 10))
+            connection.close()
         say(f"load run ({a.seconds:.0f}s, {a.games} games x {a.players} seats)")
         cpu0 = time.process_time()
+        load_start = time.time()
         games, load_wall, load_errors = run_load(base, seat_tokens, a.seconds, a.seed, a.client_wait)
+        load_end = time.time()
         c2 = cpu_now()
         games_started = len(games)
         server_steps = server_side_step_ms([g.game_id for g in games])
@@ -332,6 +370,7 @@ def main(argv=None) -> int:
         say(f"deadlines: {len(due_ids)} of {len(idle_ids)} seeded games fall due over {a.due_spread:.0f}s")
         dl = run_deadlines(due_ids, a.due_spread)
         active_now = Game.objects.filter(status=GameStatus.ACTIVE).count()
+        on_time = scale_seed.reminders_on_time(reminder_due, a.reminder_interval) if a.scale_games else None
         connection.close()
         contract = None
         if a.contract_check:
@@ -340,8 +379,9 @@ def main(argv=None) -> int:
         load_after = os.getloadavg()
     finally:
         stack.stop_all()
+        task_rows = task_timing.read(timing_dir) if timing_dir else []
         connection.close()
-        if not a.keep_db:
+        if not (a.keep_db or a.reuse_db):
             drop_database(a.database_url)
 
     moves = [x for g in games for x in g.move_ms]
@@ -388,6 +428,22 @@ def main(argv=None) -> int:
         "client_cpu_s": round(client_cpu, 1),
         "contract_check": contract,
     }
+    if a.scale_games:
+        from django.conf import settings
+
+        beat = sorted({e["task"] for e in settings.CELERY_BEAT_SCHEDULE.values()})
+        load_rows = [r for r in task_rows if load_start <= r["at"] <= load_end]
+        figures["periodic_tasks_under_load"] = task_timing.summary(load_rows, beat)
+        figures["periodic_tasks_whole_run"] = task_timing.summary(task_rows, beat)
+        # every other task too (resolutions, mail): their CPU next to their wall time shows how much of
+        # a duration was waiting for a core on the shared machine
+        figures["other_tasks_whole_run"] = task_timing.summary(
+            task_rows, sorted({r["task"] for r in task_rows} - set(beat)))
+        figures["beat_periods_s"] = {"games.sweep_due_phases": a.sweep_interval,
+                                     "mail.send_due_reminders": a.reminder_interval,
+                                     "mail.send_digests": a.digest_interval}
+        figures["reminders_on_time"] = on_time
+        figures["scale_games"] = a.scale_games
     # CPU the stack spent per request (web, worker, PostgreSQL backends): steadier than rates on a shared
     # machine. A submission's share includes its reads, its step's resolution and the notifications.
     per = lambda cpu, n: {k: round(v * 1000 / n, 2) for k, v in cpu.items()} if n else {}  # noqa: E731
@@ -430,6 +486,14 @@ def main(argv=None) -> int:
         ("deadline -> resolved p99 ms", figures["deadline_p99_ms"], f"<= 5000 (sweep every {a.sweep_interval}s)"),
         ("loadavg before/after", f"{load_before[0]:.2f}/{load_after[0]:.2f}", "1-minute"),
     ]
+    if a.scale_games:
+        rows.append(("reminders sent on time", f"{on_time['on_time']}/{on_time['due']}",
+                     f"within one period ({a.reminder_interval:.0f}s); latest {on_time['lateness_max_s']}s"))
+        for name, t in figures["periodic_tasks_under_load"].items():
+            if t["runs"]:
+                rows.append((f"  {name}", f"{t['wall_p50_s']}/{t['wall_max_s']}",
+                             f"wall p50/max s over {t['runs']} runs; CPU {t['cpu_p50_s']}/{t['cpu_max_s']} s; "
+                             f"peak RSS {t['peak_rss_mb']} MB (+{t['rss_growth_max_mb']})"))
     print()
     print(table(rows))
     if contract:

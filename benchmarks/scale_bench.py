@@ -1,6 +1,7 @@
 """Scale benchmark of the periodic jobs: every beat task at 1k, 100k (and more) active games (issue 16 item 2).
 
     .venv/bin/python benchmarks/scale_bench.py --sizes 1000,100000 [--runs 5] [--keep]
+    .venv/bin/python benchmarks/scale_bench.py --sizes 1000,100000,1000000 --under-load [--load-args "..."]
 
 For each size it creates a PostgreSQL database of its own (``faltisia_scale_bench_<size>`` on
 ``--server``), migrates it, seeds it with COPY (benchmarks/scale_seed.py: games with history, players
@@ -12,8 +13,11 @@ email's send) goes to an in-memory broker and is not run, so the figures are the
 cost (rendering and storing the emails it queues included). Prints one JSON line per task and a table,
 and drops the databases unless ``--keep``.
 
-Not included: the HTTP load of load_bench.py running at the same time (the periodic jobs are measured
-alone on the shared 2-core machine); tournaments are not seeded (their sweep finds nothing due).
+``--under-load``: instead, seed each size (as ``--seed-only``) and run load_bench.py on it
+(``--reuse-db --scale-games <size>``): the real gunicorn, workers and beat with the whole beat schedule
+while the HTTP load plays, each task timed inside its worker (benchmarks/task_timing.py); prints a
+table of the periodic tasks and load_bench's own figures per size. Tournaments are not seeded (their
+sweep finds nothing due).
 """
 
 from __future__ import annotations
@@ -67,12 +71,12 @@ def _child(args: list[str], db_url: str) -> dict:
 
 # --- children -----------------------------------------------------------------------------------
 
-def child_seed(games: int, db_url: str) -> dict:
+def child_seed(games: int, db_url: str, defer_indexes: bool = True) -> dict:
     _django(db_url)
     from benchmarks.scale_seed import seed
 
     t0 = time.perf_counter()
-    result = seed(games=games)
+    result = seed(games=games, defer_indexes=defer_indexes)
     result["seed_seconds"] = round(time.perf_counter() - t0, 1)
     return result
 
@@ -127,6 +131,52 @@ def child_task(task_name: str, runs: int, db_url: str) -> dict:
             "reminders_sent": reminders.count()}
 
 
+def periodic_queries(now):
+    """(job, queryset) of the query behind each beat task, as tests/mail/test_periodic_plans.py pins them."""
+    from datetime import timedelta
+
+    from django.conf import settings
+
+    from games.mail import jobs, notify, outbox, reminders
+    from games.models import Game
+    from games.services.sweep import due_prompt_games
+    from games.tournaments.services import tournaments_due
+
+    grace = now - timedelta(seconds=settings.RESOLVE_GRACE_SECONDS)
+    return [
+        ("deadline sweep: due prompts", due_prompt_games(now=now, grace=grace)),
+        ("deadline sweep: requested", Game.objects.filter(resolve_requested_at__lte=grace, status="active")
+         .values_list("id", "phase")[:500]),
+        ("reminders: plan", reminders.unplanned_prompts().order_by("opened_at")[:200]),
+        ("reminders: send", reminders.due_prompts(now=now).order_by("next_reminder_at")[:200]),
+        ("digests", notify.due_digest_readers(now=now)[:200]),
+        ("digests never read", notify.due_digest_readers(now=now, never_read=True)[:200]),
+        ("prompt sweep", notify.prompts_due_without_mail(now=now)[:200]),
+        ("outbox", outbox.lost_notifications(now=now)[:500]),
+        ("mail jobs", jobs.due_jobs(now=now)[:200]),
+        ("tournaments", tournaments_due(now=now)[:200]),
+    ]
+
+
+def child_explain(db_url: str) -> dict:
+    """EXPLAIN (ANALYZE, BUFFERS) of each periodic query on the seeded database as it is now."""
+    _django(db_url)
+    from django.db import connection
+    from django.utils import timezone
+
+    out = {}
+    for job, qs in periodic_queries(timezone.now()):
+        sql, params = qs.query.sql_with_params()
+        with connection.cursor() as c:
+            c.execute("EXPLAIN (ANALYZE, BUFFERS) " + sql, params)
+            plan = [r[0] for r in c.fetchall()]
+        out[job] = {"ms": float(plan[-1].split(":")[1].split()[0]),
+                    "indexes": sorted({w.split(" using ")[1].split()[0] if " using " in w else w.split("Index Scan on ")[1].split()[0]
+                                    for w in plan if " using " in w or "Index Scan on " in w}),
+                    "plan": plan}
+    return out
+
+
 # --- driver -------------------------------------------------------------------------------------
 
 def beat_tasks() -> list[tuple[str, float]]:
@@ -141,8 +191,9 @@ def beat_tasks() -> list[tuple[str, float]]:
     return sorted(tasks, key=lambda t: t[0] != "games.sweep_due_phases")
 
 
-def measure(size: int, *, server: str, runs: int, keep: bool) -> list[dict]:
-    db = f"{PREFIX}{size}"
+def measure(size: int, *, server: str, runs: int, keep: bool, prefix: str = PREFIX, keep_indexes: bool = False,
+            seed_only: bool = False) -> list[dict]:
+    db = f"{prefix}{size}"
     db_url = f"{server}/{db}"
     _admin(server, f"DROP DATABASE IF EXISTS {db}")
     _admin(server, f"CREATE DATABASE {db}")
@@ -150,17 +201,56 @@ def measure(size: int, *, server: str, runs: int, keep: bool) -> list[dict]:
         t0 = time.perf_counter()
         subprocess.run([sys.executable, str(ROOT / "manage.py"), "migrate", "-v0"], env=_env(db_url), check=True)
         migrate_s = time.perf_counter() - t0
-        seeded = _child(["--child-seed", str(size)], db_url)
-        print(json.dumps({"games": size, "migrate_s": round(migrate_s, 1), **seeded}), flush=True)
+        seeded = _child(["--child-seed", str(size)] + (["--keep-indexes"] if keep_indexes else []), db_url)
+        seeded["ms_per_game"] = round(seeded["seed_seconds"] * 1000 / size, 3)
+        print(json.dumps({"games": size, "migrate_s": round(migrate_s, 1), "db": db,
+                          "loadavg": [round(x, 2) for x in os.getloadavg()], **seeded}), flush=True)
         rows = []
+        if seed_only:
+            return rows
         for task, period in beat_tasks():
             row = {"games": size, "period_s": period, **_child(["--child-task", task, "--runs", str(runs)], db_url)}
             print(json.dumps(row), flush=True)
             rows.append(row)
         return rows
     finally:
-        if not keep:
+        if not (keep or seed_only):
             _admin(server, f"DROP DATABASE IF EXISTS {db} WITH (FORCE)")
+
+
+def under_load(size: int, *, server: str, prefix: str, load_args: list[str], workdir: Path) -> dict:
+    """Seed ``size`` games (unless the database is there already) and run load_bench.py on it."""
+    db = f"{prefix}{size}"
+    import psycopg
+
+    with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [db]).fetchone()
+    if not exists:
+        measure(size, server=server, runs=0, keep=True, prefix=prefix, seed_only=True)
+    out = workdir / f"load-{size}.json"
+    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "load_bench.py"), "--reuse-db", "--scale-games", str(size),
+                    "--database-url", f"{server}/{db}", "--workdir", str(workdir / f"logs-{size}"),
+                    "--json-out", str(out), *load_args], check=False)
+    return json.loads(out.read_text())
+
+
+def print_under_load(results: list[dict]) -> None:
+    print(f"\n{'task (period s)':44} {'games':>8} {'runs':>5} {'wall p50/max s':>16} {'CPU p50/max s':>16} "
+          f"{'peak RSS MB':>11}")
+    for r in results:
+        periods = r["beat_periods_s"]
+        for name, t in r["periodic_tasks_under_load"].items():
+            if t["runs"]:
+                label = f"{name} ({periods.get(name, 60.0):g})"
+                print(f"{label:44} {r['scale_games']:>8} {t['runs']:>5} "
+                      f"{str(t['wall_p50_s']) + '/' + str(t['wall_max_s']):>16} "
+                      f"{str(t['cpu_p50_s']) + '/' + str(t['cpu_max_s']):>16} {t['peak_rss_mb']:>11}")
+    for r in results:
+        rt = r["reminders_on_time"]
+        print(f"{r['scale_games']:>8} games: picks/s {r['submissions_per_s']}, step-to-prompt p99 "
+              f"{r['step_to_prompt_p99_ms']} ms, deadline p99 {r['deadline_p99_ms']} ms "
+              f"({r['deadlines_resolved']}/{r['deadlines_due']}), reminders on time {rt['on_time']}/{rt['due']} "
+              f"(latest {rt['lateness_max_s']} s), loadavg {r['loadavg_before'][0]}/{r['loadavg_after'][0]}")
 
 
 def main() -> None:
@@ -168,20 +258,59 @@ def main() -> None:
     ap.add_argument("--sizes", default="1000,100000", help="active games, comma-separated")
     ap.add_argument("--runs", type=int, default=5, help="idle runs of each task after its due run")
     ap.add_argument("--server", default=SERVER)
+    ap.add_argument("--prefix", default=PREFIX, help="database name prefix (the size is appended)")
     ap.add_argument("--keep", action="store_true", help="keep the databases")
+    ap.add_argument("--keep-indexes", action="store_true",
+                    help="seed with every index and constraint in place (the old way; for comparison)")
+    ap.add_argument("--seed-only", action="store_true",
+                    help="create, migrate and seed the databases, run no task (implies --keep)")
+    ap.add_argument("--under-load", action="store_true",
+                    help="run load_bench.py on each seeded size (the beat schedule under HTTP load)")
+    ap.add_argument("--load-args", default="--seconds 240 --reminder-interval 60 --digest-interval 60",
+                    help="extra load_bench.py arguments for --under-load")
+    ap.add_argument("--workdir", default=None, help="--under-load: where figures and logs go")
+    ap.add_argument("--explain", action="store_true",
+                    help="EXPLAIN ANALYZE each periodic query on the kept databases of --sizes")
     ap.add_argument("--db-url")
     ap.add_argument("--child-seed", type=int)
     ap.add_argument("--child-task")
+    ap.add_argument("--child-explain", action="store_true")
     args = ap.parse_args()
     if args.child_seed:
-        print(json.dumps(child_seed(args.child_seed, args.db_url)))
+        print(json.dumps(child_seed(args.child_seed, args.db_url, not args.keep_indexes)))
+        return
+    if args.child_explain:
+        print(json.dumps(child_explain(args.db_url)))
         return
     if args.child_task:
         print(json.dumps(child_task(args.child_task, args.runs, args.db_url), default=str))
         return
+    if args.explain:
+        for size in args.sizes.split(","):
+            result = _child(["--child-explain"], f"{args.server}/{args.prefix}{size}")
+            for job, r in result.items():
+                print(json.dumps({"games": int(size), "job": job, "ms": r["ms"], "indexes": r["indexes"]}))
+            print(json.dumps({"games": int(size), "plans": {j: r["plan"] for j, r in result.items()}}))
+        return
+    if args.under_load:
+        import shlex
+        import tempfile
+
+        workdir = Path(args.workdir or tempfile.mkdtemp(prefix="scale-load-"))
+        workdir.mkdir(parents=True, exist_ok=True)
+        results = [under_load(int(s), server=args.server, prefix=args.prefix, load_args=shlex.split(args.load_args),
+                              workdir=workdir) for s in args.sizes.split(",")]
+        print_under_load(results)
+        if not args.keep:
+            for s in args.sizes.split(","):
+                _admin(args.server, f"DROP DATABASE IF EXISTS {args.prefix}{s} WITH (FORCE)")
+        return
     all_rows = []
     for size in [int(s) for s in args.sizes.split(",")]:
-        all_rows += measure(size, server=args.server, runs=args.runs, keep=args.keep)
+        all_rows += measure(size, server=args.server, runs=args.runs, keep=args.keep, prefix=args.prefix,
+                            keep_indexes=args.keep_indexes, seed_only=args.seed_only)
+    if args.seed_only:
+        return
     print(f"\n{'task':40} {'games':>8} {'due s':>8} {'idle p50':>9} {'idle max':>9} {'queries due/idle':>17} "
           f"{'RSS +MB':>8} {'period':>7}")
     for r in all_rows:

@@ -20,7 +20,8 @@ class BenchStack(Stack):
 
     def __init__(self, *, db_url: str, workdir: Path, web_workers: int = 3, web_threads: int = 8,
                  worker_concurrency: int = 2, sweep_interval: float = 1.0, redis_url: str | None = None,
-                 mail_worker_concurrency: int = 1) -> None:
+                 mail_worker_concurrency: int = 1, task_timing_dir: Path | None = None,
+                 extra_env: dict | None = None) -> None:
         super().__init__(db_url=db_url, workdir=workdir, worker_pool="prefork", concurrency=worker_concurrency)
         self.mail_worker_concurrency = mail_worker_concurrency
         if mail_worker_concurrency > 0:
@@ -38,8 +39,17 @@ class BenchStack(Stack):
             "LOG_LEVEL": "INFO",  # as in production (Procfile)
         })
         self.env.pop("GAME_ENGINES", None)  # production engines only
+        self.env.update(extra_env or {})  # e.g. the beat periods of a scale run
+        self.task_timing_dir = task_timing_dir
+        if task_timing_dir:  # the workers write each task's timing there (benchmarks/task_timing.py)
+            self.env["BENCH_TASK_TIMING_DIR"] = str(task_timing_dir)
         if redis_url:
             self.env["CELERY_BROKER_URL"] = redis_url
+
+    def _spawn(self, name: str, args: list[str]):
+        if self.task_timing_dir and name in ("worker", "mailworker"):
+            args = [*args, "--include", "benchmarks.task_timing"]
+        return super()._spawn(name, args)
 
     def start_redis(self) -> None:
         if not self.redis_url:

@@ -50,3 +50,28 @@ def test_a_tiny_load_run_prints_its_figures_and_tears_everything_down(tmp_path):
     # teardown: no process of the run is left (the stack's logs name their pids' commands)
     left = subprocess.run(["pgrep", "-f", str(tmp_path / "logs")], capture_output=True, text=True).stdout
     assert left.strip() == ""
+
+
+def test_a_tiny_scale_run_times_every_periodic_task_in_the_real_workers(tmp_path):
+    """Issue 16 item 2: "runs the whole beat schedule ... under the HTTP load of load_bench.py, and
+    prints ... each periodic task's duration p50/max and peak memory ... reminders sent on time": a
+    scale-seeded run (COPY, users who read mail) with short beat periods reports each beat task as its
+    worker ran it, and the re-armed reminders as sent."""
+    out = tmp_path / "figures.json"
+    proc = subprocess.run(
+        [sys.executable, "benchmarks/load_bench.py", "--games", "2", "--players", "4", "--seconds", "25",
+         "--seed", "1", "--scale-games", "200", "--due", "4", "--due-spread", "1", "--floor-seconds", "2",
+         "--web-workers", "2", "--reminder-interval", "5", "--digest-interval", "5",
+         "--database-url", _own_database_url(), "--workdir", str(tmp_path / "logs"), "--json-out", str(out)],
+        cwd=ROOT, capture_output=True, text=True, timeout=600,
+        env={**__import__("os").environ, "MAIL_PROMPT_SWEEP_SECONDS": "5", "MAIL_JOB_SWEEP_SECONDS": "5"})
+    assert proc.returncode in (0, 1), proc.stderr[-3000:]
+    figures = json.loads(out.read_text())
+    assert "reminders sent on time" in proc.stdout and "mail.send_due_reminders" in proc.stdout
+    tasks = figures["periodic_tasks_whole_run"]
+    for name in ("games.sweep_due_phases", "mail.send_due_reminders", "mail.send_digests"):
+        assert tasks[name]["runs"] >= 1 and tasks[name]["wall_max_s"] > 0 and tasks[name]["peak_rss_mb"] > 50, name
+    assert figures["other_tasks_whole_run"]["games.resolve_phase"]["runs"] >= 1
+    reminders = figures["reminders_on_time"]
+    assert reminders["due"] == 80 and reminders["sent"] == 80  # all of the seeded due reminders, once each
+    assert figures["deadlines_resolved"] == figures["deadlines_due"] == 4

@@ -33,3 +33,46 @@ def test_the_seeded_due_work_is_what_each_periodic_job_finds():
         assert outbox.outbox_sweep(now=now, enqueue=lambda pk: None) == DUE["outbox"]
         assert jobs.jobs_sweep(now=now) == DUE["mail_jobs"]
     assert Notification.objects.filter(kind=NotificationKind.REMINDER).count() == DUE["reminders"]
+
+
+def _schema() -> list[tuple]:
+    """Every index and constraint definition of the public schema, sorted."""
+    from django.db import connection
+
+    with connection.cursor() as c:
+        c.execute("SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = 'public'")
+        indexes = c.fetchall()
+        c.execute("SELECT conrelid::regclass::text, conname, pg_get_constraintdef(oid), condeferrable, condeferred "
+                  "FROM pg_constraint WHERE connamespace = 'public'::regnamespace")
+        constraints = c.fetchall()
+    return sorted(indexes) + sorted(constraints)
+
+
+def test_seeding_with_deferred_indexes_leaves_the_schema_as_migrated():
+    """Issue 16: "drop (or defer) the seeded tables' secondary indexes and constraints before the COPY
+    and rebuild them after": the rebuilt keys, indexes and foreign keys (deferrable, as Django makes
+    them) are exactly the migrated ones, and they hold for the seeded rows."""
+    before = _schema()
+    counts = seed(games=200)
+    assert counts["seconds"]["rebuilt"]["indexes"] > 20 and counts["seconds"]["rebuilt"]["foreign_keys"] > 20
+    assert _schema() == before
+    from games.models import Seat
+
+    with pytest.raises(Exception, match="duplicate key"):  # the unique (game, position) is back
+        Seat.objects.create(game_id=1, position=0)
+
+
+def test_rearmed_reminders_fall_due_over_the_span_and_are_found_once_due():
+    """The run under load re-dates the seeded due reminders: "every due reminder sent within one
+    period" needs their due times inside the run; each is found by the reminders job once due, and
+    nothing else falls due meanwhile (the other seeded reminders are an hour or more away)."""
+    from benchmarks.scale_seed import rearm_due_work
+
+    seed(games=200, now=timezone.now() - timedelta(minutes=30))  # seeded before the run
+    now = timezone.now()
+    due = rearm_due_work(start=now, span_seconds=100)
+    assert len(due) == DUE["reminders"]
+    assert min(due.values()) == now and max(due.values()) == now + timedelta(seconds=100)
+    with TestCase.captureOnCommitCallbacks(execute=False):
+        assert notify.reminders_due_queue(now=now + timedelta(seconds=50)) == 40  # due by then: the first 40 (100 s over 79 gaps)
+        assert notify.reminders_due_queue(now=now + timedelta(seconds=100)) == DUE["reminders"] - 40
