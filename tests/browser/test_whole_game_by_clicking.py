@@ -44,7 +44,7 @@ PYTHON_TALK = re.compile(r"[\[\]]|\bseats\b", re.IGNORECASE)
 GAME_MAIL = (NotificationKind.PROMPT, NotificationKind.RESULT, NotificationKind.FINISHED)
 
 # One round trip per look at the page: what the checks need, read in the browser.
-LOOK = """() => {
+LOOK = r"""() => {
   const box = document.getElementById('history');
   const texts = box ? Array.from(box.querySelectorAll('.events li'), li => li.textContent.trim()) : [];
   let newest = null;
@@ -56,7 +56,10 @@ LOOK = """() => {
               && r.top >= b.top - 1 && r.bottom <= b.top + box.clientHeight + 1, scrollTop: box.scrollTop};
   }
   const status = document.getElementById('status-line');
-  return {texts, newest, phase: status ? status.dataset.phase : null,
+  // Seats are 1-based wherever a person reads them, and a bot is "Bot 3", never "bot (bot)" (issue 11 item 1).
+  const body = document.body.innerText, found = /\bseat 0\b|\bbot \(bot\)/i.exec(body);
+  const words = found && body.slice(Math.max(0, found.index - 40), found.index + 20).replace(/\s+/g, ' ');
+  return {texts, newest, words, phase: status ? status.dataset.phase : null,
           options: document.querySelectorAll('form.decision-form button[name=option]').length,
           promptText: (document.querySelector('#decision .prompt-text') || {}).textContent || null,
           finished: !!document.getElementById('result'),
@@ -81,6 +84,7 @@ class Player:
     python_talk: list[str] = field(default_factory=list)
     newest_hidden: list[str] = field(default_factory=list)
     single_option: list[str] = field(default_factory=list)
+    zero_based: list[str] = field(default_factory=list)
     clicks: int = 0
     shots: set[str] = field(default_factory=set)
 
@@ -174,6 +178,8 @@ def look(p: Player) -> dict:
             p.history_seen.add(text)
             if PYTHON_TALK.search(text):
                 p.python_talk.append(text)
+    if seen["words"] and len(p.zero_based) < 5:
+        p.zero_based.append(f"step {seen['phase']}: {seen['words']!r} on the page")
     newest = seen["newest"]
     if newest is not None and not newest["shown"]:
         p.newest_hidden.append(f"step {seen['phase']}: {newest}")
@@ -318,6 +324,7 @@ def test_a_whole_three_player_game_by_clicking_on_a_desk_and_a_phone(player, scr
         assert "alice" in ranked and "bob" in ranked  # a rated game: both people ranked, the bot not
         shoot(p, "leaderboard", screenshot_dir=screenshot_dir)
         nav(p, "My profile")
+        assert "Maid Knight Saga" in p.page.inner_text("table.ratings")  # the game's name, not its slug
         shoot(p, "profile", screenshot_dir=screenshot_dir)
         nav(p, "Preferences")
         shoot(p, "preferences", screenshot_dir=screenshot_dir)
@@ -335,6 +342,7 @@ def test_a_whole_three_player_game_by_clicking_on_a_desk_and_a_phone(player, scr
         assert p.python_talk == [], p.python_talk
         assert p.newest_hidden == [], p.newest_hidden
         assert p.single_option == [], p.single_option
+        assert p.zero_based == [], p.zero_based
         assert p.clicks > 50
     assert [w for p in (alice, bob) for w in p.too_wide] == []
     expected = {"tournaments", "new-game", "game-mid", "decision", "history", "replay", "finished", "lobby",
