@@ -43,10 +43,14 @@ OPTION = "form.decision-form button[name=option]"
 PYTHON_TALK = re.compile(r"[\[\]]|\bseats\b", re.IGNORECASE)
 GAME_MAIL = (NotificationKind.PROMPT, NotificationKind.RESULT, NotificationKind.FINISHED)
 
-# One round trip per look at the page: what the checks need, read in the browser.
-LOOK = r"""() => {
+# One round trip per look at the page: what the checks need, read in the browser. The page's text is read
+# again only when its fragment changed since the last look (``force``: read it anyway).
+LOOK = r"""force => {
+  const live = document.getElementById('live'), version = live ? live.dataset.version : '';
+  const fresh = force || window.__lookedAt !== version;
+  window.__lookedAt = version;
   const box = document.getElementById('history');
-  const texts = box ? Array.from(box.querySelectorAll('.events li'), li => li.textContent.trim()) : [];
+  const texts = box && fresh ? Array.from(box.querySelectorAll('.events li'), li => li.textContent.trim()) : [];
   let newest = null;
   const first = box && box.querySelector('details .events li');
   if (first) {
@@ -57,7 +61,7 @@ LOOK = r"""() => {
   }
   const status = document.getElementById('status-line');
   // Seats are 1-based wherever a person reads them, and a bot is "Bot 3", never "bot (bot)" (issue 11 item 1).
-  const body = document.body.innerText, found = /\bseat 0\b|\bbot \(bot\)/i.exec(body);
+  const body = fresh ? document.body.innerText : '', found = /\bseat 0\b|\bbot \(bot\)/i.exec(body);
   const words = found && body.slice(Math.max(0, found.index - 40), found.index + 20).replace(/\s+/g, ' ');
   return {texts, newest, words, phase: status ? status.dataset.phase : null,
           options: document.querySelectorAll('form.decision-form button[name=option]').length,
@@ -168,9 +172,9 @@ def register_for_tournament(p: Player, name: str, screenshot_dir) -> None:
     fits(p, "tournament registered")
 
 
-def look(p: Player) -> dict:
+def look(p: Player, *, force: bool = False) -> dict:
     """Read the game page once and check what the issue asks of every page a player sees."""
-    seen = p.page.evaluate(LOOK)
+    seen = p.page.evaluate(LOOK, force)
     if seen["width"] > seen["inner"]:
         p.too_wide.append(f"game page at step {seen['phase']}: scrollWidth {seen['width']} > {seen['inner']}")
     for text in seen["texts"]:
@@ -234,6 +238,35 @@ def mails_per_player_per_step(game: Game, users) -> dict[str, Counter]:
                 steps["game over"] += 1
         out[user.username] = steps
     return out
+
+
+EVENT_HEADERS = ("Since your last decision:", "What happened:", "Last events:")
+
+
+def mail_problems(game: Game, users) -> list[str]:
+    """The game mails' event lines in plain English (issue 11 item 1), seats 1-based everywhere in them,
+    and what happened before the decision asked (issue 11 item 4: "what happened, then the decision")."""
+    ids = set(Notification.objects.filter(game=game, kind__in=GAME_MAIL).values_list("message_id", flat=True))
+    addresses = {u.email for u in users}
+    problems = []
+    for m in mail.outbox:
+        if m.extra_headers.get("Message-ID") not in ids or not addresses & set(m.to):
+            continue
+        body, in_events = m.body, False
+        for line in body.splitlines():
+            if line.strip() in EVENT_HEADERS:
+                in_events = True
+            elif in_events and line.startswith("  - "):
+                if PYTHON_TALK.search(line):
+                    problems.append(f"to {m.to[0]}: {line.strip()}")
+            else:
+                in_events = False
+        if re.search(r"\bseat 0\b", body, re.IGNORECASE):
+            problems.append(f"to {m.to[0]}: a 0-based seat in {m.subject!r}")
+        happened, asked = body.find("Since your last decision:"), body.find("YOUR DECISION:")
+        if happened >= 0 and asked >= 0 and happened > asked:
+            problems.append(f"to {m.to[0]}: the decision before what happened")
+    return problems
 
 
 def test_a_whole_three_player_game_by_clicking_on_a_desk_and_a_phone(player, screenshot_dir):
@@ -309,7 +342,7 @@ def test_a_whole_three_player_game_by_clicking_on_a_desk_and_a_phone(player, scr
         newest = worded_events_for_game(mine[:1], game=game)[0].text
         assert p.page.inner_text("#history .events li >> nth=0") == newest
         # ... and lists every event this seat may see, each of them read by look() for Python talk.
-        assert len(look(p)["texts"]) == len(mine) > 100
+        assert len(look(p, force=True)["texts"]) == len(mine) > 100
         with p.page.expect_navigation():
             p.page.click("#replay-link")
         replay_checks(p, game, screenshot_dir)
@@ -334,6 +367,7 @@ def test_a_whole_three_player_game_by_clicking_on_a_desk_and_a_phone(player, scr
     twice = {u: {s: n for s, n in c.items() if n > 1} for u, c in per_step.items()}
     assert all(not t for t in twice.values()), twice
     assert all(c["game over"] == 1 for c in per_step.values()), per_step
+    assert mail_problems(game, users) == []
 
     report = {p.name: {"clicks": p.clicks, "history texts": len(p.history_seen), "mails": sum(per_step[p.name].values())}
               for p in (alice, bob)}
