@@ -4,10 +4,11 @@
 
 Plays a whole Faltisia game on a throw-away test database: every seat is a person (confirmed address,
 default preferences) whose picks the greedy bot chooses, submitted through the services with the given
-source (``email``: an inbox player, every prompt mailed at once; ``api``: follow-ups held back). Mail
-tasks run in-process (eager), as in the embedded mode. Then counts the outbox (Notification rows) by kind
-per player, the steps played (resolutions), the writes in which a player was sent more than one mail, and
-the results of step N queued after the same player's prompt of a later step (the wrong order).
+source (``email``: an inbox player, every prompt mailed at once; ``api`` or ``web``: follow-ups held
+back). Mail tasks run in-process (eager), as in the embedded mode. Then counts the outbox (Notification
+rows) by kind per player, the steps played (resolutions), the most mails one player got about one step,
+the results of step N queued after the same player's prompt of a later step (the wrong order), and the
+prompts each player was shown (those the server picked itself, a single option, left out).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ def play(*, players: int, seed: int, source: str) -> None:
     from games.engines.bots import make_bot
     from games.engines.registry import get_engine
     from games.mail.models import MailJob, Notification, NotificationKind
-    from games.models import Game, Prompt, Seat
+    from games.models import Game, Prompt, Seat, Submission, SubmissionSource
     from games.services import submission_create
     from tests.factories import make_started_game
 
@@ -54,6 +55,11 @@ def play(*, players: int, seed: int, source: str) -> None:
         prompt_steps = [r.prompt.phase for r in mine if r.kind == NotificationKind.PROMPT]
         result_steps = [int(r.dedupe_key.split(":")[2]) + 1 for r in mine if r.kind == NotificationKind.RESULT]
         both = len(set(result_steps) & set(prompt_steps))
+        # A result of step N reaches a player not asked in N+1: it counts for N+1, as a prompt of N+1 would.
+        per_step = Counter(prompt_steps + result_steps)
+        picks = Counter(Submission.objects.filter(game=game, seat__user=user).values_list("source", flat=True))
+        forced = picks[SubmissionSource.FORCED]
+        shown = sum(picks.values()) - forced
         late, seen = 0, []
         for r in mine:  # in the order they were queued
             if r.kind == NotificationKind.PROMPT:
@@ -62,7 +68,9 @@ def play(*, players: int, seed: int, source: str) -> None:
                 late += any(s >= int(r.dedupe_key.split(":")[2]) + 1 for s in seen)
         print(f"  {user.username}: " + ", ".join(f"{k} {by_kind[k]}" for k in kinds)
               + f"; mails per step {sum(by_kind[k] for k in kinds) / max(steps, 1):.2f};"
-              f" steps with both a result and a prompt mail {both}; results queued after a later prompt {late}")
+              f" most mails about one step {max(per_step.values(), default=0)};"
+              f" steps with both a result and a prompt mail {both}; results queued after a later prompt {late};"
+              f" prompts shown {shown}, single options picked by the server {forced}")
     print("  total: " + ", ".join(f"{k} {totals[k]}" for k in kinds)
           + f"; mails per player per step {sum(totals.values()) / players / max(steps, 1):.2f}")
 
@@ -71,7 +79,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--players", type=int, default=3)
     ap.add_argument("--seed", type=int, default=11)
-    ap.add_argument("--source", choices=("email", "api"), default="email")
+    ap.add_argument("--source", choices=("email", "api", "web"), default="email")
     args = ap.parse_args()
     old = _django.setup()
     try:

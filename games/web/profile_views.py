@@ -8,6 +8,7 @@ from django.views.decorators.http import require_GET
 
 from accounts.models import User
 from games.ratings.selectors import ratings_for_user
+from games.tournaments.views import game_name
 
 from .selectors import player_recent_games
 
@@ -18,7 +19,9 @@ def player_profile(request, username: str):
     player = User.objects.filter(username=username, is_active=True).first()
     if player is None:
         raise Http404("No such player.")
+    # Each game by its real name, as the leaderboard names it (issue 11 item 5), not its slug.
+    ratings = [{**r, "game_name": game_name(r["game"])} for r in ratings_for_user(user=player)]
     return render(request, "web/player.html", {
-        "player": player, "ratings": ratings_for_user(user=player),
+        "player": player, "ratings": ratings,
         "games": player_recent_games(player=player, viewer=request.user),
     })
