@@ -16,6 +16,8 @@ that slug's package (games/presentation/loader.py); the generic ones are ``games
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from .generic.board import view_tree
@@ -25,6 +27,8 @@ if TYPE_CHECKING:
     from django import forms
 
     from games.engines.base import Engine
+
+    from .glossary import Glossary
 
 
 class Presentation:
@@ -91,6 +95,17 @@ class Presentation:
         """``step_label`` for one game's page, knowing its seats' public rows (so a heading can name a player,
         "Round 2 · Alice's turn"); the generic one ignores them."""
         return self.step_label
+
+    # --- the glossary ---------------------------------------------------------------------------------
+    def glossary(self) -> Glossary | None:
+        """The game's terms (its package's ``glossary.toml``, games/presentation/glossary.py), explained where they
+        appear on the game page and listed on the rules page; None for a game without one (and the generic)."""
+        if type(self) is Presentation:
+            return None
+        from .glossary import glossary_in  # Django's html utilities; base.py is imported before apps load
+
+        module = sys.modules[type(self).__module__]
+        return glossary_in(str(Path(module.__file__).resolve().parent))
 
     # --- the rules page -------------------------------------------------------------------------------
     rules_template = "games/generic/rules.html"
