@@ -119,6 +119,15 @@ class Presentation:
         """How many players the game takes, in words, from the engine's own bounds."""
         return f"{engine.min_players}-{engine.max_players} players"
 
+    # Whether the engine takes any options at all: a game that takes none (Miskatonic) gets neither fields nor the
+    # "Other options (JSON)" box. The generic fallback cannot know, so it offers the box.
+    takes_options = True
+
+    def seat_range(self, engine: Engine) -> tuple[int, int]:
+        """The fewest and most seats the lobby offers for this game (the browser's bounds; the engine's
+        ``validate_options`` still has the last word, with its own message)."""
+        return engine.min_players, engine.max_players
+
     def option_fields(self, engine: Engine) -> dict[str, forms.Field]:
         """The game's options as form fields for the lobby's "Start a game" form.
 
