@@ -47,7 +47,9 @@ class ResendVerificationForm(forms.Form):
 class PreferencesForm(forms.Form):
     timezone = forms.ChoiceField(choices=timezone_choices)
     email_prompts = forms.BooleanField(required=False, label="Email me when I have a decision to make")
-    email_results = forms.BooleanField(required=False, label="Email me what happened when a step resolves")
+    email_results = forms.BooleanField(
+        required=False, label="Also email me what happened at steps where I have nothing to decide",
+        help_text="Off unless you turn it on: the email asking for your next decision already says what happened.")
     digest = forms.BooleanField(required=False, label="Bundle notices into one daily digest instead")
     reminder_lead_hours = forms.CharField(
         required=False, label="Reminders before a deadline (hours)",

@@ -37,7 +37,9 @@ class NotificationPreferences(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                                 related_name="notification_preferences")
     email_prompts = models.BooleanField(default=True)
-    email_results = models.BooleanField(default=True)
+    # Off unless asked for (issue 11 item 4: a player with nothing to decide gets a step's result "only if they
+    # asked"); a prompt email already opens with what happened. Existing rows keep their value.
+    email_results = models.BooleanField(default=False)
     digest = models.BooleanField(default=False)
     reminder_lead_hours = models.JSONField(default=default_reminder_lead_hours)
     # The digest task reads only the readers whose digest is due (issue 16 item 1): NULL is due now.

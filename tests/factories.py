@@ -17,12 +17,20 @@ class UserFactory(factory.django.DjangoModelFactory):
     username = factory.Sequence(lambda n: f"player{n}")
     email = factory.LazyAttribute(lambda u: f"{u.username}@example.org")
     password = "Correct-Horse-42"
+    # A new account gets no result mails unless it asks (accounts default; tests/accounts/
+    # test_result_mail_default.py). The mail tests follow players who asked for them, as they were written;
+    # UserFactory(email_results=False) is a player on the new default.
+    email_results = True
 
     @classmethod
     def _create(cls, model_class, *args, **kwargs):
         # A test player's address counts as confirmed, so game mail reaches it (issue 10 item 3).
-        return user_create(username=kwargs["username"], email=kwargs["email"], password=kwargs["password"],
+        user = user_create(username=kwargs["username"], email=kwargs["email"], password=kwargs["password"],
                            email_verified=True)
+        if kwargs.get("email_results"):
+            user.notification_preferences.email_results = True
+            user.notification_preferences.save(update_fields=["email_results"])
+        return user
 
 
 def make_started_game(*, players: int = 2, options: dict | None = None, clock: dict | None = None,

@@ -20,7 +20,7 @@ from games.engines.registry import get_engine
 from games.models import Event, Game, Prompt, Seat, Submission
 from games.presentation.generic.mail import Section, generic_situation
 from games.presentation.registry import presentation_for
-from games.presentation.wording import worded_events_for_game
+from games.presentation.wording import seat_label, worded_events_for_game
 from games.selectors import game_view_for_seat
 
 from .links import pick_link_url, unsubscribe_url
@@ -164,7 +164,8 @@ def result_rows(game: Game) -> list[dict[str, Any]]:
     for pos, score in enumerate(result.get("scores", [])):
         s = seats.get(pos)
         breakdown = sorted((result.get("breakdown") or [{}] * (pos + 1))[pos].items())
-        rows.append({"position": pos, "player": s.user.username if s and s.user else f"Seat {pos}",
+        rows.append({"position": pos, "player": s.user.username if s and s.user else seat_label(
+                         position=pos, username=None, is_bot=bool(s and s.is_bot)),
                      "score": score, "rank": result.get("ranks", [None] * (pos + 1))[pos],
                      "breakdown": [(label(k), v) for k, v in breakdown]})
     return sorted(rows, key=lambda r: (r["rank"] or 0, r["position"]))

@@ -16,6 +16,8 @@ that slug's package (games/presentation/loader.py); the generic ones are ``games
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from .generic.board import view_tree
@@ -25,6 +27,8 @@ if TYPE_CHECKING:
     from django import forms
 
     from games.engines.base import Engine
+
+    from .glossary import Glossary
 
 
 class Presentation:
@@ -92,6 +96,17 @@ class Presentation:
         "Round 2 · Alice's turn"); the generic one ignores them."""
         return self.step_label
 
+    # --- the glossary ---------------------------------------------------------------------------------
+    def glossary(self) -> Glossary | None:
+        """The game's terms (its package's ``glossary.toml``, games/presentation/glossary.py), explained where they
+        appear on the game page and listed on the rules page; None for a game without one (and the generic)."""
+        if type(self) is Presentation:
+            return None
+        from .glossary import glossary_in  # Django's html utilities; base.py is imported before apps load
+
+        module = sys.modules[type(self).__module__]
+        return glossary_in(str(Path(module.__file__).resolve().parent))
+
     # --- the rules page -------------------------------------------------------------------------------
     rules_template = "games/generic/rules.html"
 
@@ -103,6 +118,15 @@ class Presentation:
     def players_note(self, engine: Engine) -> str:
         """How many players the game takes, in words, from the engine's own bounds."""
         return f"{engine.min_players}-{engine.max_players} players"
+
+    # Whether the engine takes any options at all: a game that takes none (Miskatonic) gets neither fields nor the
+    # "Other options (JSON)" box. The generic fallback cannot know, so it offers the box.
+    takes_options = True
+
+    def seat_range(self, engine: Engine) -> tuple[int, int]:
+        """The fewest and most seats the lobby offers for this game (the browser's bounds; the engine's
+        ``validate_options`` still has the last word, with its own message)."""
+        return engine.min_players, engine.max_players
 
     def option_fields(self, engine: Engine) -> dict[str, forms.Field]:
         """The game's options as form fields for the lobby's "Start a game" form.

@@ -52,7 +52,15 @@ def seat_web_seen_set(*, seat: Seat, event_id: int) -> None:
 
 def seat_changed_hands_send(*, seat: Seat, previous_user_id: int | None, reason: str) -> None:
     """Tell the layers holding credentials bound to the seat (the email reply token and links) to revoke
-    them, inside this transaction (games.signals.seat_changed_hands)."""
+    them, inside this transaction (games.signals.seat_changed_hands).
+
+    A new player at the seat has seen nothing of the game yet: the seat's "since your last visit" marker was the
+    previous player's, so it is cleared (the newcomer's first visit then starts it afresh). The same player
+    leaving the seat to a bot or taking it back keeps theirs.
+    """
+    if seat.user_id != previous_user_id:
+        Seat.objects.filter(pk=seat.pk).update(web_seen_event_id=None)
+        seat.web_seen_event_id = None
     seat_changed_hands.send(sender=Seat, seat=seat, previous_user_id=previous_user_id, reason=reason)
 
 

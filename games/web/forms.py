@@ -41,7 +41,8 @@ class GameCreateForm(forms.Form):
     (games/presentation/<slug>/); games without a package get the "Other options (JSON)" box instead."""
 
     game = forms.ChoiceField(choices=game_choices, initial="faltisia")
-    seats = forms.IntegerField(min_value=1, max_value=12, initial=4, help_text="Including you.")
+    seats = forms.IntegerField(min_value=1, max_value=12, initial=4, help_text="Including you.",
+                               widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
     bots = forms.IntegerField(min_value=0, max_value=11, initial=0, required=False,
                               help_text="Seats played by the computer.")
     clock = forms.ChoiceField(choices=[(k, v[0]) for k, v in CLOCKS.items()], initial="fixed-48h")
@@ -69,6 +70,22 @@ class GameCreateForm(forms.Form):
                     raise ImproperlyConfigured(f"lobby option field {name!r} of {g.slug} clashes with another's")
                 declared[name] = field
         self.fields = {**common, **declared, **self.fields}
+        # The browser checks the seat count against the selected game's bounds (game_new.html updates them when
+        # the game changes); the server checks again in clean() with the engine's own message.
+        low, high = self.selected_game().seats
+        self.fields["seats"].widget.attrs.update({"min": low, "max": high})
+        self.fields["bots"].widget.attrs.update({"min": 0, "max": high - 1})
+
+    def selected_game(self) -> GameOptions:
+        """The game the form is for: the posted one, else the initial one (the first known game as a last resort)."""
+        slug = self.data.get("game") if self.is_bound else None
+        slug = slug or self.initial.get("game") or self.fields["game"].initial
+        return next((g for g in self.games if g.slug == slug), self.games[0])
+
+    def seat_bounds(self) -> dict[str, dict]:
+        """Each game's fewest and most seats and the engine's message for a count outside them, for the page's
+        script (json_script): the browser says what the server would."""
+        return {g.slug: {"min": g.seats[0], "max": g.seats[1], "message": g.seats_message} for g in self.games}
 
     def sections(self) -> list[dict]:
         """The form in blocks for the page: the common fields, each game's options (shown while that game
@@ -77,7 +94,8 @@ class GameCreateForm(forms.Form):
         for g in self.games:
             out.append({"games": g.slug, "title": f"{g.name}: options", "note": g.players_note,
                         "fields": [self[n] for n in g.fields]})
-        without = " ".join(g.slug for g in self.games if not g.fields)
+        # The JSON box only for a game that takes options but declares no fields (the generic fallback).
+        without = " ".join(g.slug for g in self.games if not g.fields and g.takes_options)
         if without:
             out.append({"games": without, "note": "", "fields": [self["extra_options"]]})
         out.append({"games": "", "note": "", "fields": [self["is_public"], self["rated"]]})
@@ -91,10 +109,14 @@ class GameCreateForm(forms.Form):
             value = json.loads(raw)
         except RecursionError:
             raise forms.ValidationError(f"Nested more than {MAX_DEPTH} levels deep.")
-        except ValueError as e:
-            raise forms.ValidationError(f"Not valid JSON: {e}")
+        except json.JSONDecodeError as e:  # said for people, not Python's "Expecting value: line 1 column 1 (char 0)"
+            raise forms.ValidationError(
+                f'Write the options as a JSON object, e.g. {{"rounds": 2}}: names in double quotes, a colon, '
+                f'the value. This text stops making sense at line {e.lineno}, character {e.colno}.')
+        except ValueError:
+            raise forms.ValidationError('Write the options as a JSON object, e.g. {"rounds": 2}.')
         if not isinstance(value, dict):
-            raise forms.ValidationError('Write an object, e.g. {"rounds": 2}.')
+            raise forms.ValidationError('Write the options as a JSON object in braces, e.g. {"rounds": 2}.')
         problem = body_problem(value)  # the API's rule: no NUL (PostgreSQL refuses it), bounded depth
         if problem is not None:
             raise forms.ValidationError(problem.replace("the body", "the options"))
@@ -112,6 +134,10 @@ class GameCreateForm(forms.Form):
             return data
         game = next(g for g in self.games if g.slug == data["game"])
         engine = get_engine(game.slug)
+        low, high = game.seats
+        if not low <= seats <= high:
+            self.add_error("seats", game.seats_message)
+            return data
         declared = game.presentation.game_options(engine, {n: data.get(n) for n in game.fields}, seats=seats)
         self._options = {**declared, **data["extra_options"]}
         try:
@@ -136,12 +162,26 @@ class GameOptions:
     presentation: Presentation
     players_note: str
     fields: dict[str, forms.Field]
+    seats: tuple[int, int]  # the fewest and most seats
+    takes_options: bool
+    seats_message: str  # the engine's own words for a seat count it refuses
 
     @classmethod
     def of(cls, slug: str, name: str) -> GameOptions:
         engine, presentation = get_engine(slug), presentation_for(slug)
         return cls(slug=slug, name=name, presentation=presentation, players_note=presentation.players_note(engine),
-                   fields=presentation.option_fields(engine))
+                   fields=presentation.option_fields(engine), seats=presentation.seat_range(engine),
+                   takes_options=presentation.takes_options, seats_message=_seats_message(engine, presentation))
+
+
+def _seats_message(engine, presentation: Presentation) -> str:
+    """The engine's message for one seat too many ("Miskatonic School for Girls takes 2-4 players")."""
+    low, high = presentation.seat_range(engine)
+    try:
+        engine.validate_options(high + 1, {})
+    except ValueError as e:
+        return str(e)
+    return f"{engine.name} takes {low}-{high} players."
 
 
 class InviteEmailForm(forms.Form):

@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from games.api_access import game_id_or_404
@@ -145,4 +146,7 @@ def game_replay(request, game_id: int):
         "phase": phase, "index": i + 1, "count": len(phases), "round_title": rounds[-1].title if rounds else "",
         "prev": phases[i - 1] if i > 0 else None, "next": phases[i + 1] if i + 1 < len(phases) else None,
         "first": phases[0], "last": phases[-1], "all_steps": phases, "seats": seats, "shown": shown,
-        "my_picks": picks_in_step(game=game, seat=viewer.seat, phase=phase)})
+        "my_picks": picks_in_step(game=game, seat=viewer.seat, phase=phase),
+        # the game's terms explained on the replay too (issue 11 item 7)
+        "glossary": presentation_for(game.engine).glossary(),
+        "rules_url": reverse("web:game-rules", args=[game.engine])})

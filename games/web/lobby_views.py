@@ -54,9 +54,9 @@ def _join(request, game: Game):
         return redirect("web:lobby")
     game.refresh_from_db()
     if game.status == GameStatus.ACTIVE:
-        messages.success(request, f"You took seat {seat.position}. Every seat is taken: the game has begun!")
+        messages.success(request, f"You took seat {seat.position + 1}. Every seat is taken: the game has begun!")
     else:
-        messages.success(request, f"You took seat {seat.position}. The game starts when every seat is taken.")
+        messages.success(request, f"You took seat {seat.position + 1}. The game starts when every seat is taken.")
     return redirect("web:game", game_id=game.pk)
 
 

@@ -60,4 +60,7 @@ def game_context(*, request, game: Game, viewer: Viewer, visit: bool = False) ->
         "standing_orders": [{"id": o.id, "label": o.label, "on": o.id in (viewer.seat.standing_orders or [])}
                             for o in orders] if viewer.is_player else [],
         "waiting_for_players": view.get("waiting_for_players") if not started else 0,
+        # The game's terms, explained where they appear (issue 11 item 7); the list itself is in game.html.
+        "glossary": presentation_for(game.engine).glossary(),
+        "rules_url": reverse("web:game-rules", args=[game.engine]),
     }

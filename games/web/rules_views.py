@@ -22,6 +22,7 @@ def game_rules(request, slug: str):
         raise Http404("No such game.")
     presentation = presentation_for(slug)
     context = {"engine": engine, "slug": slug, "players": presentation.players_note(engine),
-               "standing_orders": engine.standing_orders(), "rules_template": presentation.rules_template}
+               "standing_orders": engine.standing_orders(), "rules_template": presentation.rules_template,
+               "glossary": presentation.glossary()}
     context.update(presentation.rules_context(engine))
     return render(request, "web/rules.html", context)

@@ -114,7 +114,10 @@ def _player_names(game_ids: list[int]) -> dict[int, list[str]]:
 def seats_for_page(*, game: Game) -> list[dict[str, Any]]:
     """Each seat's player and whether it still has a decision open (never what it chose)."""
     deciding = set(Prompt.objects.filter(game=game, closed_at__isnull=True).values_list("seat__position", flat=True))
+    # label: "alice", or "Bot 3" / "Seat 3" (1-based) where no one sits, as the history names them
     return [{"position": s.position, "player": s.user.username if s.user else None, "is_bot": s.is_bot,
+             "label": seat_label(position=s.position, username=s.user.username if s.user else None,
+                                 is_bot=s.is_bot),
              "user_id": s.user_id, "deciding": s.position in deciding and game.status == GameStatus.ACTIVE}
             for s in Seat.objects.filter(game=game).select_related("user").order_by("position")]
 

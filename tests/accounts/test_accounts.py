@@ -16,7 +16,7 @@ def test_the_custom_user_model_is_in_use():
 def test_user_create_makes_preferences_and_a_token(db):
     u = user_create(username="ann", email="ann@example.org", password="Long-pass-123", timezone="Asia/Tokyo")
     prefs = NotificationPreferences.objects.get(user=u)
-    assert prefs.email_prompts and prefs.email_results and not prefs.digest
+    assert prefs.email_prompts and not prefs.email_results and not prefs.digest
     assert prefs.reminder_lead_hours == [24, 2]
     assert u.auth_token.key and User.objects.get(pk=u.pk).timezone == "Asia/Tokyo"
 

@@ -345,7 +345,7 @@ def test_exams_compare_with_the_classmate():
     picks(s, 0, "play:" + me["hand"][0], "down", "job")
     events = texts(finish(s))
     assert me["mp"] == mp[0] + 2 and cm["mp"] >= mp[1] + 3  # Beauty tied: both
-    assert "Exams, total: the Classmate gains 1 Sterlings." in events
+    assert "Exams, total: the Classmate gains 1 Sterling." in events  # one Sterling, singular (issue 11 item 7)
 
 
 @pytest.mark.parametrize("player, classmate, want", [((40, 30), (39, 60), "win"), ((40, 30), (41, 10), "loss"),
@@ -436,7 +436,9 @@ def test_remedial_lectures_include_the_classmate_both_ways():
     events = texts(finish(s))
     assert cm["attr"][0] == 15 and cm["attr"][2] == before_cm[2] + 2
     assert me["attr"][0] == before_me[0] + 2 and me["attr"][2] == before_me[2] + 1
-    assert next(i for i, t in enumerate(events) if "1603" in t) < next(i for i, t in enumerate(events) if "1601" in t)
+    # The log names the cards, not their numbers (issue 11 item 7).
+    assert (next(i for i, t in enumerate(events) if "Remedial Etiquette" in t)
+            < next(i for i, t in enumerate(events) if "Remedial Drill" in t))
 
 
 def test_games_stored_before_solo_mode_play_on():

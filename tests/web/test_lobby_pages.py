@@ -42,7 +42,7 @@ def test_create_a_faltisia_game_with_a_clock_preset_and_options(db, login):
 @pytest.mark.parametrize("data, error", [
     ({"game": "faltisia", "seats": 9, "clock": "fixed-24h"}, "takes 2-6 players"),
     ({"game": "faltisia", "seats": 2, "bots": 2, "clock": "fixed-24h"}, "Leave at least your own seat"),
-    ({"game": "faltisia", "seats": 2, "clock": "fixed-24h", "extra_options": "{nope"}, "Not valid JSON"),
+    ({"game": "faltisia", "seats": 2, "clock": "fixed-24h", "extra_options": "{nope"}, "Write the options as a JSON object"),
     # Issue 12: the solo option is for one seat only.
     ({"game": "faltisia", "seats": 2, "clock": "fixed-24h", "extra_options": '{"solo": true}'}, "exactly one player"),
     ({"game": "faltisia", "seats": 1, "clock": "fixed-24h", "rated": "on"}, "at least two seats for people"),

@@ -35,13 +35,13 @@ def test_the_page_draws_the_peacekeeping_board_paladins_and_each_mat(db, login, 
             text = _text(page)
             assert "{#" not in page and "{%" not in page  # no template comment leaks as text
             assert 'id="peacekeeping"' in page and all(f'id="route-{r}"' in page for r in "ABCDEF")
-            assert "Route A marker of Nana Michelle (seat 0) · 5 of 5 moves" in text
+            assert "Route A marker of Nana Michelle (seat 1) · 5 of 5 moves" in text
             assert "0 checkpoints left" in text and "4 checkpoints left" in text
             route_a = page[page.index('id="route-A"'):page.index('id="route-B"')]
             assert route_a.count("pk-cell control broken") == 3 and "£7 or Strength 12" in route_a
             route_c = page[page.index('id="route-C"'):page.index('id="route-D"')]
             assert "broken" not in route_c and "£5 or Beauty 10" in route_c and "free" in route_c
-            assert "Eight MP: taken by Nana Michelle (seat 0)" in text and "Twenty Sterlings: free" in text
+            assert "Eight MP: taken by Nana Michelle (seat 1)" in text and "Twenty Sterlings: free" in text
             paladins = page[page.index('id="paladins"'):]
             assert "Round 3 Support Character Nofeena de Tart" in _text(paladins)
             assert "mercenaries 2 Sterlings cheaper" in paladins and paladins.count("◀ this Round") == 1
@@ -176,15 +176,15 @@ def test_the_prompt_email_has_a_peacekeeping_section_in_plain_words(db):
     assert "Your route: B, 0 of 5 moves, 0 Control Points broken." in lines
     assert ("Your set-aside Maid Ability (hidden from the others): L0006 Exchange Programme "
             f"({CARDS['L0006'].text}).") in lines
-    assert ("Nana Michelle (seat 0): Attendance Award face up (7 MP); 4 checkpoint tokens (Three Red tokens, "
+    assert ("Nana Michelle (seat 1): Attendance Award face up (7 MP); 4 checkpoint tokens (Three Red tokens, "
             "Three Yellow tokens, Beauty +2, Purity +2).") in lines
     assert "You: Attendance Award flipped (0 MP); 0 checkpoint tokens (no checkpoints)." in lines
-    assert ("Route A: Nana Michelle (seat 0), 5 of 5 moves; 0 checkpoints left; Control Points A1 5 Sterlings or "
+    assert ("Route A: Nana Michelle (seat 1), 5 of 5 moves; 0 checkpoints left; Control Points A1 5 Sterlings or "
             "Strength 10 (broken); A2 7 Sterlings or Strength 12 (broken); A3 9 Sterlings or Intelligence 13 "
             "(broken).") in lines
     assert any(ln.startswith("Route C: free; 4 checkpoints left; Control Points C1 5 Sterlings or Beauty 10;")
                for ln in lines)
-    assert lines[-1].startswith("Big Ben bonuses: Eight MP (taken by Nana Michelle (seat 0));")
+    assert lines[-1].startswith("Big Ben bonuses: Eight MP (taken by Nana Michelle (seat 1));")
     assert "Twenty Sterlings (free)" in lines[-1]
     heading = presentation.where(dict(ENGINE.view(game.state, 1), phase="bigben"))
     assert heading.startswith("Round 3, term ") and "choosing a Big Ben bonus" in heading

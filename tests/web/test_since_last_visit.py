@@ -74,3 +74,30 @@ def test_a_spectator_gets_no_summary(login):
     game.save()
     page = _page(login(UserFactory()), game)
     assert 'id="history"' in page and _summary(page) == ""
+
+
+def test_a_new_player_at_the_seat_starts_with_no_summary_of_someone_elses_visits(login):
+    """issue 11 item 2, "remembered per player": when an admin gives alice's seat to carol, alice's marker is
+    not carol's (carol would otherwise get a "since your last visit" for visits she never made). The same
+    player handing her seat to a bot keeps hers."""
+    from games.services import admin_actions
+
+    game, (alice, bob) = make_started_game(players=2, options={"rounds": 2}, seed=3)
+    _page(login(alice), game)
+    _page(login(bob), game)
+    play_step(game)
+    assert Seat.objects.get(game=game, position=0).web_seen_event_id is not None
+    boss = UserFactory()
+    boss.is_staff = True
+    boss.save()
+
+    # bob leaves his seat to a bot: the same player, so his marker stays.
+    bob_seen = Seat.objects.get(game=game, position=1).web_seen_event_id
+    admin_actions.seat_hand_to_bot(game=game, by=bob, position=1)
+    assert Seat.objects.get(game=game, position=1).web_seen_event_id == bob_seen
+
+    carol = UserFactory()
+    admin_actions.seat_replace_player(game=game, by=boss, position=0, user=carol)
+    assert Seat.objects.get(game=game, position=0).web_seen_event_id is None
+    assert _summary(_page(login(carol), game)) == ""  # her first visit: the whole history is new to her
+    assert Seat.objects.get(game=game, position=0).web_seen_event_id is not None  # and from now on hers

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..base import Option
-from .cards import ATTRS, CARDS, COLORS, TYPE_LABEL
+from .cards import ATTRS, CARDS, COLORS, TYPE_LABEL, count
 from .london import BIG_BEN, CONTROLS, describe_control
 
 _CACHE: dict[str, Option] = {}
@@ -32,10 +32,11 @@ def _label(oid: str) -> str:
         return "Fallback: " + _label(arg)
     if head in ("play", "draft"):
         c = CARDS[arg]
-        return f"{'Play' if head == 'play' else 'Draft'} {c.id} {c.name} ({TYPE_LABEL[c.type]}: {c.text})"
+        # No card number in a label (issue 11 item 7): the name is unique, and the page draws the card itself.
+        return f"{'Play' if head == 'play' else 'Draft'} {c.name} ({TYPE_LABEL[c.type]}: {c.text})"
     if head == "shop":
         c = CARDS[arg]
-        return f"Shopping: buy {c.name} for {c.cost_s} Sterlings ({c.text})"
+        return f"Shopping: buy {c.name} for {count(c.cost_s, 'Sterling')} ({c.text})"
     if head == "study":
         return f"Study: take 1 Rainbow and 1 {arg} token"
     if head == "raise":
@@ -43,21 +44,21 @@ def _label(oid: str) -> str:
     if head == "rb":
         return f"Use {arg} Rainbow token{'s' if arg != '1' else ''}"
     if head == "col":
-        return f"Take {arg} tokens"
+        return f"Take {arg} tokens"  # arg is the colour: "Take red tokens"
     if head == "med":
         return f"Meditation: return 3 {arg} tokens for 1 token of another colour"
     if head == "medto":
         return f"Take 1 {arg} token"
     if head == "discard":
         c = CARDS[arg]
-        return f"Discard {c.id} {c.name} ({c.text})"
+        return f"Discard {c.name} ({c.text})"
     if head in ("str", "int", "bea"):
         return f"{ {'str': 'Strength', 'int': 'Intelligence', 'bea': 'Beauty'}[head]} {arg}"
     if head == "char":
-        return f"{arg} {CARDS[arg].name}"
+        return CARDS[arg].name
     if head == "ability":
         c = CARDS[arg]
-        return f"Keep Maid Ability {c.id} {c.name} ({c.text}); the other is set aside for Big Ben"
+        return f"Keep Maid Ability {c.name} ({c.text}); the other is set aside for Big Ben"
     if head in ("route", "bb", "bbup"):
         return _london_label(head, arg)
     return oid

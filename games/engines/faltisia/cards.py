@@ -180,69 +180,129 @@ def parse_cost(text: str) -> tuple[int, tuple[int, int, int, int]]:
     return ster, tuple(toks)
 
 
-def _describe_one(e: tuple) -> str:
+def count(n: int, word: str, plural: str | None = None) -> str:
+    """"1 Sterling", "3 Sterlings", "1 red token": a number with its noun in the right number (card texts and
+    log lines are read by people: issue 11 item 7). MP is an abbreviation and stays as it is: "1 MP", "3 MP"."""
+    return f"{n} {word if n == 1 else (plural or word + 's')}"
+
+
+def _join(parts: list[str]) -> str:
+    """["a", "b", "c"] -> "a, b and c"."""
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _gain(e: tuple) -> str:
+    """What an instant effect gives, in words ("+3 red tokens", "+1 Sterling", "+1 to every attribute")."""
     k = e[0]
     if k == "tokens":
-        return f"+{e[2]} {COLORS[e[1]]} token{'s' if e[2] != 1 else ''}"
+        return f"+{count(e[2], f'{COLORS[e[1]]} token')}"
     if k == "tokens_choice":
-        return f"+{e[1]} tokens of one colour of your choice"
+        return f"+{count(e[1], 'token')} of one colour of your choice"
     if k == "sterlings":
-        return f"+{e[1]} Sterlings"
+        return f"+{count(e[1], 'Sterling')}"
     if k == "mp":
         return f"+{e[1]} MP"
     if k == "attr":
-        return f"+{e[2]} {'every attribute' if e[1] < 0 else ATTRS[e[1]].capitalize()}"
-    if k == "remedial":
-        return f"Remedial {COLORS[e[1]]} lecture: you +{e[2]}, everyone else +{e[3]}"
-    if k == "on_attend":
-        col = "any" if e[1] < 0 else COLORS[e[1]]
-        return f"Ongoing: each {col} lecture you attend, {_describe_one(e[2])}"
-    if k == "on_job":
-        return f"Ongoing: each Part-Time Job, {_describe_one(e[1])}"
-    if k == "on_study":
-        return f"Ongoing: each Study, {_describe_one(e[1])}"
-    if k == "mp_per":
-        if e[1] == "face_up":
-            return f"End: {e[3]} MP per face-up {e[2]} card"
-        if e[1] == "items":
-            return f"End: {e[3]} MP per Item"
-        if e[1] == "attr_at_least":
-            return f"End: {e[3]} MP per attribute at {e[2]}+"
-        return f"End: {e[3]} MP per {e[2]} Sterlings"
-    if k == "mp_if":
-        return f"End: {e[2]} MP if {describe_condition(e[1])}"
+        return f"+{e[2]} to every attribute" if e[1] < 0 else f"+{e[2]} {ATTRS[e[1]].capitalize()}"
     return k
 
 
+def _describe_one(e: tuple) -> str:
+    k = e[0]
+    if k == "remedial":
+        return (f"Remedial {COLORS[e[1]]} lecture: everyone attends it; you gain {e[2]} "
+                f"{ATTRS[e[1]].capitalize()}, everyone else {e[3]}")
+    if k == "on_attend":
+        lecture = "lecture" if e[1] < 0 else f"{COLORS[e[1]]} lecture"
+        return f"Ongoing: each {lecture} you attend, {_gain(e[2])}"
+    if k == "on_job":
+        return f"Ongoing: each Part-Time Job, {_gain(e[1])}"
+    if k == "on_study":
+        return f"Ongoing: each Study, {_gain(e[1])}"
+    if k == "mp_per":
+        if e[1] == "face_up":
+            return f"At the end: {e[3]} MP per {_face_up_kind(e[2])} card face up"
+        if e[1] == "items":
+            return f"At the end: {e[3]} MP per Item"
+        if e[1] == "attr_at_least":
+            return f"At the end: {e[3]} MP per attribute at {e[2]} or more"
+        return f"At the end: {e[3]} MP per {count(e[2], 'Sterling')}"
+    if k == "mp_if":
+        return f"At the end: {e[2]} MP if you have {describe_condition(e[1])}"
+    return _gain(e)
+
+
+def _face_up_kind(key: str) -> str:
+    """A face_up condition's card kind in words: "Extracurricular", "Club A", "action"."""
+    if key.startswith("club_"):
+        return f"Club {key[-1].upper()}"
+    return TYPE_LABEL.get(key, key)
+
+
+def _at_least(n: int, op: str) -> str:
+    return f"{n} or {'more' if op == '>=' else 'less'}"
+
+
 def describe_condition(cond: tuple) -> str:
+    """A card's condition in plain English ("Strength 4 or more", "attributes adding up to 30 or more"), with no
+    operators or field names (issue 11 item 7: not "attr total >= 36")."""
     out = []
     for kind, arg, op, n in cond:
+        bound = _at_least(n, op)
         if kind == "licensed":
-            out.append("licensed")
+            out.append("the Provisional Maid's License")
         elif kind == "attr":
-            out.append(f"{ATTRS[arg].capitalize()} {op} {n}")
+            out.append(f"{ATTRS[arg].capitalize()} {bound}")
+        elif kind == "attr_total":
+            out.append(f"attributes adding up to {bound}")
+        elif kind == "attr_min":
+            out.append(f"every attribute at {bound}")
+        elif kind == "attr_max":
+            out.append(f"an attribute at {bound}")
         elif kind == "face_up":
-            out.append(f"{n}+ face-up {arg} cards")
-        else:
-            out.append(f"{kind.replace('_', ' ')} {op} {n}")
-    return " and ".join(out)
+            out.append(f"{bound} {_face_up_kind(arg)} cards face up")
+        elif kind == "items":
+            out.append(f"{bound} Items")
+        elif kind == "sterlings":
+            out.append(f"{bound} Sterlings")
+        elif kind == "mp_tokens":
+            out.append(f"{bound} MP tokens")
+        elif kind == "checkpoints":
+            out.append(f"{bound} checkpoint tokens")
+        elif kind == "controls":
+            out.append(f"{bound} Control Points broken")
+        elif kind == "attendance":
+            out.append("the Attendance Award face up")
+        else:  # a condition word added to the vocabulary without words here: still no operator on the card
+            out.append(f"{kind.replace('_', ' ')} {bound}")
+    return _join(out) if out else ""
+
+
+def describe_cost(cost_s: int, cost_t) -> str:
+    """"1 Sterling and 2 red tokens"; "" for a free card."""
+    parts = [count(cost_s, "Sterling")] if cost_s else []
+    parts += [count(n, f"{COLORS[i]} token") for i, n in enumerate(cost_t) if n]
+    return _join(parts) if parts else ""
 
 
 def _describe(card_cost_s: int, cost_t, cond, effects, mp: int, club: str) -> str:
     bits = []
-    cost = [f"{n} {COLORS[i]}" for i, n in enumerate(cost_t) if n]
-    if card_cost_s:
-        cost.insert(0, f"{card_cost_s} Sterlings")
+    cost = describe_cost(card_cost_s, cost_t)
     if cost:
-        bits.append("Cost: " + ", ".join(cost))
+        bits.append("Cost: " + cost)
     if cond:
-        bits.append("Requires: " + describe_condition(cond))
+        bits.append("Needs " + describe_condition(cond))
     bits.extend(_describe_one(e) for e in effects)
     if club:
         bits.append(f"Club {club}")
     if mp:
-        bits.append(f"{mp} MP")
+        bits.append(f"Worth {mp} MP")
     return ". ".join(bits) if bits else "No effect"
+
+
+def describe_requirement(cond: tuple, mp: int) -> str:
+    """A Graduation Requirement: "+4 MP if you have Strength 10 or more at the end, else -4 MP"."""
+    return f"At the end: +{mp} MP if you have {describe_condition(cond)}, else -{mp} MP"
 
 
 def load(path: str = CSV_PATH, expansion: str = "") -> dict[str, Card]:
@@ -298,7 +358,7 @@ def load(path: str = CSV_PATH, expansion: str = "") -> dict[str, Card]:
                 typ = kind
             text = _describe(cost_s, cost_t, () if kind == "requirement" else cond, effects, mp, club)
             if kind == "requirement":
-                text = f"{describe_condition(cond)}: +{mp} MP, else -{mp} MP"
+                text = describe_requirement(cond, mp)
             cards[cid] = Card(cid, kind, rnd, typ, row["name"].strip(), players, num, cost_s, cost_t,
                               row["cost"].strip(), row["condition"].strip(), row["effect"].strip(),
                               cond, effects, mp, club, text, expansion)

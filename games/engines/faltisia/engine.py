@@ -35,8 +35,10 @@ class FaltisiaEngine(ConventionalStateMixin, Engine):
         return state
 
     def validate_options(self, players: int, options: Mapping[str, Any]) -> None:
-        if players != self.solo_players:
-            super().validate_options(players, options)
+        if players != self.solo_players and not self.min_players <= players <= self.max_players:
+            # The protocol's message would leave Solo Mode out ("takes 2-6 players"); the lobby shows this one.
+            raise ValueError(f"{self.name} takes {self.min_players}-{self.max_players} players, "
+                             f"or {self.solo_players} for Solo Mode")
         new_state(players, options or {}, 0)
 
     def pending(self, state: State) -> list[int]:

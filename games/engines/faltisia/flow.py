@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..base import Event
 from ..rng import Rng
-from .cards import ATTRS, CARDS, COLORS, NUM
+from .cards import ATTRS, CARDS, COLORS, NUM, count
 from . import london, solo
 from .effects import attend, card_playable, resolve_card, students
 from .offcampus import execute, is_legal
@@ -358,7 +358,7 @@ def _run_queue(state: dict, ev: list) -> None:
             seat["played"] = None
             if card_playable(seat, card):
                 resolve_card(state, si, card, plan.get("rb"), plan.get("col"))
-                ev.append(_seat_ev(state, si, f"plays {card} {CARDS[card].name} face up."))
+                ev.append(_seat_ev(state, si, f"plays {CARDS[card].name} face up."))
             else:  # cannot happen with self-only effects; kept as a safe landing
                 seat["down"].append(card)
                 ev.append(_seat_ev(state, si, "cannot pay for their card; it stays face down."))
@@ -431,7 +431,7 @@ def _exams(state: dict, ev: list) -> None:
     winners = [i for i, t in enumerate(totals) if t == top]
     for i in winners:
         seats[i]["ster"] += EXAM_STERLINGS[rnd]
-    ev.append(_exam_ev(state, winners, "Exams, total:", f"{EXAM_STERLINGS[rnd]} Sterlings."))
+    ev.append(_exam_ev(state, winners, "Exams, total:", count(EXAM_STERLINGS[rnd], "Sterling") + "."))
 
 
 def _exam_ev(state: dict, winners: list[int], head: str, prize: str) -> Event:

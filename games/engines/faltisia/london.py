@@ -305,7 +305,7 @@ def claim_big_ben(state: dict, si: int, bonus: str, raises: list[int]) -> tuple[
         pk["aside"] = None
         resolve_effects(state, seat, card, None)
         data["card"] = card
-        return f"takes the Big Ben bonus {piece.name}: plays {card} {CARDS[card].name} ({CARDS[card].text})", data
+        return f"takes the Big Ben bonus {piece.name}: plays {CARDS[card].name} ({CARDS[card].text})", data
     if raises:
         for a in raises:
             gain_attr(seat, a, 1)

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..rng import Rng
-from .cards import ATTRS, CARDS, CHOICE, COLORS, RAINBOW
+from .cards import ATTRS, CARDS, CHOICE, COLORS, RAINBOW, count
 from .effects import ATTR_MAX, check, gain_attr, license_ok, resolve_effects
 from .offcampus import buy_item, part_time_job
 
@@ -196,7 +196,7 @@ def offcampus(state: dict) -> str:
         items = affordable_items(state, cm)
         top = max(CARDS[i].cost_s for i in items)
         item = next(i for i in items if CARDS[i].cost_s == top)  # leftmost of the most expensive
-        return note(state, cm, f"goes Shopping and {buy_item(state, cm, item)} for {top} Sterlings")
+        return note(state, cm, f"goes Shopping and {buy_item(state, cm, item)} for {count(top, 'Sterling')}")
     if kind == "train":
         raised = train_attributes(cm)
         return note(state, cm, "does Maid Training: " + ", ".join(f"+1 {a}" for a in raised))
@@ -233,7 +233,7 @@ def action(state: dict) -> list[str]:
         state["rng"] = rng.state
     resolve_effects(state, cm, card, choice)
     extra = f" (colour drawn at random: {COLORS[choice]})" if choice is not None else ""
-    return [note(state, cm, f"plays {card} {c.name} face up{extra}")]
+    return [note(state, cm, f"plays {c.name} face up{extra}")]
 
 
 def discard_stack(state: dict) -> str | None:

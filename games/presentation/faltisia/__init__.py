@@ -52,6 +52,9 @@ class FaltisiaPresentation(Presentation):
         return (f"{engine.min_players}-{engine.max_players} players, or {engine.solo_players} "
                 "for Solo Mode against the Classmate")
 
+    def seat_range(self, engine):
+        return engine.solo_players, engine.max_players  # 1 seat is Solo Mode against the Classmate
+
     def option_fields(self, engine):
         return options.option_fields(engine)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..wording import seat_label
 from . import london
 
 ATTRIBUTES = (("strength", "red"), ("intelligence", "blue"), ("beauty", "yellow"), ("purity", "green"))
@@ -59,8 +60,10 @@ def seat_board(seat: dict[str, Any], players: dict[int, dict[str, Any]], me: int
     character = seat.get("character")
     return {
         "seat": seat["seat"], "is_me": seat["seat"] == me,
-        "name": character["name"] if character else f"Seat {seat['seat']}",
-        "character": character, "player": player.get("player") or ("bot" if player.get("is_bot") else "—"),
+        "name": character["name"] if character else f"Seat {seat['seat'] + 1}",
+        # "Bot 3" as in the history (issue 11 item 1), never a bare "bot"
+        "character": character, "player": player.get("player") or (
+            seat_label(position=seat["seat"], username=None, is_bot=True) if player.get("is_bot") else "—"),
         "username": player.get("player"),  # for the profile link; None for bots and free seats
         "deciding": player.get("deciding", seat.get("deciding", False)),
         "licensed": seat["licensed"], "tracks": tracks, "hidden_attributes": attrs is None,

@@ -59,9 +59,9 @@ def faltisia_situation(view: dict[str, Any], seat: int) -> list[Section]:
     for s in view["seats"]:
         if s["seat"] == seat:
             continue
-        name = s["character"]["name"] if s.get("character") else f"Seat {s['seat']}"
+        name = s["character"]["name"] if s.get("character") else f"Seat {s['seat'] + 1}"
         attrs = ", ".join(f"{k[:3].capitalize()} {v}" for k, v in (s.get("attributes") or {}).items())
-        table.append(f"Seat {s['seat']} {name}: {attrs or 'attributes hidden'}; {s['sterlings']} Sterlings; "
+        table.append(f"Seat {s['seat'] + 1} {name}: {attrs or 'attributes hidden'}; {s['sterlings']} Sterlings; "
                      f"{len(s['face_up'])} face up, {s['face_down_count']} face down, hand {s['hand_size']}")
     if table:
         sections.append(("The table", table))

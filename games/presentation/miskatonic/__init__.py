@@ -18,6 +18,7 @@ from . import board, history, mail
 
 class MiskatonicPresentation(Presentation):
     rules_template = "games/miskatonic/rules.html"
+    takes_options = False  # the engine refuses any option (games/engines/miskatonic/setup.py)
 
     def board(self, *, view, seats, prompt_options):
         return board.board(view=view, seats=seats, prompt_options=prompt_options)

@@ -59,9 +59,9 @@ def situation(view: dict[str, Any], seat: int) -> list[Section]:
         if s["seat"] == seat:
             continue
         if s["eliminated"]:
-            table.append(f"Seat {s['seat']} {s['house']}: insane, out of the game")
+            table.append(f"Seat {s['seat'] + 1} {s['house']}: insane, out of the game")
             continue
-        table.append(f"Seat {s['seat']} {s['house']}: Sanity {s['sanity']} ({s['band']}); hand {s['hand_count']}, "
+        table.append(f"Seat {s['seat'] + 1} {s['house']}: Sanity {s['sanity']} ({s['band']}); hand {s['hand_count']}, "
                      f"deck {s['deck_count']}; Purchase Pile: {names(s['purchase'])}; "
                      f"Classroom: {names(s['classroom'])}; Locker: {names(s['locker'])}")
     if table:

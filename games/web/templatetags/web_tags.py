@@ -37,3 +37,12 @@ def player_link(username):
     if not username:
         return ""
     return format_html('<a class="player-link" href="{}">{}</a>', reverse("web:player", args=[username]), username)
+
+
+@register.filter
+def gloss(text, glossary):
+    """The text with the game's terms explained on hover, focus and tap (games/presentation/glossary.py);
+    plain (escaped) text where the page has no glossary."""
+    if glossary is None or not text:
+        return text
+    return glossary.gloss(text)
