@@ -1,0 +1,284 @@
+"""Mage Knight's board on the web (issue 15 "Surfaces"): "an SVG hex map on the game page (tiles, terrain, sites with
+their owners' shields, face-down enemy tokens that hide their identity, revealed ones, heroes' figures, the explore
+frontier), the player's hand and deed deck/discard counts, the mana source and crystals, the offers, units,
+Fame/Reputation/level tracks, day/night".
+
+Part one draws a hand-made view (README "View" shape) through the presentation, so each drawn part is pinned on
+known input; part two plays real games through the server when the engine is registered.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+
+import pytest
+from django.template.loader import render_to_string
+
+from games.presentation import registry
+from games.presentation.mage_knight import hexgeom
+from games.presentation.mage_knight.mapview import place_of
+
+SEATS = [{"position": 0, "player": "alice", "is_bot": False, "deciding": True},
+         {"position": 1, "player": None, "is_bot": True, "deciding": False}]
+SECRET_ENEMY = ("zcanary_gnoll", "Canary Gnoll Qx7f")  # a face-down token's identity, never to be drawn
+
+
+def _hex(q, r, terrain, **kw):
+    h = {"q": q, "r": r, "terrain": terrain, "site": None, "owner": None, "rampaging": False, "burned": False,
+         "conquered": False, "enemies": [], "ruins": None, "heroes": []}
+    h.update(kw)
+    return h
+
+
+def sample_view(seat: int | None = 0, *, combat: bool = False, over: bool = False) -> dict:
+    """A 2-player view at night in round 2, seat 0's turn, as view.py's contract describes it."""
+    hexes = [
+        _hex(0, 0, "plains", site="portal"),
+        _hex(1, -1, "forest", heroes=[1]),
+        _hex(1, 0, "plains", site="village", owner=1, heroes=[0]),
+        _hex(0, 1, "mountain"),
+        _hex(-1, 1, "lake"),
+        _hex(-1, 0, "hills", site="keep", enemies=[{"colour": "gray", "face_up": False}]),
+        _hex(0, -1, "plains"),
+        _hex(2, 1, "wasteland", site="ancient_ruins", ruins={"face_up": False}),
+        _hex(3, 0, "hills", rampaging=True, enemies=[{"colour": "green", "face_up": True, "id": "cursed_hags",
+                                                       "name": "Cursed Hags", "armor": 5,
+                                                       "attacks": [{"value": 3, "element": "physical"}],
+                                                       "abilities": ["poison"], "resistances": []}]),
+        _hex(3, 1, "desert", site="monastery", burned=True),
+        _hex(2, 2, "swamp", site="dungeon", owner=0, conquered=True),
+        _hex(1, 2, "plains", site="mage_tower", enemies=[{"colour": "violet", "face_up": False}]),
+        _hex(2, 0, "plains", site="ancient_ruins", ruins={"face_up": True, "id": "altar_blue"}),
+        _hex(3, 2, "forest", site="mine"),
+    ]
+    view = {
+        "round": 2, "rounds_total": 3, "time": "night", "phase": "turn", "current": 0, "order": [0, 1],
+        "end_announced_by": None, "over": False, "result": None, "step": 40,
+        "map": {"hexes": hexes, "explore": ["1,-3", "4,-1"], "tiles_left": 7},
+        "heroes": [
+            {"seat": 0, "hero": "tovak", "name": "Tovak", "pos": "1,0", "fame": 9, "reputation": 1, "level": 2,
+             "armor": 2, "hand_limit": 5, "command": 1, "units": [{"id": "peasants", "name": "Peasants", "ready": True,
+                                                                    "wounded": False}],
+             "crystals": {"red": 1, "blue": 0, "green": 2, "white": 0}, "deck_count": 6, "hand_count": 4,
+             "discard_count": 5, "tactic": "long_night", "skills": []},
+            {"seat": 1, "hero": "arythea", "name": "Arythea", "pos": "1,-1", "fame": 4, "reputation": -2, "level": 1,
+             "armor": 2, "hand_limit": 5, "command": 1, "units": [{"id": "guardian_golems", "name": "Guardian Golems",
+                                                                    "ready": False, "wounded": True}],
+             "crystals": {"red": 0, "blue": 1, "green": 0, "white": 0}, "deck_count": 8, "hand_count": 5,
+             "discard_count": 2, "tactic": "from_the_dusk", "skills": []},
+        ],
+        "dummy": None,
+        "source": [{"colour": "red", "taken": True}, {"colour": "black", "taken": False},
+                   {"colour": "blue", "taken": False}, {"colour": "gold", "taken": False}],
+        "offers": {"units": [{"id": "peasants", "name": "Peasants"}, {"id": "foresters", "name": "Foresters"}],
+                   "advanced": [{"id": "blood_rage", "name": "Blood Rage"}], "spells": [{"id": "fireball",
+                                                                                           "name": "Fireball"}]},
+        "tactics": {"available": ["mana_search", "preparation"], "chosen": {"0": "long_night", "1": "from_the_dusk"}},
+        "turn": {"seat": 0, "acted": False, "mode": "regular",
+                 "pool": {"move": 3, "influence": 0, "heal": 0,
+                          "attack": {"melee": {"physical": 2}, "ranged": {}, "siege": {}}, "block": {"ice": 2}}},
+        "combat": None,
+        "me": None,
+    }
+    if seat is not None:
+        view["me"] = {"seat": seat, "tokens": ["black"], "hand": [
+            {"id": "march", "name": "March", "kind": "basic", "colour": "green",
+             "text": "Move 2. Powered (green): Move 4."},
+            {"id": "rage", "name": "Rage", "kind": "basic", "colour": "red",
+             "text": "Attack or Block 2. Powered (red): Attack 4."},
+            {"id": "wound", "name": "Wound", "kind": "wound", "colour": None, "text": "Cannot be played."}]}
+    if combat:
+        view["combat"] = {"phase": "block", "context": {"kind": "site", "hex": "-1,0", "site": "keep", "fortified": 1},
+                          "enemies": [{"id": "guardsmen", "name": "Guardsmen", "colour": "gray", "face_up": True,
+                                       "armor": 7, "attacks": [{"value": 3, "element": "physical"}],
+                                       "abilities": ["fortified"], "resistances": [], "blocked": True,
+                                       "defeated": False}]}
+    if over:
+        view.update(over=True, phase="over", turn=None,
+                    result={"scores": [14, 9], "ranks": [1, 2], "tiebreak": [],
+                            "breakdown": [{"fame": 9, "greatest_adventurer": 5}, {"fame": 4, "greatest_leader": 5}]})
+    return view
+
+
+def move_options():
+    return [{"id": "move:0,-1", "label": "Move to 0,-1 (2 Move)"}, {"id": "explore:1,-3", "label": "Explore at 1,-3"},
+            {"id": "play:march", "label": "Play March for Move 2"}, {"id": "end", "label": "End your turn"}]
+
+
+def render_board(view, options=(), seats=SEATS, prompt=None):
+    p = registry.presentation_for("mage_knight")
+    board = p.board(view=view, seats=seats, prompt_options=list(options))
+
+    class G:
+        pk = 1
+    return board, render_to_string(board["template"], {"board": board, "view": view, "game": G(), "viewer": None,
+                                                       "prompt": prompt})
+
+
+def test_the_registry_finds_the_package():
+    """docs/games.md "How to add a game": the package is found by the engine's slug."""
+    from games.presentation.mage_knight import MageKnightPresentation
+    assert registry.has_package("mage_knight")
+    assert isinstance(registry.presentation_for("mage_knight"), MageKnightPresentation)
+
+
+def test_hex_geometry_is_pointy_top_axial_with_r_growing_downward():
+    """README "Axial coordinates, pointy-top, r grows downward": (0,1) is below (0,0), half a hex to the right of
+    (-1,1), and neighbours are one hex width apart."""
+    x0, y0 = hexgeom.centre(0, 0)
+    x1, y1 = hexgeom.centre(0, 1)
+    assert y1 > y0 and x1 > x0
+    assert hexgeom.centre(-1, 1)[1] == y1 and x1 - hexgeom.centre(-1, 1)[0] == pytest.approx(hexgeom.SIZE * 3 ** .5)
+    top = min(hexgeom.corners(0, 0), key=lambda p: p[1])
+    assert top[0] == pytest.approx(x0) and top[1] == pytest.approx(-hexgeom.SIZE)  # a corner points up
+    assert hexgeom.distance((0, 0), (2, -1)) == 2 and len(set(hexgeom.tile_hexes(4, -1))) == 7
+
+
+@pytest.mark.parametrize("seat", [0, None])
+def test_the_map_draws_terrain_sites_shields_tokens_figures_and_the_frontier(seat):
+    """Issue 15: tiles, terrain (with a legend), sites with their owners' shields, face-down tokens by colour, the
+    revealed ones with name/armor/attack, heroes' figures (seat colour and 1-based number), the explore frontier."""
+    view = sample_view(seat)
+    board, html = render_board(view)
+    assert html.count('class="mk-hex ') == len(view["map"]["hexes"])
+    assert 'data-hex="1,0"' in html and ">Village<" in html and "Shield of seat 2" in html
+    assert ">Keep<" in html and "Face-down enemy token (Keep garrison (grey))" in html
+    assert "Face-down ruins token" in html and "Ruins token: Altar blue" in html
+    assert "Cursed Hags: armor 5, attack 3; Poison" in html  # the revealed rampaging token
+    assert 'class="mk-cell rampaging"' in html and 'fill="url(#mk-burned)"' in html
+    assert "Hero of seat 1" in html and "Hero of seat 2" in html
+    assert html.count('class="mk-frontier"') == 2 and 'data-tile="4,-1"' in html
+    # only the terrains on the map, each with its costs (rules: "Terrain Cost"; forest 3 by day, 5 by night)
+    legend = html[html.index('id="mk-legend"'):]
+    assert "Forest <small>3 by day, 5 by night</small>" in legend and "Mountain <small>impassable" in legend
+    assert "Ocean" not in legend
+    assert re.search(r'viewBox="-?[\d.]+ -?[\d.]+ [\d.]+ [\d.]+"', html)
+
+
+def test_the_viewbox_holds_every_hex_and_every_frontier_tile():
+    board, _ = render_board(sample_view(0))
+    x0, y0, w, h = (float(v) for v in board["map"]["view_box"].split())
+    for key in ("1,-3", "4,-1"):
+        for q, r in hexgeom.tile_hexes(*hexgeom.parse(key)):
+            for cx, cy in hexgeom.corners(q, r):
+                assert x0 <= cx <= x0 + w and y0 <= cy <= y0 + h
+
+
+def test_a_face_down_token_never_shows_its_identity_even_if_a_view_carried_it():
+    """Issue 15 hidden information: "face-down enemies and ruins" hide their identity. The view leaves the id out;
+    the drawing does not read it either, so a view that leaked one still would not show it."""
+    view = sample_view(0)
+    keep = next(h for h in view["map"]["hexes"] if h["site"] == "keep")
+    keep["enemies"][0].update(id=SECRET_ENEMY[0], name=SECRET_ENEMY[1], armor=4711)
+    ruins = next(h for h in view["map"]["hexes"] if h["ruins"] and not h["ruins"]["face_up"])
+    ruins["ruins"]["id"] = "zcanary_ruins_token"
+    from games.presentation.mage_knight.mail import situation
+    _, html = render_board(view)
+    mail = str(situation(view, 0))
+    for text in (html, mail):
+        for secret in (*SECRET_ENEMY, "4711", "zcanary_ruins", "Zcanary"):
+            assert secret not in text, secret
+
+
+def test_move_and_explore_picks_become_buttons_on_their_hexes_posting_the_prompt():
+    """Issue 15: "when the viewer's prompt offers moves ... clickable hexes posting those options" through the decision
+    box's route and fields (option + prompt id), so nothing new is needed on the server."""
+    assert place_of({"id": "move:0,-1", "label": "x"}) == ("move", (0, -1))
+    assert place_of({"id": "m7", "label": "Move to -2,3 (4 Move)"}) == ("move", (-2, 3))
+    assert place_of({"id": "play:march", "label": "Play March for Move 2"}) is None
+    prompt = {"prompt_id": "p-42"}
+    board, html = render_board(sample_view(0), move_options(), prompt=prompt)
+    form = html[html.index('id="mk-map-form"') - 200:]
+    assert 'action="/games/1/move/" class="decision-form mk-map-form"' in form  # the decision box's route
+    assert 'name="prompt" value="p-42"' in form
+    assert 'name="option" value="move:0,-1"' in html and 'name="option" value="explore:1,-3"' in html
+    assert 'value="play:march"' not in form  # a card play stays in the decision box
+    assert 'data-hex="0,-1"' in html and "mk-hex t-plains target" in html
+    _, spectator = render_board(sample_view(None), [], prompt=None)
+    assert "mk-map-form" not in spectator
+
+
+def test_around_the_map_the_hand_source_offers_heroes_tactics_and_turn_totals():
+    """Issue 15: hand as cards (name, colour, text), deed deck/discard counts, mana source dice (taken greyed),
+    crystals and tokens, offers, units ready/wounded, Fame/Reputation/level/armor/hand limit, day or night, round x
+    of y, the tactics, and the turn's running totals (Move, Influence, Attack, Block)."""
+    view = sample_view(0)
+    board, html = render_board(view)
+    status = render_to_string(board["status_template"], {"board": board, "view": view})
+    assert "Round <strong>2</strong> of 3" in status and "Night" in status and "alice's turn" in status
+    hand = html[html.index('id="my-hand"'):html.index('id="mk-heroes"')]
+    assert "March" in hand and "col-green" in hand and "Move 2. Powered (green): Move 4." in hand
+    assert "mk-card col-wound wound" in hand and "deed deck 6 · discard 5" in hand
+    assert 'mk-die m-red taken' in html and 'mk-die m-black"' in html
+    assert "black mana token" in hand
+    assert "Peasants <small>· ready</small>" in html and "Guardian Golems <small>· wounded</small>" in html
+    assert "Foresters" in html and "Blood Rage" in html and "Fireball" in html
+    hero = html[html.index('id="hero-0"'):html.index('id="hero-1"')]
+    for text in ("Fame <strong class=\"mk-fame\">9</strong>", "Reputation <strong>+1</strong>", "Level <strong>2</strong>",
+                 "Armor <strong>2</strong>", "Hand limit <strong>5</strong>", "Tactic: Long Night (2)"):
+        assert text in hero, text
+    assert "Reputation <strong>-2</strong>" in html
+    turn = html[html.index('id="mk-turn"'):]
+    assert 'id="mk-pool-move">3<' in turn and 'id="mk-pool-block">2<' in turn and "2 ice" in turn
+    assert "Mana Search (3)" in html and "alice: <strong>Long Night</strong> (2)" in html
+
+
+def test_a_spectator_sees_no_hand_and_no_map_buttons():
+    board, html = render_board(sample_view(None))
+    assert 'id="my-hand"' not in html and 'id="mk-heroes"' in html and "March" not in html
+
+
+def test_the_combat_panel_shows_phase_enemies_and_what_is_blocked():
+    """Issue 15: "a combat panel (phase, enemies with armor/attacks/abilities, what is blocked/defeated)"."""
+    _, html = render_board(sample_view(0, combat=True))
+    panel = html[html.index('id="mk-combat"'):html.index('id="mk-turn"')]
+    assert "Phase: <strong>Block</strong>" in panel and "Guardsmen" in panel and "armor 7, attack 3" in panel
+    assert "Fortified" in panel and "blocked</span>" in panel and "Keep" in panel
+
+
+def test_the_final_table_ranks_by_score_with_each_achievement():
+    """Rules "Scoring": Fame plus the standard achievements; the most wins."""
+    view = sample_view(0, over=True)
+    board, _ = render_board(view)
+    html = render_to_string(board["result_template"], {"result": board["result"]})
+    assert [r["seat"] for r in board["result"]["rows"]] == [0, 1]
+    assert "Greatest Adventurer" in html and "Greatest Leader" in html and '<td class="num total">14</td>' in html
+
+
+def test_mail_situation_lists_hexes_around_the_hero_the_frontier_hand_pools_and_combat():
+    """Issue 15: "the email and API views say the same": the map as a short list around the player and the explore
+    options, the hand, the pools, the combat."""
+    p = registry.presentation_for("mage_knight")
+    view = sample_view(0, combat=True)
+    sections = dict(p.mail_sections(view, 0))
+    around = sections["Around you"]
+    assert around[0].startswith("You are at 1,0 Plains (costs 2) - Village, shield of seat 2 - hero of seat 1")
+    assert any(line.startswith("-1,0 Hills (costs 3) - Keep - enemies: a face-down gray enemy") for line in around)
+    assert any("3,0 Hills" in line and "rampaging: Cursed Hags (armor 5, attack 3)" in line for line in around)
+    assert any("Forest (costs 5)" in line for line in around)  # night cost
+    assert "1,-3; 4,-1" in around[-2] and around[-1] == "Tiles left to explore: 7"
+    assert sections["Your hand"][0] == "March (green): Move 2. Powered (green): Move 4."
+    assert sections["This turn (your)"][0].startswith("Move 3, Influence 0, Attack 2, Block 2 ice")
+    assert sections["Combat"][1].startswith("Guardsmen: armor 7, attack 3") and "[blocked]" in sections["Combat"][1]
+    assert "Crystals: 1 red, 2 green; mana tokens this turn: black" in sections["Your hero"]
+    assert p.where(view) == "Round 2 of 3 (Night): seat 1's turn"
+    spectator_safe = dict(p.mail_sections(sample_view(1), 1))
+    assert spectator_safe["Your hero"][0].startswith("Arythea (seat 2) at 1,-1")
+
+
+def test_history_headings_and_score_labels():
+    p = registry.presentation_for("mage_knight")
+    label = p.step_labeller(SEATS)
+    assert label({"kind": "turn", "seat": 1, "round": 2}) == "Round 2 · Bot 2's turn"
+    assert label({"kind": "tactic", "seat": 0, "round": 1}) == "Round 1 · Tactics · alice's choice"
+    assert label({"kind": "nothing"}) == ""
+    assert p.score_label("greatest_beating") == "Greatest Beating" and p.score_label("fame") == "Fame"
+
+
+def test_the_rules_summary_renders():
+    html = render_to_string("games/mage_knight/rules.html", registry.presentation_for("mage_knight").rules_context(None))
+    for phrase in ("First Reconnaissance", "announces the end of the", "Forced withdrawal", "Greatest Beating",
+                   "Dummy Player", "cold fire", "knocks you out"):
+        assert phrase in html, phrase
+    assert "<td>" in html and "Forest" in html
