@@ -67,12 +67,12 @@ def draw_hex(h: dict[str, Any], me: int | None, targets: dict[tuple[int, int], l
     enemies = [enemy_token(e) for e in h.get("enemies") or []]
     ruins = ruins_token(h.get("ruins"))
     tokens = enemies + ([dict(ruins, ruins=True)] if ruins else [])
-    radius = 8.5 if len(tokens) <= 3 else 6.5
-    for t, (x, y) in zip(tokens, _row(len(tokens), cx, cy + 3, 2 * radius + 1.5)):
+    radius = 8 if len(tokens) <= 3 else 6
+    for t, (x, y) in zip(tokens, _row(len(tokens), cx, cy, 2 * radius + 1.5)):
         t.update(x=round(x, 1), y=round(y, 1), r=radius)
     heroes = [{"seat": s, "number": s + 1, "fill": labels.seat_colour(s), "me": s == me}
               for s in h.get("heroes") or []]
-    for f, (x, y) in zip(heroes, _row(len(heroes), cx, cy + 18, 13)):
+    for f, (x, y) in zip(heroes, _row(len(heroes), cx, cy + 17, 13)):
         f.update(x=round(x, 1), y=round(y, 1))
     title = [f"{tname} ({q},{r})"]
     if day is not None:
