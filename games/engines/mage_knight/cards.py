@@ -1,0 +1,819 @@
+"""Deed cards (cards.csv) and the effect vocabulary: parse once at import, apply to a turn.
+
+An effect string (README, "Effect vocabulary") parses into a JSON-able tree, so that a half-resolved
+effect can wait in the state for a pick:
+
+    ["atom", kind, *args]      move N | influence N | attack N elem | ranged N elem | siege N elem |
+                               block N elem | heal N | draw N | mana C | crystal C | reputation N |
+                               fame N | wound N | special NAME *ints
+    ["all", [tree, ...]]       A + B
+    ["any", [tree, ...]]       A | B   (the player picks one; "|" binds looser than "+"; parentheses group)
+
+`mana any` is a choice of a token of any of the six colours. Effects resolve through a queue kept in
+``state["turn"]["queue"]``; a choice stops the queue and opens ``state["turn"]["pending"]``
+(kind "choose" or "special"), which turn.py turns into options (`effect_options` / `effect_pick`).
+Specials (`special NAME`) are the named effects in SPECIALS below; cards.csv and units.csv share them.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import re
+from dataclasses import dataclass
+
+from ..base import Event
+from . import mana
+
+CSV_PATH = os.path.join(os.path.dirname(__file__), "cards.csv")
+KINDS = ("basic", "advanced", "spell", "artifact", "wound")
+ELEMENTS = ("physical", "fire", "ice", "cold_fire")
+ACTION_KINDS = ("basic", "advanced")
+ANY_COLOURS = ("red", "blue", "green", "white", "gold", "black")
+NUMERIC = ("move", "influence", "heal", "draw", "reputation", "fame", "wound")
+COMBAT = ("attack", "ranged", "siege", "block")
+SIDE_ATOMS = ("reputation", "fame", "wound")  # never a reason to play a card on their own
+WOUND = "wound"
+
+
+class EffectError(ValueError):
+    """An effect string outside the vocabulary."""
+
+
+# ---------------------------------------------------------------- parsing
+
+def parse(text: str) -> list:
+    tokens = re.findall(r"\(|\)|\||\+|[^\s()|+]+", text)
+    pos = 0
+
+    def alt():
+        nonlocal pos
+        parts = [seq()]
+        while pos < len(tokens) and tokens[pos] == "|":
+            pos += 1
+            parts.append(seq())
+        return parts[0] if len(parts) == 1 else ["any", parts]
+
+    def seq():
+        nonlocal pos
+        parts = [unit()]
+        while pos < len(tokens) and tokens[pos] == "+":
+            pos += 1
+            parts.append(unit())
+        return parts[0] if len(parts) == 1 else ["all", parts]
+
+    def unit():
+        nonlocal pos
+        if pos < len(tokens) and tokens[pos] == "(":
+            pos += 1
+            tree = alt()
+            if pos >= len(tokens) or tokens[pos] != ")":
+                raise EffectError(f"unclosed parenthesis in {text!r}")
+            pos += 1
+            return tree
+        words = []
+        while pos < len(tokens) and tokens[pos] not in ("(", ")", "|", "+"):
+            words.append(tokens[pos])
+            pos += 1
+        return atom(words, text)
+
+    tree = alt()
+    if pos != len(tokens):
+        raise EffectError(f"unexpected {tokens[pos]!r} in {text!r}")
+    return tree
+
+
+def atom(words: list[str], text: str) -> list:
+    if not words:
+        raise EffectError(f"empty effect in {text!r}")
+    kind, rest = words[0], words[1:]
+    try:
+        if kind in NUMERIC and len(rest) == 1:
+            return ["atom", kind, int(rest[0])]
+        if kind in COMBAT and len(rest) in (1, 2):
+            elem = rest[1] if len(rest) == 2 else "physical"
+            if elem not in ELEMENTS:
+                raise EffectError(f"unknown element {elem!r} in {text!r}")
+            return ["atom", kind, int(rest[0]), elem]
+        if kind == "mana" and len(rest) == 1:
+            if rest[0] == "any":
+                return ["any", [["atom", "mana", c] for c in ANY_COLOURS]]
+            if rest[0] in ANY_COLOURS:
+                return ["atom", "mana", rest[0]]
+        if kind == "crystal" and len(rest) == 1 and rest[0] in mana.BASIC:
+            return ["atom", "crystal", rest[0]]
+        if kind == "special" and rest:
+            if rest[0] not in SPECIALS:
+                raise EffectError(f"unknown special {rest[0]!r} in {text!r}")
+            return ["atom", "special", rest[0], *[int(x) if x.lstrip("-").isdigit() else x for x in rest[1:]]]
+    except ValueError as exc:
+        raise EffectError(f"bad number in {text!r}") from exc
+    raise EffectError(f"not in the vocabulary: {' '.join(words)!r} in {text!r}")
+
+
+def boosted(tree: list, n: int) -> list:
+    """The tree with +n on every Move/Influence/Attack/Block atom (Concentration, Will Focus)."""
+    if tree[0] == "atom":
+        if tree[1] in ("move", "influence"):
+            return ["atom", tree[1], tree[2] + n]
+        if tree[1] in COMBAT:
+            return ["atom", tree[1], tree[2] + n, tree[3]]
+        return tree
+    return [tree[0], [boosted(t, n) for t in tree[1]]]
+
+
+def describe(tree: list) -> str:
+    if tree[0] == "any":
+        return " or ".join(describe(t) for t in tree[1])
+    if tree[0] == "all":
+        return " and ".join(describe(t) for t in tree[1])
+    kind, args = tree[1], tree[2:]
+    if kind in COMBAT:
+        elem = "" if args[1] == "physical" else args[1].replace("_", " ").title() + " "
+        word = {"attack": "Attack", "ranged": "Ranged Attack", "siege": "Siege Attack", "block": "Block"}[kind]
+        return f"{elem}{word} {args[0]}"
+    if kind == "mana":
+        return f"a {args[0]} mana token"
+    if kind == "crystal":
+        return f"a {args[0]} crystal"
+    if kind == "special":
+        return SPECIALS[args[0]].label(args[1:])
+    if kind == "wound":
+        return f"take {args[0]} Wound" + ("s" if args[0] > 1 else "")
+    return f"{kind.title()} {args[0]:+d}" if kind in ("reputation", "fame") else f"{kind.title()} {args[0]}"
+
+
+# ---------------------------------------------------------------- the card table
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    id: str
+    name: str
+    kind: str
+    colour: str
+    copies: int
+    basic: list | None
+    powered: list | None
+    text: str
+
+
+def load(path: str = CSV_PATH) -> dict[str, Card]:
+    out: dict[str, Card] = {}
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            if row["kind"] not in KINDS:
+                raise EffectError(f"{row['id']}: unknown kind {row['kind']!r}")
+            out[row["id"]] = Card(
+                id=row["id"], name=row["name"], kind=row["kind"], colour=row["colour"],
+                copies=int(row["copies"]), text=row["text"],
+                basic=parse(row["basic"]) if row["basic"] else None,
+                powered=parse(row["powered"]) if row["powered"] else None)
+    return out
+
+
+# SPECIALS must exist before the table is parsed (atom() checks names): CARDS is loaded at the bottom.
+
+
+def deck_of(kind: str) -> list[str]:
+    """Every copy of the cards of one kind (setup deals the advanced, spell and artifact decks from it)."""
+    return [c.id for c in CARDS.values() if c.kind == kind for _ in range(c.copies)]
+
+
+def name(card_id: str) -> str:
+    c = CARDS.get(card_id)
+    return c.name if c else card_id
+
+
+# ---------------------------------------------------------------- the turn's pool
+
+def empty_pool() -> dict:
+    return {"move": 0, "influence": 0, "heal": 0,
+            "attack": {"melee": {}, "ranged": {}, "siege": {}}, "block": {}}
+
+
+def add_pool(turn, kind: str, n: int, elem: str = "physical") -> None:
+    pool = turn["pool"]
+    if kind in ("move", "influence", "heal"):
+        pool[kind] += n
+    elif kind == "block":
+        pool["block"][elem] = pool["block"].get(elem, 0) + n
+    else:
+        bucket = pool["attack"]["melee" if kind == "attack" else kind]
+        bucket[elem] = bucket.get(elem, 0) + n
+
+
+# ---------------------------------------------------------------- when an effect is of use
+
+def in_combat(state) -> bool:
+    return state.get("combat") is not None
+
+
+def combat_allowed(state) -> set:
+    if not in_combat(state):
+        return set()
+    try:
+        from . import combat
+    except ImportError:  # combat.py not written yet: nothing may be added
+        return set()
+    return set(combat.allowed(state))
+
+
+def wounds_in_hand(seat_state) -> int:
+    return sum(1 for c in seat_state["hand"] if c == WOUND)
+
+
+def atom_usable(state, seat: int, tree: list, ctx: dict) -> bool:
+    kind = tree[1]
+    turn = state["turn"]
+    if kind == "move":
+        return not in_combat(state) and not turn.get("acted")
+    if kind == "influence":  # of use for an interaction, which is the turn's action
+        return not in_combat(state) and (not turn.get("acted") or turn.get("action") == "interact")
+    if kind in COMBAT:
+        key = {"attack": "melee"}.get(kind, kind)
+        return key in ctx["allowed"]
+    if kind == "heal":  # "healing effects at any time except during combat"
+        s = state["seats"][seat]
+        return not in_combat(state) and (wounds_in_hand(s) > 0 or any(u.get("wounded") for u in s["units"]))
+    if kind == "draw":
+        return bool(state["seats"][seat]["deck"])
+    if kind in ("mana", "crystal"):
+        return True
+    if kind == "special":
+        return SPECIALS[tree[2]].usable(state, seat, tree[3:], ctx)
+    return False  # reputation, fame, wound: side effects only
+
+
+def usable(state, seat: int, tree: list | None, ctx: dict | None = None) -> bool:
+    """Would playing this effect now do something useful (and can its costs be paid)?"""
+    if tree is None:
+        return False
+    ctx = ctx if ctx is not None else make_ctx(state, seat)
+    if tree[0] == "atom":
+        return atom_usable(state, seat, tree, ctx)
+    if tree[0] == "any":
+        return any(usable(state, seat, t, ctx) for t in tree[1])
+    costs = [t for t in tree[1] if t[0] == "atom" and t[1] == "special" and SPECIALS[t[2]].cost]
+    rest = [t for t in tree[1] if t not in costs]
+    return all(usable(state, seat, t, ctx) for t in costs) and any(usable(state, seat, t, ctx) for t in rest)
+
+
+def make_ctx(state, seat: int, exclude: str | None = None) -> dict:
+    """``exclude``: a card still in the hand that is the one being played (not there to pay its costs)."""
+    return {"allowed": combat_allowed(state), "exclude": exclude}
+
+
+# ---------------------------------------------------------------- resolving an effect
+
+def start(state, seat: int, tree: list, events: list) -> None:
+    """Queue an effect (its card already left the hand) and resolve as far as no pick is needed."""
+    turn = state["turn"]
+    turn["queue"] = [tree] + turn.get("queue", [])
+    run(state, seat, events)
+
+
+def run(state, seat: int, events: list) -> None:
+    turn = state["turn"]
+    while turn["queue"] and turn.get("pending") is None:
+        node = turn["queue"].pop(0)
+        if node[0] == "all":
+            turn["queue"] = list(node[1]) + turn["queue"]
+        elif node[0] == "any":
+            ctx = make_ctx(state, seat)
+            branches = [b for b in node[1] if usable(state, seat, b, ctx)]
+            if len(branches) == 1:
+                turn["queue"].insert(0, branches[0])
+            elif branches:
+                turn["pending"] = {"kind": "choose", "branches": branches}
+        else:
+            apply_atom(state, seat, node, events)
+
+
+def apply_atom(state, seat: int, node: list, events: list) -> None:
+    turn = state["turn"]
+    s = state["seats"][seat]
+    kind, args = node[1], node[2:]
+    if kind in ("move", "influence"):
+        if atom_usable(state, seat, node, make_ctx(state, seat)):
+            add_pool(turn, kind, args[0])
+    elif kind in COMBAT:
+        if atom_usable(state, seat, node, make_ctx(state, seat)):
+            add_pool(turn, kind, args[0], args[1])
+    elif kind == "heal":
+        heal(state, seat, args[0], events)
+    elif kind == "draw":
+        draw(state, seat, args[0], events)
+    elif kind == "mana":
+        turn["tokens"].append(args[0])
+    elif kind == "crystal":
+        mana.crystal_gain(s, args[0], turn)
+    elif kind == "fame":
+        s["fame"] += args[0]
+        events.append(Event(f"{hero_name(state, seat)} gains {args[0]} Fame.", None, {"seat": seat}))
+    elif kind == "reputation":
+        change_reputation(state, seat, args[0], events)
+    elif kind == "wound":
+        take_wounds(state, seat, args[0], events)
+    elif kind == "special":
+        spec = SPECIALS[args[0]]
+        choices = spec.choices(state, seat, list(args[1:])) if spec.choices else None
+        if choices is None:
+            spec.do(state, seat, list(args[1:]), None, events)
+        elif len(choices) == 1:
+            spec.do(state, seat, list(args[1:]), choices[0][0], events)
+        elif choices:
+            turn["pending"] = {"kind": "special", "name": args[0], "args": list(args[1:]),
+                               "choices": [list(c) for c in choices]}
+
+
+def effect_options(state, seat: int) -> list[tuple[str, str]]:
+    """The picks of an open effect choice: (option id, label)."""
+    p = state["turn"]["pending"]
+    if p["kind"] == "choose":
+        return [(f"fx:{i}", describe(b)) for i, b in enumerate(p["branches"])]
+    return [(f"fx:{c[0]}", c[1]) for c in p["choices"]]
+
+
+def effect_pick(state, seat: int, option_id: str, events: list) -> None:
+    turn = state["turn"]
+    p = turn["pending"]
+    choice = option_id[3:]
+    turn["pending"] = None
+    if p["kind"] == "choose":
+        turn["queue"].insert(0, p["branches"][int(choice)])
+    else:
+        SPECIALS[p["name"]].do(state, seat, p["args"], choice, events)
+    run(state, seat, events)
+
+
+# ---------------------------------------------------------------- seat helpers
+
+def hero_name(state, seat: int) -> str:
+    return f"Seat {seat + 1}"
+
+
+def draw(state, seat: int, n: int, events: list | None) -> int:
+    """Draw up to n cards from the top of the deed deck (the list's end, as setup.py deals); no reshuffle
+    in the middle of a round."""
+    s = state["seats"][seat]
+    drawn = [s["deck"].pop() for _ in range(min(n, len(s["deck"])))]
+    k = len(drawn)
+    s["hand"].extend(drawn)
+    if events is not None and k:
+        events.append(Event(f"{hero_name(state, seat)} draws {k} card{'s' if k > 1 else ''}.", None,
+                            {"seat": seat, "drew": k}))
+        events.append(Event("You draw " + ", ".join(name(c) for c in drawn) + ".", (seat,), {"cards": drawn}))
+    return k
+
+
+def heal(state, seat: int, n: int, events: list) -> None:
+    """Heal: each point throws a Wound card from the hand back to the supply; spare points stay in the
+    pool for healing Units (turn.py). Nothing during combat."""
+    if in_combat(state):
+        return
+    s = state["seats"][seat]
+    k = min(n, wounds_in_hand(s))
+    for _ in range(k):
+        s["hand"].remove(WOUND)
+    state["decks"]["wounds"] = state["decks"].get("wounds", 0) + k
+    if state.get("turn") is not None:
+        state["turn"]["pool"]["heal"] += n - k
+    if k:
+        events.append(Event(f"{hero_name(state, seat)} heals {k} Wound{'s' if k > 1 else ''}.", None,
+                            {"seat": seat, "healed": k}))
+
+
+def take_wounds(state, seat: int, n: int, events: list, into: str = "hand") -> None:
+    s = state["seats"][seat]
+    for _ in range(n):
+        s[into].append(WOUND)
+    state["decks"]["wounds"] = max(0, state["decks"].get("wounds", 0) - n)
+    events.append(Event(f"{hero_name(state, seat)} takes {n} Wound{'s' if n > 1 else ''}.", None,
+                        {"seat": seat, "wounds": n}))
+
+
+def change_reputation(state, seat: int, n: int, events: list) -> None:
+    s = state["seats"][seat]
+    before = s["reputation"]
+    s["reputation"] = max(-7, min(7, before + n))
+    if s["reputation"] != before:
+        events.append(Event(f"{hero_name(state, seat)}'s Reputation {'rises' if n > 0 else 'falls'} to "
+                            f"{s['reputation']}.", None, {"seat": seat, "reputation": s["reputation"]}))
+
+
+def throw_away(state, seat: int, card_id: str) -> None:
+    s = state["seats"][seat]
+    s["hand"].remove(card_id)
+    s["removed"].append(card_id)
+
+
+def action_cards_in_hand(state, seat: int) -> list[str]:
+    return [c for c in dict.fromkeys(state["seats"][seat]["hand"]) if CARDS[c].kind in ACTION_KINDS]
+
+
+def take_from_offer(state, offer: str, card_id: str) -> None:
+    """Remove a card from an offer and refill it from its deck (new cards join at the top slot)."""
+    state["offers"][offer].remove(card_id)
+    deck = state["decks"].get(offer) or []
+    if deck:
+        state["offers"][offer].insert(0, deck.pop())  # the top of a deck is its end
+
+
+# ---------------------------------------------------------------- specials
+
+@dataclass(frozen=True)
+class Special:
+    label: object           # args -> str
+    usable: object          # (state, seat, args, ctx) -> bool
+    do: object              # (state, seat, args, choice | None, events) -> None
+    choices: object = None  # (state, seat, args) -> [(id, label)] or None (no pick)
+    cost: bool = False      # a cost: a card whose cost cannot be paid cannot be played
+
+
+def _yes(*_a):
+    return True
+
+
+def _units(state, seat):
+    return state["seats"][seat]["units"]
+
+
+def unit_level(unit_id: str) -> int:
+    from . import units
+    return units.UNITS[unit_id].level if unit_id in units.UNITS else 1
+
+
+def _spendable(state, seat, exclude_crystals=True):
+    """(source, colour it gives) for one mana of a basic colour, gold by day offered as each colour."""
+    out, seen = [], set()
+    for colour in mana.BASIC:
+        for src in mana.sources_for(state, seat, colour):
+            if exclude_crystals and src.startswith("crystal"):
+                continue
+            key = (mana.label(state, src), colour)
+            if key not in seen:
+                seen.add(key)
+                out.append((src, colour))
+    return out
+
+
+def _spend_choices(state, seat, useful=None):
+    return [(f"{src}>{colour}", f"{mana.label(state, src)} as {colour}" if "gold" in mana.label(state, src)
+             else mana.label(state, src))
+            for src, colour in _spendable(state, seat, exclude_crystals=False)
+            if useful is None or useful(colour)]
+
+
+def _split(choice):
+    src, colour = choice.split(">")
+    return src, colour
+
+
+# discard_card: a cost; discard another non-Wound card from the hand
+def _discardables(state, seat):
+    s = state["seats"][seat]
+    return [c for c in dict.fromkeys(s["hand"]) if c != WOUND]
+
+
+def _hand_without(state, seat, ctx):
+    hand = list(state["seats"][seat]["hand"])
+    if ctx.get("exclude") in hand:
+        hand.remove(ctx["exclude"])  # the card being played cannot pay for itself
+    return hand
+
+
+def _discard_usable(state, seat, args, ctx):
+    return any(c != WOUND for c in _hand_without(state, seat, ctx))
+
+
+def _discard_do(state, seat, args, choice, events):
+    s = state["seats"][seat]
+    s["hand"].remove(choice)
+    s["discard"].append(choice)
+    events.append(Event(f"{hero_name(state, seat)} discards {name(choice)}.", None, {"seat": seat}))
+
+
+def _crystallize_do(state, seat, args, choice, events):
+    src, colour = _split(choice)
+    mana.pay(state, seat, src)
+    mana.crystal_gain(state["seats"][seat], colour, state["turn"])
+
+
+def _extra_die(state, seat, args, choice, events):
+    state["turn"]["dice_allowed"] = state["turn"].get("dice_allowed", 1) + 1
+
+
+def _free_dice(state):
+    return [i for i in range(len(state["source"]["dice"])) if i not in state["source"]["taken"]]
+
+
+def _mana_draw_do(state, seat, args, choice, events):
+    i = _free_dice(state)[0]
+    turn = state["turn"]
+    state["source"]["taken"].append(i)
+    state["source"]["dice"][i] = choice
+    turn.setdefault("keep_dice", {})[str(i)] = choice
+    turn["tokens"].extend([choice] * args[0])
+
+
+def _concentration_usable(state, seat, args, ctx):
+    return any(CARDS[c].kind in ACTION_KINDS for c in _hand_without(state, seat, ctx))
+
+
+def _concentration_do(state, seat, args, choice, events):
+    state["turn"]["boost"] = args[0]
+
+
+def _mastery_choices(state, seat, args):
+    cr = state["seats"][seat]["crystals"]
+    return [(c, f"a {c} crystal") for c in mana.BASIC if 0 < cr[c] < mana.CRYSTAL_MAX]
+
+
+def _mastery_do(state, seat, args, choice, events):
+    mana.crystal_gain(state["seats"][seat], choice, state["turn"])
+
+
+def _crystal_return(state, seat, args, choice, events):
+    state["turn"]["crystal_return"] = True
+
+
+PURE = {"green": "move", "white": "influence", "blue": "block", "red": "attack"}
+
+
+def _pure_useful(state, seat):
+    ctx = make_ctx(state, seat)
+    return lambda colour: atom_usable(state, seat, ["atom", PURE[colour], 1, "physical"], ctx)
+
+
+def _pure_do(state, seat, args, choice, events):
+    src, colour = _split(choice)
+    mana.pay(state, seat, src)
+    add_pool(state["turn"], PURE[colour], args[0])
+
+
+def _in_need_do(state, seat, args, choice, events):
+    s = state["seats"][seat]
+    wounds = wounds_in_hand(s) + sum(1 for u in s["units"] if u.get("wounded"))
+    add_pool(state["turn"], "influence", args[0] + args[1] * wounds)
+
+
+def _spent_units(state, seat, max_level):
+    return [u for u in _units(state, seat) if not u["ready"] and unit_level(u["id"]) <= max_level]
+
+
+def _ready_choices(state, seat, args):
+    return [(str(u["uid"]), unit_name(u["id"])) for u in _spent_units(state, seat, args[0])]
+
+
+def _ready_do(state, seat, args, choice, events):
+    for u in _units(state, seat):
+        if str(u["uid"]) == choice:
+            u["ready"] = True
+
+
+def _ready_all(state, seat, args, choice, events):
+    for u in _units(state, seat):
+        u["ready"] = True
+
+
+def _heal_unit_choices(state, seat, args):
+    return [(str(u["uid"]), unit_name(u["id"])) for u in _units(state, seat) if u.get("wounded")]
+
+
+def _heal_unit_do(state, seat, args, choice, events):
+    for u in _units(state, seat):
+        if str(u["uid"]) == choice:
+            u["wounded"] = False
+
+
+def unit_name(unit_id):
+    from . import units
+    return units.UNITS[unit_id].name if unit_id in units.UNITS else unit_id
+
+
+def _aa_pairs(state, seat, offer):
+    pairs = []
+    for c in action_cards_in_hand(state, seat):
+        for o in state["offers"].get(offer, []):
+            if CARDS.get(o) and CARDS[o].colour == CARDS[c].colour and CARDS[c].colour:
+                pairs.append((f"{c}>{o}", f"throw away {name(c)}, take {name(o)}"))
+    return pairs
+
+
+def _training(dest):
+    def do(state, seat, args, choice, events):
+        c, o = choice.split(">")
+        throw_away(state, seat, c)
+        take_from_offer(state, "advanced", o)
+        state["seats"][seat][dest].append(o)
+        events.append(Event(f"{hero_name(state, seat)} throws away {name(c)} and takes {name(o)}.", None,
+                            {"seat": seat}))
+    return do
+
+
+def _decompose_choices(state, seat, args):
+    return [(c, f"throw away {name(c)}") for c in action_cards_in_hand(state, seat) if CARDS[c].colour]
+
+
+def _decompose(powered):
+    def do(state, seat, args, choice, events):
+        colour = CARDS[choice].colour
+        throw_away(state, seat, choice)
+        s = state["seats"][seat]
+        for c in ([x for x in mana.BASIC if x != colour] if powered else [colour, colour]):
+            mana.crystal_gain(s, c, state["turn"])
+    return do
+
+
+def _learn_spell_choices(state, seat, args):
+    out = []
+    for sp in state["offers"].get("spells", []):
+        colour = CARDS[sp].colour if sp in CARDS else ""
+        srcs = mana.sources_for(state, seat, colour) if colour else []
+        if srcs:
+            out.append((f"{sp}>{srcs[0]}", f"{name(sp)}, paying with {mana.label(state, srcs[0])}"))
+    return out
+
+
+def _learn_spell_do(state, seat, args, choice, events):
+    sp, src = choice.split(">")
+    mana.pay(state, seat, src)
+    take_from_offer(state, "spells", sp)
+    state["seats"][seat]["discard"].append(sp)
+    events.append(Event(f"{hero_name(state, seat)} learns {name(sp)}.", None, {"seat": seat}))
+
+
+def _book_spell_do(state, seat, args, choice, events):
+    c, o = choice.split(">")
+    throw_away(state, seat, c)
+    take_from_offer(state, "spells", o)
+    s = state["seats"][seat]
+    s["hand"].append(o)
+    mana.crystal_gain(s, CARDS[o].colour, state["turn"])
+
+
+def _recruit_bonus(rep, fame):
+    def do(state, seat, args, choice, events):
+        state["turn"]["recruit_bonus"] = [rep, fame]
+    return do
+
+
+def _storm_choices(state, seat, args):
+    seen, out = set(), []
+    for i in _free_dice(state):
+        d = state["source"]["dice"][i]
+        if d in mana.BASIC and d not in seen:
+            seen.add(d)
+            out.append((str(i), f"the {d} die"))
+    return out
+
+
+def _storm_do(state, seat, args, choice, events):
+    i = int(choice)
+    mana.crystal_gain(state["seats"][seat], state["source"]["dice"][i], state["turn"])
+    state["source"]["dice"][i] = mana.roll(state)
+
+
+BOLT = {"blue": ("attack", 0, "ice"), "red": ("attack", 1, "cold_fire"), "white": ("ranged", 2, "ice"),
+        "green": ("siege", 3, "ice")}
+
+
+def _bolt_useful(state, seat):
+    allowed = combat_allowed(state)
+    return lambda colour: {"attack": "melee"}.get(BOLT[colour][0], BOLT[colour][0]) in allowed
+
+
+def _bolt_do(state, seat, args, choice, events):
+    src, colour = _split(choice)
+    mana.pay(state, seat, src)
+    kind, minus, elem = BOLT[colour]
+    add_pool(state["turn"], kind, args[0] - minus, elem)
+
+
+def _claim_do(state, seat, args, choice, events):
+    state["turn"]["tokens"].extend([state["source"]["dice"][int(choice)]] * 3)
+
+
+def _restoration_do(state, seat, args, choice, events):
+    pos = state["seats"][seat].get("pos")
+    terrain = state["map"]["hexes"].get(pos, {}).get("terrain") if pos else None
+    heal(state, seat, 5 if terrain == "forest" else 3, events)
+
+
+def _free_recruit_choices(state, seat, args):
+    from . import interaction
+    return [(u, unit_name(u)) for u in dict.fromkeys(state["offers"].get("units", []))
+            if interaction.is_unit(u) and interaction.has_command(state, seat)]
+
+
+def _free_recruit_do(state, seat, args, choice, events):
+    from . import interaction
+    interaction.add_unit(state, seat, choice, events)
+
+
+def _endless_do(state, seat, args, choice, events):
+    state["turn"]["tokens"].extend([args[0]] * 3 + ["black"])
+
+
+def _gem_pouch_do(state, seat, args, choice, events):
+    s = state["seats"][seat]
+    for _ in range(2):
+        face = mana.roll(state)
+        if face == "black":
+            s["fame"] += 1
+        else:
+            colour = face if face in mana.BASIC else min(mana.BASIC, key=lambda c: s["crystals"][c])
+            mana.crystal_gain(s, colour, state["turn"])
+        events.append(Event(f"{hero_name(state, seat)} rolls {face}.", None, {"seat": seat}))
+
+
+def _day_night_token(state, seat, args, choice, events):
+    state["turn"]["tokens"].append("gold" if state["time"] == "day" else "black")
+
+
+def _risk_wound(state, seat, args, choice, events):
+    faces = [mana.roll(state) for _ in range(args[0])]
+    bad = sum(1 for f in faces if f in ("black", "red"))
+    events.append(Event(f"{hero_name(state, seat)} rolls {', '.join(faces)}.", None, {"seat": seat}))
+    if bad:
+        take_wounds(state, seat, bad, events)
+
+
+def _influence_ok(state, seat, args, ctx):
+    return not in_combat(state)
+
+
+SPECIALS: dict[str, Special] = {
+    "discard_card": Special(lambda a: "discard a card", _discard_usable, _discard_do,
+                            lambda st, se, a: [(c, f"discard {name(c)}") for c in _discardables(st, se)], cost=True),
+    "crystallize": Special(lambda a: "turn a mana into a crystal",
+                           lambda st, se, a, ctx: bool(_spendable(st, se)), _crystallize_do,
+                           lambda st, se, a: [(f"{s}>{c}", f"{mana.label(st, s)} into a {c} crystal")
+                                              for s, c in _spendable(st, se)]),
+    "extra_die": Special(lambda a: "one more Source die this turn", _yes, _extra_die),
+    "mana_draw": Special(lambda a: f"set a Source die's colour, gain {a[0]} tokens of it",
+                         lambda st, se, a, ctx: bool(_free_dice(st)), _mana_draw_do,
+                         lambda st, se, a: [(c, f"{c} ({a[0]} tokens)") for c in mana.BASIC]),
+    "concentration": Special(lambda a: f"next Action card powered for free, +{a[0]}", _concentration_usable,
+                             _concentration_do),
+    "crystal_mastery": Special(lambda a: "a crystal of a colour you have",
+                               lambda st, se, a, ctx: bool(_mastery_choices(st, se, a)), _mastery_do,
+                               _mastery_choices),
+    "crystal_return": Special(lambda a: "crystals spent this turn come back", _yes, _crystal_return),
+    "pure_magic": Special(lambda a: f"pay a mana: Move/Influence/Block/Attack {a[0]}",
+                          lambda st, se, a, ctx: bool(_spend_choices(st, se, _pure_useful(st, se))), _pure_do,
+                          lambda st, se, a: [(i, f"{lab} -> {PURE[_split(i)[1]].title()} {a[0]}")
+                                             for i, lab in _spend_choices(st, se, _pure_useful(st, se))]),
+    "in_need": Special(lambda a: f"Influence {a[0]} +{a[1]} per Wound", _influence_ok, _in_need_do),
+    "ready_unit": Special(lambda a: "ready a Unit", lambda st, se, a, ctx: bool(_spent_units(st, se, a[0])),
+                          _ready_do, _ready_choices),
+    "ready_all_units": Special(lambda a: "ready all Units",
+                               lambda st, se, a, ctx: not in_combat(st) and any(not u["ready"] for u in _units(st, se)),
+                               _ready_all),
+    "heal_unit": Special(lambda a: "heal a Unit",
+                         lambda st, se, a, ctx: not in_combat(st) and bool(_heal_unit_choices(st, se, a)),
+                         _heal_unit_do, _heal_unit_choices),
+    "training": Special(lambda a: "swap an Action card for an Advanced Action (to discard)",
+                        lambda st, se, a, ctx: bool(_aa_pairs(st, se, "advanced")), _training("discard"),
+                        lambda st, se, a: _aa_pairs(st, se, "advanced")),
+    "training_hand": Special(lambda a: "swap an Action card for an Advanced Action (to hand)",
+                             lambda st, se, a, ctx: bool(_aa_pairs(st, se, "advanced")), _training("hand"),
+                             lambda st, se, a: _aa_pairs(st, se, "advanced")),
+    "decompose": Special(lambda a: "throw away an Action card: 2 crystals of its colour",
+                         lambda st, se, a, ctx: bool(_decompose_choices(st, se, a)), _decompose(False),
+                         _decompose_choices),
+    "decompose_powered": Special(lambda a: "throw away an Action card: a crystal of each other colour",
+                                 lambda st, se, a, ctx: bool(_decompose_choices(st, se, a)), _decompose(True),
+                                 _decompose_choices),
+    "learn_spell": Special(lambda a: "pay a mana: a Spell of that colour from the offer",
+                           lambda st, se, a, ctx: bool(_learn_spell_choices(st, se, a)), _learn_spell_do,
+                           _learn_spell_choices),
+    "book_spell": Special(lambda a: "throw away an Action card: a Spell of its colour and a crystal",
+                          lambda st, se, a, ctx: bool(_aa_pairs(st, se, "spells")), _book_spell_do,
+                          lambda st, se, a: _aa_pairs(st, se, "spells")),
+    "recruit_reputation": Special(lambda a: "Reputation +1 per Unit recruited this turn", _influence_ok,
+                                  _recruit_bonus(1, 0)),
+    "recruit_glory": Special(lambda a: "Reputation and Fame +1 per Unit recruited this turn", _influence_ok,
+                             _recruit_bonus(1, 1)),
+    "mana_storm": Special(lambda a: "a crystal of a Source die's colour, then reroll it",
+                          lambda st, se, a, ctx: bool(_storm_choices(st, se, a)), _storm_do, _storm_choices),
+    "mana_bolt": Special(lambda a: f"pay a mana: an Attack of up to {a[0]}",
+                         lambda st, se, a, ctx: bool(_spend_choices(st, se, _bolt_useful(st, se))), _bolt_do,
+                         lambda st, se, a: [(i, f"{lab} -> {describe(['atom', BOLT[_split(i)[1]][0], a[0] - BOLT[_split(i)[1]][1], BOLT[_split(i)[1]][2]])}")
+                                            for i, lab in _spend_choices(st, se, _bolt_useful(st, se))]),
+    "mana_claim": Special(lambda a: "3 tokens of a Source die's colour",
+                          lambda st, se, a, ctx: bool(_storm_choices(st, se, a)), _claim_do,
+                          lambda st, se, a: [(i, f"{lab}: 3 tokens") for i, lab in _storm_choices(st, se, a)]),
+    "restoration": Special(lambda a: "Heal 3 (5 in a forest)",
+                           lambda st, se, a, ctx: not in_combat(st) and wounds_in_hand(st["seats"][se]) > 0,
+                           _restoration_do),
+    "free_recruit": Special(lambda a: "recruit a Unit from the offer for free",
+                            lambda st, se, a, ctx: not in_combat(st) and bool(_free_recruit_choices(st, se, a)),
+                            _free_recruit_do, _free_recruit_choices),
+    "endless_mana": Special(lambda a: f"3 {a[0]} and 1 black mana tokens", _yes, _endless_do),
+    "gem_pouch": Special(lambda a: "roll two dice for crystals", _yes, _gem_pouch_do),
+    "day_night_token": Special(lambda a: "a gold (day) or black (night) token", _yes, _day_night_token),
+    "risk_wound": Special(lambda a: f"roll {a[0]} dice: a Wound per red or black", lambda *a: False, _risk_wound),
+}
+
+CARDS: dict[str, Card] = load()

@@ -1,0 +1,382 @@
+"""Mage Knight: a player's turn (turn.py) -- regular turn, rest, movement, exploring, provocation, sites.
+
+Small hand-built states (make_state / cell) so each rule is checked on its own; the other mk test files
+import these helpers.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from games.engines.mage_knight import cards, hexmap, turn
+from games.engines.mage_knight.enemies import COLOURS, ENEMIES
+from games.engines.rng import seed_state
+
+
+def cell(terrain="plains", site=None, **extra):
+    h = {"terrain": terrain, "site": site, "tile": "t", "mine_colour": None, "city_colour": None, "enemies": [],
+         "rampaging": False, "owner": None, "conquered": False, "burned": False, "ruins": None}
+    h.update(extra)
+    return h
+
+
+def make_state(hand=("march",), deck=("rage", "rage", "stamina"), hexes=None, pos="0,0", time="day",
+               dice=("red", "blue", "green", "white"), players=1, crystals=None, reputation=0):
+    """One seat at ``pos`` on a flat little map (every neighbour of 0,0 is plains unless ``hexes`` says)."""
+    m_hexes = {"0,0": cell()}
+    for n in hexmap.neighbours("0,0"):
+        m_hexes[n] = cell()
+    m_hexes.update(hexes or {})
+    seats = []
+    for i in range(players):
+        seats.append({
+            "hero": "tovak", "pos": pos if i == 0 else None, "deck": list(deck), "hand": list(hand) if i == 0 else [],
+            "discard": [], "play_area": [], "removed": [], "fame": 0, "reputation": reputation, "level": 1,
+            "armor": 2, "hand_limit": 5, "command": 1, "units": [],
+            "crystals": dict({"red": 0, "blue": 0, "green": 0, "white": 0}, **(crystals or {})),
+            "skills": [], "skill_pile": [], "skills_used": [], "shields": 0, "rewards": []})
+    return {
+        "players": players, "solo": players == 1, "rng": seed_state(7), "step": 0, "n": 0, "round": 1,
+        "rounds_total": 4, "time": time, "phase": "turn", "over": False, "result": None,
+        "order": list(range(players)), "cur": 0, "end_announced_by": None, "last_turns": [],
+        "city_revealed_by": None,
+        "map": {"hexes": m_hexes, "tiles": [], "tile_deck": [], "spare": {"countryside": [], "core": []},
+                "ruins_pile": [], "ruins_discard": []},
+        "source": {"dice": list(dice), "taken": []},
+        "offers": {"units": ["peasants", "utem_guardsmen"], "advanced": ["fire_bolt", "ice_bolt", "agility"],
+                   "spells": ["fireball", "snowstorm", "whirlwind"]},
+        "decks": {"advanced": ["swift_bolt"], "spells": ["flame_wall"], "artifacts": ["ruby_ring", "golden_grail"],
+                  "units_regular": [], "units_elite": [], "wounds": 20},
+        "enemies": {"piles": {c: [e.id for e in ENEMIES.values() if e.colour == c] for c in COLOURS},
+                    "discards": {c: [] for c in COLOURS}},
+        "ruins": {"pile": [], "discard": []},
+        "tactics": {"available": [], "removed": [], "chosen": {}},
+        "seats": seats, "dummy": None, "turn": None, "combat": None, "dec": None,
+    }
+
+
+def started(**kw):
+    st = make_state(**kw)
+    turn.start(st, 0, [])
+    return st
+
+
+def ids(st, seat=0):
+    return [o.id for o in turn.options(st, seat)[1]]
+
+
+def pick(st, option_id, seat=0):
+    assert option_id in ids(st, seat), (option_id, ids(st, seat))
+    ev = []
+    turn.apply(st, seat, option_id, ev)
+    return ev
+
+
+def play(st, card, mode, *more):
+    pick(st, f"t-play:{card}")
+    pick(st, mode)
+    for m in more:
+        pick(st, m)
+
+
+# ---------------------------------------------------------------- the first level
+
+def test_first_level_offers_rest_play_move_and_end():
+    """"On your turn, you have a choice: take a Regular Turn or Rest." """
+    st = started(hand=("march", "rage"))
+    got = ids(st)
+    assert "t-rest" in got and "t-play:march" in got and "t-end" in got
+    assert not [i for i in got if i.startswith("t-move")]  # no Move points yet
+
+
+def test_rest_is_only_offered_before_anything_is_done():
+    """"take a Regular Turn or Rest": resting is instead of a regular turn."""
+    st = started(hand=("march", "rage"))
+    play(st, "march", "t-side:move")
+    assert "t-rest" not in ids(st)
+
+
+def test_default_rests_at_the_start_and_ends_later():
+    """The deadline pick: rest at the start of a turn, else end it safely."""
+    st = started(hand=("march", "rage"))
+    assert turn.default(st, 0) == "t-rest"
+    play(st, "march", "t-basic")
+    assert turn.default(st, 0) == "t-end"
+
+
+def test_empty_hand_may_skip_the_turn():
+    """"You can also skip your turn if your hand is empty." """
+    st = started(hand=(), deck=("rage",))
+    assert ids(st) == ["t-end"]
+    pick(st, "t-end")
+    assert st["turn"] is None
+
+
+# ---------------------------------------------------------------- rest
+
+def test_standard_rest_discards_one_non_wound_and_any_wounds():
+    """"Standard Rest: ... discard one non-wound card and any number of Wounds." """
+    st = started(hand=("march", "rage", "wound", "wound"), deck=("stamina",) * 5)
+    pick(st, "t-rest")
+    assert sorted(ids(st)) == ["t-rd:march", "t-rd:rage"]  # the non-wound card first
+    pick(st, "t-rd:rage")
+    assert "t-rw:all" in ids(st) and "t-rdone" in ids(st)
+    pick(st, "t-rw:all")
+    s = st["seats"][0]
+    assert st["turn"] is None
+    assert sorted(s["discard"]) == ["rage", "wound", "wound"]
+    assert "wound" not in s["hand"]
+
+
+def test_standard_rest_may_keep_the_wounds():
+    """"discard one non-wound card and any number of Wounds" -- zero is a number."""
+    st = started(hand=("march", "wound"), deck=())
+    pick(st, "t-rest")
+    pick(st, "t-rd:march")
+    pick(st, "t-rdone")
+    assert st["seats"][0]["hand"] == ["wound"]
+
+
+def test_slow_recovery_discards_exactly_one_wound():
+    """"Slow Recovery: If your hand consists only of Wounds, discard one Wound." """
+    st = started(hand=("wound", "wound", "wound"), deck=())
+    pick(st, "t-rest")
+    assert ids(st) == ["t-rw:slow"]
+    pick(st, "t-rw:slow")
+    assert st["seats"][0]["hand"].count("wound") == 2
+    assert st["seats"][0]["discard"] == ["wound"]
+
+
+def test_rest_needs_a_card():
+    """"You must play or discard at least one card to rest." -- no rest with an empty hand."""
+    st = started(hand=(), deck=("march",))
+    assert "t-rest" not in ids(st)
+
+
+def test_a_rest_cannot_end_without_its_discard():
+    """"You must play or discard at least one card to rest": the rest prompt has no way out without one."""
+    st = started(hand=("march",), deck=())
+    pick(st, "t-rest")
+    assert ids(st) == ["t-rd:march"]
+    assert turn.default(st, 0) == "t-rd:march"
+
+
+# ---------------------------------------------------------------- announcing the end of the round
+
+def test_announce_end_of_round_with_empty_deck():
+    """"until a player with an empty Deed Deck announces the end of the round instead of taking a turn" """
+    st = started(hand=("march",), deck=())
+    assert "t-announce" in ids(st)
+    pick(st, "t-announce")
+    assert st["end_announced_by"] == 0 and st["turn"] is None
+
+
+def test_no_announcement_with_cards_in_the_deck_or_once_announced():
+    """Only "a player with an empty Deed Deck" announces, and only once a round."""
+    st = started(hand=("march",), deck=("rage",))
+    assert "t-announce" not in ids(st)
+    st = make_state(hand=("march",), deck=())
+    st["end_announced_by"] = 1
+    turn.start(st, 0, [])
+    assert "t-announce" not in ids(st)
+
+
+# ---------------------------------------------------------------- movement
+
+def test_move_costs_follow_the_terrain():
+    """"Total your Move Points and spend them according to the Terrain Cost" (hills 3, forest 3 by day)."""
+    st = started(hand=("march", "stamina"), hexes={"1,0": cell("hills"), "0,1": cell("forest"),
+                                                   "-1,0": cell("plains")})
+    play(st, "march", "t-basic")  # Move 2
+    got = ids(st)
+    assert "t-move:-1,0" in got and "t-move:1,0" not in got and "t-move:0,1" not in got
+    play(st, "stamina", "t-basic")  # Move 4
+    assert "t-move:1,0" in ids(st)
+    pick(st, "t-move:1,0")
+    assert st["seats"][0]["pos"] == "1,0"
+    assert st["turn"]["pool"]["move"] == 1
+    assert st["turn"]["moved_from"] == ["0,0"]
+
+
+def test_forest_costs_more_at_night():
+    """Terrain costs by Day / Night (forest 3 by day, 5 by night)."""
+    assert hexmap.move_cost({"hexes": {"1,0": cell("forest")}}, "1,0", "day") == 3
+    assert hexmap.move_cost({"hexes": {"1,0": cell("forest")}}, "1,0", "night") == 5
+    st = started(hand=("march",), hexes={"1,0": cell("forest")}, time="night")
+    st["turn"]["pool"]["move"] = 4
+    assert "t-move:1,0" not in ids(st)
+
+
+def test_inaccessible_and_rampaging_spaces_are_not_entered():
+    """"Spaces marked with 'X' are inaccessible." and "You cannot enter a space occupied by a Rampaging Enemy." """
+    orc = {"id": "prowlers", "colour": "green", "face_up": True}
+    st = started(hexes={"1,0": cell("mountain"), "0,1": cell("plains", enemies=[orc], rampaging=True)})
+    st["turn"]["pool"]["move"] = 9
+    got = ids(st)
+    assert "t-move:1,0" not in got and "t-move:0,1" not in got and "t-move:-1,0" in got
+
+
+def test_no_movement_after_the_action():
+    """"you can Move first and/or perform one Action": no moving after it."""
+    st = started()
+    st["turn"]["pool"]["move"] = 5
+    st["turn"]["acted"] = True
+    assert not [i for i in ids(st) if i.startswith("t-move")]
+
+
+def test_moving_between_spaces_next_to_a_rampaging_enemy_provokes_it(monkeypatch):
+    """"You are attacked if your move takes you between spaces adjacent to a Rampaging Enemy." """
+    started_with = {}
+
+    def fake_start(state, seat, tokens, context, events):
+        started_with.update(tokens=tokens, context=context)
+        state["combat"] = {"seat": seat, "phase": "ranged"}
+
+    from games.engines.mage_knight import combat
+    monkeypatch.setattr(combat, "start", fake_start)
+    orc = {"id": "prowlers", "colour": "green", "face_up": True}
+    # 1,-1 touches both 0,0 and 1,0; moving 0,0 -> 1,0 passes it.
+    st = started(hexes={"1,-1": cell(enemies=[orc], rampaging=True)})
+    st["turn"]["pool"]["move"] = 4
+    pick(st, "t-move:1,0")
+    assert started_with["context"]["kind"] == "provoked"
+    assert [t["id"] for t in started_with["tokens"]] == ["prowlers"]
+    assert st["turn"]["acted"]  # the fight is the turn's action: no more moving
+
+
+def test_moving_away_from_a_rampaging_enemy_does_not_provoke(monkeypatch):
+    """Only a move *between* two spaces adjacent to the enemy provokes it."""
+    from games.engines.mage_knight import combat
+    monkeypatch.setattr(combat, "start", lambda *a: pytest.fail("provoked"))
+    orc = {"id": "prowlers", "colour": "green", "face_up": True}
+    st = started(hexes={"1,-1": cell(enemies=[orc], rampaging=True)})
+    st["turn"]["pool"]["move"] = 4
+    pick(st, "t-move:-1,0")
+    assert st["combat"] is None and not st["turn"]["acted"]
+
+
+def test_entering_an_unconquered_keep_starts_an_assault(monkeypatch):
+    """"Movement ends and an assault begins if you enter an unconquered Fortified Site" """
+    seen = {}
+    from games.engines.mage_knight import combat
+    monkeypatch.setattr(combat, "start", lambda st, seat, tokens, ctx, ev: seen.update(ctx=ctx, tokens=tokens)
+                        or st.__setitem__("combat", {"seat": 0, "phase": "ranged"}))
+    guard = {"id": "crossbowmen", "colour": "gray", "face_up": False}
+    st = started(hexes={"1,0": cell("hills", "keep", enemies=[guard])})
+    st["turn"]["pool"]["move"] = 3
+    pick(st, "t-move:1,0")
+    assert seen["ctx"]["kind"] == "site" and seen["ctx"]["site"] == "keep"
+    assert seen["ctx"]["return_to"] == "0,0" and seen["ctx"]["fortified"] == 1
+    assert [t["id"] for t in seen["tokens"]] == ["crossbowmen"]
+
+
+# ---------------------------------------------------------------- exploring
+
+def _explorable_state():
+    from games.engines.mage_knight.hexmap import new_map
+    from games.engines.rng import Rng
+    n = [0]
+
+    def draw(colour):
+        n[0] += 1
+        return {"id": f"e{n[0]}", "colour": colour, "face_up": False}
+    m, _ = new_map(2, Rng(5), draw)
+    st = make_state(hand=("march", "stamina"))
+    st["map"] = m
+    return st
+
+
+def test_exploring_costs_two_move_and_gives_a_fame():
+    """"You can reveal the top map tile for 2 Move Points" and First Reconnaissance's Fame per tile."""
+    st = _explorable_state()
+    edge = next(k for k in st["map"]["hexes"] if hexmap.explore_options(st["map"], k))
+    st["seats"][0]["pos"] = edge
+    turn.start(st, 0, [])
+    play(st, "march", "t-side:move")
+    assert not [i for i in ids(st) if i.startswith("t-explore")]  # 1 Move is not enough
+    play(st, "stamina", "t-side:move")
+    option = next(i for i in ids(st) if i.startswith("t-explore"))
+    tiles = len(st["map"]["hexes"])
+    pick(st, option)
+    assert len(st["map"]["hexes"]) == tiles + 7
+    assert st["turn"]["pool"]["move"] == 0
+    assert st["seats"][0]["fame"] == 1
+
+
+def test_revealing_the_city_sets_the_trigger(monkeypatch):
+    """First Reconnaissance ends once the city is revealed: turn.py records who revealed it."""
+    from games.engines.base import Event
+    st = started()
+    st["turn"]["pool"]["move"] = 2
+    monkeypatch.setattr(hexmap, "explore_options", lambda m, k: ["9,9"])
+    monkeypatch.setattr(hexmap, "explore", lambda *a: ("city_5", [Event("City!", data={"city": True})]))
+    pick(st, "t-explore:9,9")
+    assert st["city_revealed_by"] == 0
+
+
+# ---------------------------------------------------------------- adventure sites, challenge, burning
+
+def test_challenge_adjacent_rampaging_enemy_is_an_action(monkeypatch):
+    """"Challenge adjacent Rampaging Enemies ... as an action." """
+    seen = {}
+    from games.engines.mage_knight import combat
+    monkeypatch.setattr(combat, "start", lambda st, seat, tokens, ctx, ev: seen.update(ctx=ctx)
+                        or st.__setitem__("combat", {"seat": 0, "phase": "ranged"}))
+    orc = {"id": "prowlers", "colour": "green", "face_up": True}
+    st = started(hexes={"1,0": cell(enemies=[orc], rampaging=True)})
+    pick(st, "t-challenge:1,0")
+    assert seen["ctx"]["kind"] == "challenge" and st["turn"]["acted"]
+
+
+def test_burning_a_monastery_costs_reputation(monkeypatch):
+    """"As an action, you can burn a Monastery (with a reputation penalty)." """
+    from games.engines.mage_knight import combat
+    monkeypatch.setattr(combat, "start", lambda st, *a: st.__setitem__("combat", {"seat": 0, "phase": "ranged"}))
+    st = started(hexes={"0,0": cell(site="monastery")})
+    st["enemies"]["piles"]["violet"] = ["illusionist"]
+    pick(st, "t-burn")
+    assert st["seats"][0]["reputation"] == -3
+
+
+def test_burn_victory_destroys_the_monastery_and_rewards_an_artifact():
+    """"Monastery: Mark with a shield. Claim an Artifact at turn end." """
+    st = started(hexes={"0,0": cell(site="monastery")}, deck=())
+    st["turn"]["acted"] = True
+    st["turn"]["combat_result"] = {"victory": True, "defeated": ["x"], "undefeated": [],
+                                   "context": {"kind": "burn", "hex": "0,0", "site": "monastery"},
+                                   "knocked_out": False}
+    turn.after_combat(st, 0, [])
+    h = st["map"]["hexes"]["0,0"]
+    assert h["burned"] and h["owner"] == 0 and st["seats"][0]["shields"] == 1
+    assert st["turn"]["rewards"] == ["artifact"]
+
+
+def test_entering_a_dungeon_draws_a_brown_enemy(monkeypatch):
+    """"Enter an Adventure Site (like Ancient Ruins or a Dungeon) as an action" -- a dungeon's enemy is brown."""
+    seen = {}
+    from games.engines.mage_knight import combat
+    monkeypatch.setattr(combat, "start", lambda st, seat, tokens, ctx, ev: seen.update(tokens=tokens, ctx=ctx)
+                        or st.__setitem__("combat", {"seat": 0, "phase": "ranged"}))
+    st = started(hexes={"0,0": cell("hills", "dungeon")})
+    st["enemies"]["piles"]["brown"] = ["gargoyle"]
+    pick(st, "t-enter")
+    assert [t["id"] for t in seen["tokens"]] == ["gargoyle"] and seen["ctx"]["site"] == "dungeon"
+
+
+def test_conquered_monster_den_is_not_entered_again():
+    """A den is empty once conquered (its reward was claimed)."""
+    st = started(hexes={"0,0": cell(site="monster_den", conquered=True, owner=0)})
+    assert "t-enter" not in ids(st)
+
+
+def test_with_real_setup_if_present():
+    """When mkcore's setup.new_state works, a turn opens on it with a rest and an end."""
+    from games.engines.mage_knight import setup
+    try:
+        st = setup.new_state(2, {}, 3)
+    except Exception as exc:  # setup still in progress in the shared worktree
+        pytest.skip(f"setup.new_state not usable yet: {exc}")
+    turn.start(st, 0, [])
+    got = ids(st)
+    assert "t-rest" in got and "t-end" in got
+    assert all(cards.CARDS[c] for c in st["seats"][0]["hand"])
