@@ -427,7 +427,7 @@ def test_poison_gives_a_unit_two_wounds():
     to_damage(s)
     pick(s, "c-d0-0")
     unit = s["seats"][0]["units"][0]
-    assert unit["wounded"] and unit["wounds"] == 2 and s["decks"]["wounds"] == WOUND_SUPPLY - 2
+    assert unit["wounded"] and unit["wounds"] == 2 and s["decks"]["wounds"] == WOUND_SUPPLY
 
 
 def test_paralyze_makes_the_hero_discard_every_non_wound_card():
@@ -451,7 +451,7 @@ def test_paralyze_destroys_a_unit_it_would_wound():
     pick(s, "c-next")
     pick(s, "c-next")
     assert s["turn"]["combat_result"]["destroyed_units"] == ["peasants"]
-    assert s["decks"]["wounds"] == WOUND_SUPPLY - 2  # the unit took no wound card; the hero two
+    assert s["decks"]["wounds"] == WOUND_SUPPLY - 2  # the hero's two wound cards
 
 
 def test_unit_is_wounded_and_reduces_the_damage_by_its_armor():
@@ -660,8 +660,7 @@ def _tokens_everywhere(state):
 
 def _wounds_everywhere(state):
     seat = state["seats"][0]
-    return (state["decks"]["wounds"] + seat["hand"].count("wound") + seat["discard"].count("wound")
-            + sum(u.get("wounds", 0) for u in seat["units"]))
+    return state["decks"]["wounds"] + seat["hand"].count("wound") + seat["discard"].count("wound")
 
 
 def _cards(state):
@@ -711,3 +710,12 @@ def test_random_picks_through_random_combats(enemy_ids, context, unit_ids, rnd, 
     assert _tokens_everywhere(s) == tokens0 and _wounds_everywhere(s) == wounds0 and _cards(s) == cards0
     assert min(_pool_entries(s)) >= 0
     assert len(res["defeated"]) + len(res["undefeated"]) == len(chosen)
+
+
+def test_a_city_fortifies_its_defenders_once():
+    """sites.json city: "defenders_fortified": true -- like a keep; only a token's own Fortified ability makes it
+    fortified twice (turn.py passes "fortified": 2 for a city)."""
+    s = make_state()
+    fight(s, ["prowlers", "diggers"], kind="site", site="city", fortified=2, on_map=True, return_to="0,0")
+    assert combat.fortification(s["combat"], 0) == 1 and combat.fortification(s["combat"], 1) == 2
+    assert "c-t0" in ids(s) and "c-t1" not in ids(s)

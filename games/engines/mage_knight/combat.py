@@ -57,7 +57,7 @@ def start(state: dict, seat: int, tokens: list[dict], context: dict, events: lis
     pool["heal"] = 0
     _clear(pool, ("melee", "ranged", "siege"), block=True)
     names = ", ".join(_name(e) for e in combat["enemies"]) or "no enemies"
-    events.append(Event(f"Combat begins; the enemies are revealed: {names}.",
+    events.append(Event(f"Seat {seat + 1} fights; the enemies are revealed: {names}.",
                         data={"kind": "combat_start", "seat": seat, "enemies": [e["id"] for e in combat["enemies"]]}))
     if not _alive(combat):
         _finish(state, events)
@@ -193,7 +193,8 @@ def fortification(combat: dict, index: int) -> int:
     """0, 1 or 2: the site's fortification (its own defenders only) plus the Fortified ability."""
     e = combat["enemies"][index]
     ctx = combat["context"]
-    site_level = ctx.get("fortified") or (1 if ctx.get("site") in FORTIFIED_SITES and ctx.get("kind") == "site" else 0)
+    # A site fortifies its defenders once (a city too); twice only with the token's own Fortified ability.
+    site_level = 1 if ctx.get("fortified") or (ctx.get("kind") == "site" and ctx.get("site") in FORTIFIED_SITES) else 0
     defends_site = not e["rampaging"] and e["summoned_by"] is None
     level = (site_level if defends_site else 0) + (1 if enemy_data.enemy(e["id"]).has("fortified") else 0)
     return min(2, level)
@@ -359,7 +360,7 @@ def _damage_hero(state: dict, combat: dict, index: int, events: list[Event]) -> 
     e["damage"] = 0
     seat["hand"].extend(["wound"] * wounds)
     combat["wounds"] += wounds
-    text = f"The hero takes {wounds} wound{'s' if wounds != 1 else ''} from {facts.name}"
+    text = f"Seat {combat['seat'] + 1} takes {wounds} wound{'s' if wounds != 1 else ''} from {facts.name}"
     if facts.has("poison"):
         # "put one Wound card into their discard pile for each Wound card added to their hand"
         extra = _take_wounds(state, wounds)
@@ -368,14 +369,14 @@ def _damage_hero(state: dict, combat: dict, index: int, events: list[Event]) -> 
     if facts.has("paralyze"):
         # "A Hero assigned damage by a Paralyzing enemy must immediately discard any non-Wound cards"
         _discard_non_wounds(seat)
-        text += "; paralyzed, the hero discards every non-wound card in hand"
+        text += "; paralyzed, they discard every non-wound card in hand"
     events.append(Event(text + ".", data={"kind": "wounds", "seat": combat["seat"], "wounds": wounds}))
     if not combat["knocked_out"] and combat["wounds"] >= seat["hand_limit"]:
         # "Knock out: If the number of Wound cards added to your hand during a combat equals or exceeds
         # your unmodified Hand limit ... immediately discard all non-Wound cards from your hand."
         combat["knocked_out"] = True
         _discard_non_wounds(seat)
-        events.append(Event("The hero is knocked out and discards every non-wound card in hand.",
+        events.append(Event(f"Seat {combat['seat'] + 1} is knocked out and discards every non-wound card in hand.",
                             data={"kind": "knocked_out", "seat": combat["seat"]}))
     _after_damage(state, combat, events)
 
@@ -400,10 +401,11 @@ def _damage_unit(state: dict, combat: dict, index: int, uid: int, events: list[E
         combat["destroyed_units"].append(unit["id"])
         text = f"{ufacts.name} is destroyed by {facts.name} (paralyze)"
     else:
-        # Poison: "it is given two Wound cards instead"
-        wounds = _take_wounds(state, 2 if facts.has("poison") else 1)
+        # Poison: "it is given two Wound cards instead". A unit's wounds are its flag and count, not cards
+        # from the supply (docs/rules-decisions/mage-knight.md): healing code only clears the flag.
+        wounds = 2 if facts.has("poison") else 1
         unit["wounded"] = True
-        unit["wounds"] = unit.get("wounds", 0) + wounds
+        unit["wounds"] = wounds
         text = f"{ufacts.name} is wounded by {facts.name}" + (" (poison: two wounds)" if wounds == 2 else "")
     e["damage"] = max(0, e["damage"] - ufacts.armor)
     events.append(Event(text + (f"; {e['damage']} damage remains." if e["damage"] else "."),
@@ -457,7 +459,7 @@ def _finish(state: dict, events: list[Event]) -> None:
     fortified_site = ctx.get("kind") == "site" and (ctx.get("fortified") or ctx.get("site") in FORTIFIED_SITES)
     if fortified_site and not victory and ctx.get("return_to"):
         state["seats"][seat_index]["pos"] = ctx["return_to"]  # "Withdraw to your attacking space"
-        events.append(Event("The assault fails; the hero withdraws to the space it attacked from."))
+        events.append(Event(f"The assault fails; Seat {seat_index + 1} withdraws to the space they attacked from."))
     defeated = [e["id"] for e in main if e["defeated"]]
     state["turn"]["combat_result"] = {
         "victory": victory, "defeated": defeated, "undefeated": undefeated, "context": ctx,
