@@ -94,7 +94,8 @@ def _load() -> dict[str, Tile]:
             rampaging = tuple(r["rampaging"].split())
             if any(c not in RAMPAGING_COLOURS for c in rampaging) or (rampaging and r["site"]):
                 raise TileDataError(f"{r['_where']}: a rampaging enemy is green or red, on a space with no site")
-            if (r["mine_colour"] != "") != (r["site"] == "mine") or (r["mine_colour"] and r["mine_colour"] not in CRYSTALS):
+            mine = r["mine_colour"]
+            if (mine != "") != (r["site"] == "mine") or (mine and mine not in CRYSTALS):
                 raise TileDataError(f"{r['_where']}: a mine has exactly one crystal colour")
             hexes.append(Hex(r["position"], dq, dr, r["terrain"], _cost(r["day_cost"], r["_where"]),
                              _cost(r["night_cost"], r["_where"]), r["site"] or None, r["mine_colour"] or None,
