@@ -102,8 +102,9 @@ def sample_view(seat: int | None = 0, *, combat: bool = False, over: bool = Fals
 
 
 def move_options():
-    return [{"id": "move:0,-1", "label": "Move to 0,-1 (2 Move)"}, {"id": "explore:1,-3", "label": "Explore at 1,-3"},
-            {"id": "play:march", "label": "Play March for Move 2"}, {"id": "end", "label": "End your turn"}]
+    """A turn's picks as turn.py words them."""
+    return [{"id": "t-move:0,-1", "label": "move to 0,-1 (2)"}, {"id": "t-explore:1,-3", "label": "explore at 1,-3 (2)"},
+            {"id": "t-play:march", "label": "play March"}, {"id": "t-end", "label": "end turn"}]
 
 
 def render_board(view, options=(), seats=SEATS, prompt=None):
@@ -184,16 +185,19 @@ def test_a_face_down_token_never_shows_its_identity_even_if_a_view_carried_it():
 def test_move_and_explore_picks_become_buttons_on_their_hexes_posting_the_prompt():
     """Issue 15: "when the viewer's prompt offers moves ... clickable hexes posting those options" through the decision
     box's route and fields (option + prompt id), so nothing new is needed on the server."""
-    assert place_of({"id": "move:0,-1", "label": "x"}) == ("move", (0, -1))
-    assert place_of({"id": "m7", "label": "Move to -2,3 (4 Move)"}) == ("move", (-2, 3))
-    assert place_of({"id": "play:march", "label": "Play March for Move 2"}) is None
+    assert place_of({"id": "t-move:0,-1", "label": "x"}) == ("move", (0, -1))
+    assert place_of({"id": "m7", "label": "move to -2,3 (4)"}) == ("move", (-2, 3))
+    assert place_of({"id": "t-explore:-1,-2", "label": "explore at -1,-2 (2)"}) == ("explore", (-1, -2))
+    assert place_of({"id": "t-play:march", "label": "play March"}) is None
+    assert place_of({"id": "t-challenge:3,0", "label": "challenge the enemies at 3,0"}) is None
     prompt = {"prompt_id": "p-42"}
     board, html = render_board(sample_view(0), move_options(), prompt=prompt)
     form = html[html.index('id="mk-map-form"') - 200:]
     assert 'action="/games/1/move/" class="decision-form mk-map-form"' in form  # the decision box's route
     assert 'name="prompt" value="p-42"' in form
-    assert 'name="option" value="move:0,-1"' in html and 'name="option" value="explore:1,-3"' in html
-    assert 'value="play:march"' not in form  # a card play stays in the decision box
+    assert 'name="option" value="t-move:0,-1"' in html and 'name="option" value="t-explore:1,-3"' in html
+    assert 'value="t-play:march"' not in form  # a card play stays in the decision box, drawn as the card:
+    assert board["option_cards"]["t-play:march"]["card"]["name"] == "March" and len(board["option_cards"]) == 1
     assert 'data-hex="0,-1"' in html and "mk-hex t-plains target" in html
     _, spectator = render_board(sample_view(None), [], prompt=None)
     assert "mk-map-form" not in spectator
@@ -282,3 +286,21 @@ def test_the_rules_summary_renders():
                    "Dummy Player", "cold fire", "knocks you out"):
         assert phrase in html, phrase
     assert "<td>" in html and "Forest" in html
+
+
+def test_the_lobby_fields_make_the_engines_hero_options():
+    """Issue 15 "Choose Your Hero": a hero per seat, or dealt in seat order; the engine's own message refuses twice the
+    same hero. (The engine's options: games/engines/mage_knight/setup.py parse_options.)"""
+    from games.engines.mage_knight.setup import HERO_ORDER, parse_options
+    from games.presentation.mage_knight.options import game_options, option_fields
+    fields = option_fields(None)
+    assert set(fields) == {"mk_hero_1", "mk_hero_2", "mk_hero_3", "mk_hero_4", "mk_elite_units"}
+    assert [c for c, _ in fields["mk_hero_1"].choices][1:] == list(HERO_ORDER)
+    assert game_options(None, {}, seats=3) == {}
+    picked = game_options(None, {"mk_hero_2": HERO_ORDER[0]}, seats=3)
+    assert picked == {"heroes": [HERO_ORDER[1], HERO_ORDER[0], HERO_ORDER[2]]}
+    assert parse_options(3, picked)["heroes"] == picked["heroes"]
+    twice = game_options(None, {"mk_hero_1": HERO_ORDER[0], "mk_hero_2": HERO_ORDER[0]}, seats=2)
+    with pytest.raises(ValueError, match="different hero"):
+        parse_options(2, twice)
+    assert game_options(None, {"mk_elite_units": True}, seats=1) == {"elite_units": True}

@@ -6,6 +6,7 @@
     board.py       the drawn board: map, hero areas, hand, source, offers, tactics, turn totals, combat, result
     mail.py        the situation in a prompt email, and the "round, day or night, whose turn" line
     history.py     the history's step headings ("Round 2 · alice's turn")
+    options.py     the lobby's fields: a hero per seat, elite units
     templates/     board.html, map.html, card.html, status.html, result.html, rules.html (games/mage_knight/<file>)
 
 Everything is drawn from the engine's view (games/engines/mage_knight/view.py), which already hides other hands,
@@ -17,7 +18,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..base import Presentation
-from . import board, history, labels, mail
+from . import board, history, labels, mail, options
 
 
 class MageKnightPresentation(Presentation):
@@ -46,6 +47,12 @@ class MageKnightPresentation(Presentation):
         if lo == 1:
             return f"1-{hi} players (1: solo, against the Dummy Player)"
         return f"{lo}-{hi} players"
+
+    def option_fields(self, engine):
+        return options.option_fields(engine)
+
+    def game_options(self, engine, cleaned, *, seats):
+        return options.game_options(engine, cleaned, seats=seats)
 
     def rules_context(self, engine):
         return {"terrains": [{"name": n, "fill": f, "day": d, "night": ni}

@@ -151,7 +151,7 @@ def tactics(view: dict[str, Any], seats) -> dict[str, Any]:
 
 
 def option_cards(view: dict[str, Any], options: list[dict[str, str]]) -> dict[str, dict[str, Any]]:
-    """Option id -> the hand card it plays ("play:<card id>..."), so the decision box draws it as the card."""
+    """Option id -> the hand card it plays (turn.py's "t-play:<card id>"), so the decision box draws it as the card."""
     hand = {c.get("id"): c for c in ((view.get("me") or {}).get("hand") or [])}
     out: dict[str, dict[str, Any]] = {}
     for o in options:
@@ -159,7 +159,7 @@ def option_cards(view: dict[str, Any], options: list[dict[str, str]]) -> dict[st
             continue
         kind, _, rest = o["id"].partition(":")
         cid = rest.split(":")[0]
-        if kind == "play" and cid in hand:
+        if kind in ("play", "t-play") and cid in hand:
             out[o["id"]] = {"card": card(hand[cid]), "verb": o["label"]}
     return out
 

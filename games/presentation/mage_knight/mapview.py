@@ -14,20 +14,17 @@ from typing import Any
 from . import hexgeom as hg
 from . import labels
 
-# A pick that puts a hero (or a tile) somewhere names the place as "q,r" in its id or label: "move:1,-1",
-# "explore:2,1", "Move to 1,-1 (2 Move)". Only these verbs become clickable hexes; every pick stays a button too.
-PLACE_VERBS = ("move", "explore")
-COORD = re.compile(r"(-?\d+)\s*,\s*(-?\d+)")
+# A pick that puts a hero (or a tile) somewhere names the place as "q,r" in its id or label: turn.py's
+# "t-move:1,-1" and "t-explore:2,1", or a label "move to 1,-1 (2)". Only these verbs become clickable hexes; every pick stays a button too.
+PLACE = re.compile(r"^(?:t-)?(move|explore)\b\D*?(-?\d+)\s*,\s*(-?\d+)", re.I)
 
 
 def place_of(option: dict[str, str]) -> tuple[str, tuple[int, int]] | None:
     """(verb, (q, r)) for a move or explore pick, None for any other."""
     for text in (option.get("id") or "", option.get("label") or ""):
-        low = text.strip().lower()
-        verb = next((v for v in PLACE_VERBS if low.startswith(v)), None)
-        m = COORD.search(text)
-        if verb and m:
-            return verb, (int(m.group(1)), int(m.group(2)))
+        m = PLACE.match(text.strip())
+        if m:
+            return m.group(1).lower(), (int(m.group(2)), int(m.group(3)))
     return None
 
 
