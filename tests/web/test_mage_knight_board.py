@@ -274,9 +274,13 @@ def test_mail_situation_lists_hexes_around_the_hero_the_frontier_hand_pools_and_
 def test_history_headings_and_score_labels():
     p = registry.presentation_for("mage_knight")
     label = p.step_labeller(SEATS)
-    assert label({"kind": "turn", "seat": 1, "round": 2}) == "Round 2 · Bot 2's turn"
-    assert label({"kind": "tactic", "seat": 0, "round": 1}) == "Round 1 · Tactics · alice's choice"
-    assert label({"kind": "nothing"}) == ""
+    assert label({"kind": "turn_start", "seat": 1}) == "Bot 2's turn"
+    assert label({"seat": 0, "card": "march", "mode": "basic"}) == "alice's turn"
+    assert label({"seat": 0, "tactic": "early_bird"}) == "Tactics · alice's choice"
+    assert label({"seat": -1, "tactic": "planning"}) == "Tactics · the Dummy Player's choice"
+    assert label({"round": 2, "time": "night"}) == "Round 2 begins (Night)"
+    assert label({"result": {"scores": [1]}}) == "Game over"
+    assert label({"kind": "block", "enemy": "x"}) == "" and label({"order": [1, 0]}) == ""
     assert p.score_label("greatest_beating") == "Greatest Beating" and p.score_label("fame") == "Fame"
 
 

@@ -1,8 +1,10 @@
-"""Headings of the history's steps: whose turn or whose tactic a step is, with the round, in plain English.
+"""Headings of the history's steps, in plain English: "alice's turn", "Tactics · Bot 2's choice", "Round 2 begins".
 
-A step's heading comes from the public data of its first event that says who acts: the engine stamps
-``{"kind": ..., "seat", "round"}`` on its events (games/engines/mage_knight/; the kinds below are the ones that
-open a step). A kind it does not list gives no heading, so the next event's does.
+A step is one seat's run of picks (a tactic choice, or a whole turn), and the history keeps the first non-empty
+heading among its events. The engine's events carry public data (games/engines/mage_knight/): ``{"seat", "tactic"}``
+for a tactic taken, ``{"seat", "kind": "turn_start"}`` when a turn begins, ``{"seat", "announce": True}`` for the
+end of the round announced, ``{"round", "time"}`` when a round begins, ``{"result"}`` at the end; most others name
+the acting ``seat``. Seat -1 is the Dummy Player.
 """
 
 from __future__ import annotations
@@ -11,23 +13,31 @@ from typing import Any, Callable, Mapping
 
 from .board import seat_name
 
-HEADINGS = {"turn": "{who} turn", "tactic": "Tactics · {who} choice", "rest": "{who} turn", "move": "{who} turn",
-            "explore": "{who} turn", "play": "{who} turn", "combat": "{who} turn", "announce": "{who} turn",
-            "round": "Round {round} begins", "round_end": "Round {round} ends", "game_over": "Game over",
-            "dummy": "The Dummy Player's turn"}
+# Event kinds that never start a step of their own, so never head one (a combat's blow-by-blow inside a turn
+# names the seat too, but the turn's first event has already given the heading).
+NO_HEADING = {"block", "wounds", "damage"}
+
+
+def _seat(data: Mapping[str, Any]) -> int | None:
+    seat = data.get("seat")
+    return seat if isinstance(seat, int) and not isinstance(seat, bool) else None
 
 
 def step_label(data: Mapping[str, Any], seats: list[dict[str, Any]] | None = None) -> str:
-    kind, seat, rnd = data.get("kind"), data.get("seat"), data.get("round")
-    if kind not in HEADINGS:
+    if "result" in data:
+        return "Game over"
+    rnd = data.get("round")
+    if isinstance(rnd, int) and data.get("time") in ("day", "night"):
+        return f"Round {rnd} begins ({data['time'].capitalize()})"
+    seat = _seat(data)
+    if seat is None or data.get("kind") in NO_HEADING:
         return ""
-    if "{round}" in HEADINGS[kind]:
-        return HEADINGS[kind].format(round=rnd) if isinstance(rnd, int) else ""
-    who = f"{seat_name(seats, seat)}'s" if isinstance(seat, int) and not isinstance(seat, bool) else "A"
-    label = HEADINGS[kind].format(who=who)
-    if isinstance(rnd, int) and kind not in ("game_over", "dummy"):
-        return f"Round {rnd} · {label}"
-    return label
+    if seat < 0:
+        return "The Dummy Player's turn" if "tactic" not in data else "Tactics · the Dummy Player's choice"
+    who = seat_name(seats, seat)
+    if "tactic" in data:
+        return f"Tactics · {who}'s choice"
+    return f"{who}'s turn"
 
 
 def labeller(seats: list[dict[str, Any]]) -> Callable[[Mapping[str, Any]], str]:
