@@ -701,6 +701,10 @@ def test_random_picks_through_random_combats(enemy_ids, context, unit_ids, rnd, 
                 add(s, entry, rnd.randint(1, 4), rnd.choice(ELEMENTS))
         if "sideways" in combat.allowed(s) and rnd.random() < 0.2:
             add(s, "block" if s["combat"]["phase"] == "block" else "melee", 1)
+        effect = rnd.choice(sorted(combat.TARGET_EFFECTS))
+        targets = combat.enemy_targets(s, effect)
+        if targets and rnd.random() < 0.1:  # a unit's enemy-targeting ability
+            combat.target_enemy(s, effect, rnd.choice(targets)[0], [])
         opts = ids(s)
         choice = "c-next" if picks >= patience else rnd.choice(opts)
         pick(s, choice)
@@ -719,3 +723,31 @@ def test_a_city_fortifies_its_defenders_once():
     fight(s, ["prowlers", "diggers"], kind="site", site="city", fortified=2, on_map=True, return_to="0,0")
     assert combat.fortification(s["combat"], 0) == 1 and combat.fortification(s["combat"], 1) == 2
     assert "c-t0" in ids(s) and "c-t1" not in ids(s)
+
+
+# ---------------------------------------------------------------- unit abilities that target an enemy
+
+def test_freeze_stops_an_attack_and_lowers_armor_to_at_least_one():
+    """Amotep Freezers (units.json): "one enemy does not attack and gets Armor -3 (min 1)"; rulebook: a blue unit
+    ability's other effects "have no effect when targeting enemies with Ice resistance"."""
+    s = make_state()
+    fight(s, ["swordsmen", "ice_mages", "diggers"])
+    assert [i for i, _ in combat.enemy_targets(s, "freeze_enemy")] == [0, 2]
+    combat.target_enemy(s, "freeze_enemy", 0, [])
+    combat.target_enemy(s, "freeze_enemy", 2, [])
+    assert combat.armor_of(s["combat"], 0) == 2 and combat.armor_of(s["combat"], 2) == 1
+    with pytest.raises(IllegalPick):
+        combat.target_enemy(s, "freeze_enemy", 1, [])
+    to_damage(s)
+    assert [e["damage"] for e in s["combat"]["enemies"]] == [0, 5, 0]
+
+
+def test_illusion_needs_an_unfortified_enemy_and_a_frozen_summoner_summons_nothing():
+    """Illusionists (units.json): "one unfortified enemy does not attack this combat"."""
+    s = make_state()
+    fight(s, ["diggers", "orc_summoners"])
+    assert [i for i, _ in combat.enemy_targets(s, "illusion")] == [1]
+    combat.target_enemy(s, "illusion", 1, [])
+    to_block(s)
+    assert len(s["combat"]["enemies"]) == 2  # no brown token drawn
+    assert combat.enemy_targets(s, "illusion") == []

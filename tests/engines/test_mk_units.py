@@ -12,7 +12,7 @@ from games.engines.rng import Rng
 ELEMENT = r"(?: (?:fire|ice|cold_fire))?"
 ATOM = re.compile(
     r"^(?:(?:attack|ranged|siege|block) \d+" + ELEMENT + r"|(?:move|influence|heal) \d+"
-    r"|mana (?:red|blue|green|white|gold|black|any)|crystal (?:red|blue|green|white)|special [a-z_0-9]+)$")
+    r"|mana (?:red|blue|green|white|gold|black|any)|crystal (?:red|blue|green|white)|special [a-z_0-9]+(?: \d+)*)$")
 
 
 def test_forty_base_unit_cards_twenty_per_deck():

@@ -50,7 +50,7 @@ def start(state: dict, seat: int, tokens: list[dict], context: dict, events: lis
         combat["enemies"].append({
             "id": token["id"], "colour": token["colour"], "hex": where if on_map is not None else None,
             "rampaging": rampaging, "defeated": False, "blocked": False, "summoned_by": None, "gone": False,
-            "damage": 0})
+            "damage": 0, "skip": False, "armor_mod": 0})
     state["combat"] = combat
     # "Any unspent Healing points disappear when entering combat"; attack and block start from nothing.
     pool = state["turn"]["pool"]
@@ -151,7 +151,7 @@ def _begin_block(state: dict, combat: dict, events: list[Event]) -> None:
     # "For each enemy with the Summon icon, draw a brown enemy token": it attacks in the summoner's place.
     for index, e in enumerate(list(combat["enemies"])):
         facts = enemy_data.enemy(e["id"])
-        if e["defeated"] or e["summoned_by"] is not None or not facts.summon:
+        if e["defeated"] or e["summoned_by"] is not None or not facts.summon or e.get("skip"):
             continue
         token = enemy_data.draw(state, facts.summon)
         if token is None:
@@ -159,7 +159,7 @@ def _begin_block(state: dict, combat: dict, events: list[Event]) -> None:
             continue
         combat["enemies"].append({"id": token["id"], "colour": token["colour"], "hex": None, "rampaging": False,
                                   "defeated": False, "blocked": False, "summoned_by": index, "gone": False,
-                                  "damage": 0})
+                                  "damage": 0, "skip": False, "armor_mod": 0})
         events.append(Event(f"{facts.name} summons {enemy_data.enemy(token['id']).name}.",
                             data={"kind": "summon", "enemy": token["id"]}))
     if not _attackers(combat):
@@ -235,7 +235,7 @@ def _attack_options(state: dict, combat: dict) -> list[Option]:
     targets = combat["targets"]
     if targets:
         value, kinds = attack_value(state, combat, targets)
-        armor = sum(enemy_data.enemy(combat["enemies"][i]["id"]).armor for i in targets)
+        armor = sum(armor_of(combat, i) for i in targets)
         if value >= armor:  # a weaker attack "has no effect": it is not offered
             names = " and ".join(_name(combat["enemies"][i]) for i in targets)
             word = f"{kinds} attack" if ranged else "attack"
@@ -471,6 +471,62 @@ def _finish(state: dict, events: list[Event]) -> None:
                         data={"kind": "combat_end", "seat": seat_index, "victory": victory}))
 
 
+# ---------------------------------------------------------------- effects that target an enemy (unit abilities)
+
+# name -> (does not attack this combat, armor change, resistance that makes it immune, needs unfortified)
+TARGET_EFFECTS = {
+    # Amotep Freezers (blue mana): "one enemy does not attack and gets Armor -3 (min 1)"; rulebook: a blue unit
+    # ability's non-attack effect "[has] no effect when targeting enemies with Ice resistance".
+    "freeze_enemy": (True, -3, "ice", False),
+    # Illusionists (white mana): "one unfortified enemy does not attack this combat".
+    "illusion": (True, 0, None, True),
+}
+
+
+def enemy_targets(state: dict, effect: str) -> list[tuple[int, str]]:
+    """The enemies an effect of TARGET_EFFECTS may target now, as (index, label); [] outside combat.
+
+    Before the attacks are over (ranged/siege and block phases); a summoner cannot be targeted while its
+    summoned monster stands in for it ("No effect can target the summoning enemy during these phases")."""
+    combat = state.get("combat")
+    if not combat or combat["phase"] not in ("ranged", "block"):
+        return []
+    skip, _, immune, unfortified = TARGET_EFFECTS[effect]
+    out = []
+    for index, e in enumerate(combat["enemies"]):
+        facts = enemy_data.enemy(e["id"])
+        if e["defeated"] or e["gone"] or e["blocked"] or (skip and e.get("skip")):
+            continue
+        if combat["phase"] == "block" and facts.summon:
+            continue
+        if (immune and immune in facts.resistances) or (unfortified and fortification(combat, index)):
+            continue
+        out.append((index, f"{facts.name} (armor {armor_of(combat, index)}, attack {facts.attack})"))
+    return out
+
+
+def target_enemy(state: dict, effect: str, index: int, events: list[Event]) -> None:
+    """Apply a TARGET_EFFECTS effect to one enemy (the caller offered ``enemy_targets``)."""
+    combat = state["combat"]
+    if index not in {i for i, _ in enemy_targets(state, effect)}:
+        raise IllegalPick(f"{effect} cannot target enemy {index} now")
+    skip, armor_change, _, _ = TARGET_EFFECTS[effect]
+    e = combat["enemies"][index]
+    e["skip"] = e.get("skip", False) or skip
+    e["armor_mod"] = e.get("armor_mod", 0) + armor_change
+    what = "does not attack this combat" if skip else ""
+    if armor_change:
+        what += f"{' and ' if what else ''}gets Armor {armor_change:+d}"
+    events.append(Event(f"{_name(e)} {what}.", data={"kind": "enemy_effect", "effect": effect, "enemy": e["id"]}))
+
+
+def armor_of(combat: dict, index: int) -> int:
+    """The enemy's armor with combat effects applied; a reduced armor never goes below 1 ("min 1")."""
+    e = combat["enemies"][index]
+    armor = enemy_data.enemy(e["id"]).armor
+    return max(1, armor + e["armor_mod"]) if e.get("armor_mod") else armor
+
+
 # ---------------------------------------------------------------- helpers
 
 def _alive(combat: dict) -> list[int]:
@@ -482,7 +538,7 @@ def _alive(combat: dict) -> list[int]:
 def _attackers(combat: dict) -> list[int]:
     """Enemies that attack in the block and damage phases (a summoner attacks through its summoned monster)."""
     return [i for i, e in enumerate(combat["enemies"])
-            if not e["defeated"] and not e["gone"] and enemy_data.enemy(e["id"]).attack > 0]
+            if not e["defeated"] and not e["gone"] and not e.get("skip") and enemy_data.enemy(e["id"]).attack > 0]
 
 
 def _damage_pending(combat: dict) -> list[int]:
@@ -537,7 +593,7 @@ def _element(element: str) -> str:
 
 def _describe_target(combat: dict, index: int, ranged: bool) -> str:
     facts = enemy_data.enemy(combat["enemies"][index]["id"])
-    notes = [f"armor {facts.armor}"]
+    notes = [f"armor {armor_of(combat, index)}"]
     if ranged and fortification(combat, index):
         notes.append("fortified: siege only")
     if facts.resistances:
@@ -554,7 +610,8 @@ def public_view(state: dict) -> dict | None:
     for index, e in enumerate(combat["enemies"]):
         facts = enemy_data.enemy(e["id"])
         shown.append({"index": index, "id": e["id"], "name": facts.name, "colour": e["colour"],
-                      "armor": facts.armor, "attack": facts.attack, "element": facts.element,
+                      "armor": armor_of(combat, index), "attack": facts.attack, "element": facts.element,
+                      "skip": e.get("skip", False),
                       "abilities": sorted(facts.abilities), "resistances": sorted(facts.resistances),
                       "fortified": fortification(combat, index), "defeated": e["defeated"],
                       "blocked": e["blocked"], "summoned_by": e["summoned_by"], "gone": e["gone"],

@@ -29,8 +29,9 @@ UNIT_SPECIALS = {
     ("altem_mages", 0): "mana any + mana any",
     ("altem_mages", 1): "attack 5 cold_fire | block 5 cold_fire",
     ("altem_mages", 2): "special cold_fire_or_siege",  # this combat all your attacks become cold fire, or siege
-    ("foresters", 1): "move 2 + special forest_path",  # forests, hills, swamps cost 1 less this turn
-    ("herbalist", 1): "special ready_unit_level_2",
+    # Foresters also make forests, hills and swamps cost 1 less this turn: not modelled (no terrain modifiers).
+    ("foresters", 1): "move 2",
+    ("herbalist", 1): "special ready_unit 2",  # cards.py's ready_unit, up to level II
     ("illusionists", 1): "special illusion",  # one unfortified enemy does not attack this combat
     ("utem_swordsmen", 2): "attack 6 + special wound_self | block 6 + special wound_self",
 }
