@@ -422,3 +422,41 @@ def test_exploring_at_random_until_no_tile_is_left(players, seed, data):
         for hk, h in zip(hexmap.tile_hexes(t["centre"]), TILES[t["id"]].hexes):
             assert m["hexes"][hk]["tile"] == t["id"] and m["hexes"][hk]["terrain"] == h.terrain
     assert all(TILES[t].kind != "city" for t in placed if t not in deck)  # city tiles never come back
+
+
+# --- setup.py's form and the caller's piles -------------------------------------------------------------------
+
+def test_new_map_inside_a_game_state_uses_its_piles():
+    """setup.py's call ``new_map(state, countryside=.., core=.., city=..)``: the enemies come from the state's
+    face-down piles, ruins tokens from its ruins pile, the random state is written back."""
+    from games.engines.mage_knight import enemies, sites
+
+    rng = Rng(seed_state(5))
+    state = {"players": 4, "time": "day", "enemies": enemies.new_piles(rng),
+             "ruins": {"pile": sites.new_ruins_pile(rng), "discard": []}, "rng": rng.state}
+    greens = len(state["enemies"]["piles"]["green"])
+    before = state["rng"]
+    m, _events = hexmap.new_map(state, countryside=11, core=2, city=1)
+    assert state["map"] is m and "ruins_pile" not in m
+    assert len(state["enemies"]["piles"]["green"]) == greens - 2  # the orcs of countryside tiles 1 and 2
+    placed = [e["id"] for h in m["hexes"].values() for e in h["enemies"]]
+    assert len(placed) == 2
+    assert state["rng"] != before
+    assert [TILES[t].kind for t in m["tile_deck"]] == ["countryside"] * 9 + ["core", "core", "city"]
+
+
+def test_an_exhausted_enemy_pile_places_nothing():
+    """enemies.draw returns None when every token of a colour is in play: the space stays empty."""
+    m = hand_map(deck=["countryside_1"])
+    events = hexmap.place_tile(m, "countryside_1", "2,-3", Rng(1), lambda colour: None, "day", None)
+    assert not any(h["enemies"] or h["rampaging"] for h in m["hexes"].values())
+    assert not any(e.data.get("type") == "rampaging_placed" for e in events)
+
+
+def test_discarded_ruins_token_goes_to_the_map_discard_or_back_to_the_caller():
+    m = hand_map(("starting_a", "0,0"), ("countryside_1", "2,-3"), ("countryside_2", "3,-1"),
+                 deck=["countryside_8"])
+    hexmap.explore(m, "5,-4", Rng(1), drawer(), "day")
+    ruins = hexmap.hexes_of_site(m, "ancient_ruins")[0]
+    assert hexmap.discard_ruins(m, ruins) == "ruins_1"
+    assert m["ruins_discard"] == ["ruins_1"] and m["hexes"][ruins]["ruins"] is None

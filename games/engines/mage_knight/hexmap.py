@@ -24,7 +24,7 @@ from games.engines.mage_knight.tiles import OFFSETS, POSITIONS, TILES, terrain_c
 from games.engines.rng import Rng
 
 Map = dict[str, Any]
-DrawEnemy = Callable[[str], dict[str, Any]]
+DrawEnemy = Callable[[str], "dict[str, Any] | None"]  # None: no token of that colour is left
 DrawRuins = Callable[[], "str | None"]
 
 HEX_DIRECTIONS = ((1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1))  # NE E SE SW W NW
@@ -252,7 +252,10 @@ def place_tile(m: Map, tile_id: str, centre: str, rng: Rng, draw_enemy: DrawEnem
                 "conquered": False, "burned": False, "ruins": None}
         m["hexes"][hk] = cell
         for colour in h.rampaging:
-            token = dict(draw_enemy(colour), face_up=True)
+            drawn = draw_enemy(colour)
+            if drawn is None:  # every token of the colour is in play: nothing to place
+                continue
+            token = dict(drawn, face_up=True)
             cell["enemies"].append(token)
             cell["rampaging"] = True
             name = site_facts.RAMPAGING[colour]["name"]
@@ -264,8 +267,9 @@ def place_tile(m: Map, tile_id: str, centre: str, rng: Rng, draw_enemy: DrawEnem
         reveal = facts.get("on_reveal") or {}
         if reveal.get("enemies"):
             for colour in reveal["enemies"]:
-                token = dict(draw_enemy(colour), face_up=bool(reveal.get("face_up")))
-                cell["enemies"].append(token)
+                drawn = draw_enemy(colour)
+                if drawn is not None:
+                    cell["enemies"].append(dict(drawn, face_up=bool(reveal.get("face_up"))))
             events.append(Event(f"A {facts['name'].lower()} on {tile.label} is guarded by "
                                 f"{_colour_list(reveal['enemies'])} enemy, face down.",
                                 data={"type": "garrison_placed", "hex": hk, "site": h.site,
@@ -298,39 +302,48 @@ def _colour_list(colours: list[str]) -> str:
 
 
 def _draw_ruins(m: Map) -> str | None:
+    if "ruins_pile" not in m:
+        return None
     if not m["ruins_pile"] and m["ruins_discard"]:
         m["ruins_pile"], m["ruins_discard"] = m["ruins_discard"], []
     return m["ruins_pile"].pop(0) if m["ruins_pile"] else None
 
 
-def new_map(players: int, rng: Rng, draw_enemy: DrawEnemy, time: str = "day",
-            draw_ruins: DrawRuins | None = None) -> tuple[Map, list[Event]]:
+def new_map(players, rng: Rng | None = None, draw_enemy: DrawEnemy | None = None, time: str = "day",
+            draw_ruins: DrawRuins | None = None, *, countryside: int | None = None, core: int = CORE_NON_CITY,
+            city: int = CORE_CITY) -> tuple[Map, list[Event]]:
     """The First Reconnaissance map: starting tile A at "0,0", the tile deck for the player count, and the
-    deck's top two tiles revealed on the wedge's first row.
+    deck's top two tiles revealed on the wedge's first row, their sites handled.
 
     Tile deck (decided in docs/rules-decisions/mage-knight.md): countryside tiles picked at random and
-    "sorted by numbers" (lowest on top), then the two non-city core tiles in random order, the city tile last.
-    The countryside and non-city core tiles left out are kept for the fallback rule."""
+    "sorted by numbers" (lowest on top), then the non-city core tiles in random order, the city tile last.
+    The countryside and non-city core tiles left out are kept for the fallback rule.
+
+    ``new_map(state, countryside=.., core=.., city=..)`` (setup.py's form) builds the map inside a game state:
+    state["rng"], enemies.draw(state, colour) and state["ruins"]["pile"]; it sets state["map"]."""
+    if isinstance(players, dict):
+        return _new_map_in_state(players, countryside, core, city)
     if players not in COUNTRYSIDE_BY_PLAYERS:
         raise ValueError(f"First Reconnaissance is for 1 to 4 players, not {players}")
-    countryside = [t for t in TILES.values() if t.kind == "countryside"]
-    rng.shuffle(countryside)
-    chosen = sorted(countryside[:COUNTRYSIDE_BY_PLAYERS[players]], key=lambda t: t.number)
-    spare_country = sorted((t.id for t in countryside[COUNTRYSIDE_BY_PLAYERS[players]:]),
-                           key=lambda i: TILES[i].number)
-    core = [t.id for t in TILES.values() if t.kind == "core"]
-    rng.shuffle(core)
+    assert rng is not None and draw_enemy is not None
+    n_country = COUNTRYSIDE_BY_PLAYERS[players] if countryside is None else countryside
+    countryside_tiles = [t for t in TILES.values() if t.kind == "countryside"]
+    rng.shuffle(countryside_tiles)
+    chosen = sorted(countryside_tiles[:n_country], key=lambda t: t.number)
+    spare_country = sorted((t.id for t in countryside_tiles[n_country:]), key=lambda i: TILES[i].number)
+    core_tiles = [t.id for t in TILES.values() if t.kind == "core"]
+    rng.shuffle(core_tiles)
     cities = [t.id for t in TILES.values() if t.kind == "city"]
-    city = cities[rng.below(len(cities))]
-    ruins = site_facts.ruins_token_ids()
-    rng.shuffle(ruins)
+    rng.shuffle(cities)
     m: Map = {
         "hexes": {}, "tiles": [],
-        "tile_deck": [t.id for t in chosen] + core[:CORE_NON_CITY] + [city],
-        "spare": {"countryside": spare_country, "core": sorted(core[CORE_NON_CITY:])},
-        "ruins_pile": ruins, "ruins_discard": [],
+        "tile_deck": [t.id for t in chosen] + core_tiles[:core] + cities[:city],
+        "spare": {"countryside": spare_country, "core": sorted(core_tiles[core:], key=lambda i: TILES[i].number)},
         "setup_tiles": [],
     }
+    if draw_ruins is None:  # the map keeps the ruins tokens itself
+        m["ruins_pile"] = site_facts.new_ruins_pile(rng)
+        m["ruins_discard"] = []
     events = place_tile(m, "starting_a", START, rng, draw_enemy, time, draw_ruins)
     for centre in SETUP_POSITIONS:
         tile_id = m["tile_deck"].pop(0)
@@ -339,6 +352,29 @@ def new_map(players: int, rng: Rng, draw_enemy: DrawEnemy, time: str = "day",
                             data={"type": "tile_revealed", "tile": tile_id, "centre": centre, "setup": True,
                                   "kind": TILES[tile_id].kind, "city": False, "fallback": False}))
         events += place_tile(m, tile_id, centre, rng, draw_enemy, time, draw_ruins)
+    return m, events
+
+
+def _new_map_in_state(state: dict[str, Any], countryside: int | None, core: int,
+                      city: int) -> tuple[Map, list[Event]]:
+    from games.engines.mage_knight import enemies  # the enemy piles are enemies.py's
+
+    rng = Rng(state["rng"])
+
+    def draw_enemy(colour: str) -> dict[str, Any] | None:
+        state["rng"] = rng.state
+        token = enemies.draw(state, colour)
+        rng.state = state["rng"]
+        return token
+
+    def draw_ruins() -> str | None:
+        pile = state["ruins"]["pile"]
+        return pile.pop() if pile else None
+
+    m, events = new_map(state["players"], rng, draw_enemy, state.get("time", "day"), draw_ruins,
+                        countryside=countryside, core=core, city=city)
+    state["rng"] = rng.state
+    state["map"] = m
     return m, events
 
 
@@ -408,9 +444,13 @@ def reveal_ruins_at_day(m: Map) -> list[Event]:
     return events
 
 
-def discard_ruins(m: Map, key: str) -> None:
-    """The ruins token of ``key`` leaves the map (its site was conquered) to the map's ruins discard."""
+def discard_ruins(m: Map, key: str) -> str | None:
+    """The ruins token of ``key`` leaves the map (its site was conquered); it goes to the map's ruins discard if
+    the map keeps the tokens, else the caller discards the returned id."""
     h = m["hexes"][key]
-    if h["ruins"]:
-        m["ruins_discard"].append(h["ruins"]["id"])
+    token = h["ruins"]["id"] if h["ruins"] else None
+    if token is not None:
+        if "ruins_discard" in m:
+            m["ruins_discard"].append(token)
         h["ruins"] = None
+    return token

@@ -19,6 +19,8 @@ import json
 import os
 from typing import Any
 
+from games.engines.rng import Rng
+
 JSON_PATH = os.path.join(os.path.dirname(__file__), "sites.json")
 REWARDS = ("spell", "artifact", "advanced_action", "unit", "crystal_roll", "dungeon_roll", "four_crystals",
            "ruins_token")
@@ -68,6 +70,13 @@ def ruins_token(token_id: str) -> dict[str, Any]:
 def ruins_token_ids() -> list[str]:
     """The base game's ruins tokens, in a fixed order (shuffle before use)."""
     return list(RUINS_TOKENS)
+
+
+def new_ruins_pile(rng: Rng) -> list[str]:
+    """The base ruins tokens, shuffled face down (setup: "Shuffle all Enemy and Ruin Tokens")."""
+    pile = ruins_token_ids()
+    rng.shuffle(pile)
+    return pile
 
 
 def conquest_reward(name: str, ruins: str | None = None) -> list[str]:
