@@ -17,14 +17,13 @@ ATOM = re.compile(
 
 def test_forty_base_unit_cards_twenty_per_deck():
     """units.json counts: 20 base unit types, 40 cards; regular (silver) level I-II, elite (gold) level III-IV."""
-    decks = U.new_unit_decks(Rng(4))
-    assert set(decks) == {"units_regular", "units_elite"}
-    assert len(decks["units_regular"]) == 20 and len(decks["units_elite"]) == 20
-    counts = Counter(decks["units_regular"] + decks["units_elite"])
+    regular, elite = U.new_unit_decks(Rng(4))
+    assert len(regular) == 20 and len(elite) == 20
+    counts = Counter(regular + elite)
     assert all(counts[u.id] == u.copies for u in U.UNITS.values())
-    assert all(U.unit(i).tier == "regular" for i in decks["units_regular"])
-    assert {U.unit(i).level for i in decks["units_regular"]} == {1, 2}
-    assert {U.unit(i).level for i in decks["units_elite"]} == {3, 4}
+    assert all(U.unit(i).tier == "regular" for i in regular)
+    assert {U.unit(i).level for i in regular} == {1, 2}
+    assert {U.unit(i).level for i in elite} == {3, 4}
 
 
 def test_decks_are_shuffled_by_the_seed():
@@ -53,3 +52,8 @@ def test_known_cards():
     assert U.unit("altem_mages").resistances == {"fire", "ice"}
     assert U.unit("fire_mages").armor == 4  # majority of sources (MKD says 3)
     assert ("heal 2", "green") in U.abilities("herbalist")
+
+
+def test_recruit_sites_and_deck_of_a_unit():
+    assert U.recruit_sites("herbalist") == {"monastery", "village"}
+    assert U.is_elite("catapults") and not U.is_elite("peasants")

@@ -82,7 +82,7 @@ def draw(state: dict, colour: str) -> dict | None:
     None only when every token of that colour is on the map or in a combat (the caller places nothing)."""
     piles, discards = state["enemies"]["piles"], state["enemies"]["discards"]
     if not piles[colour]:
-        if not discards[colour]:
+        if not discards.get(colour):
             return None
         rng = Rng(state["rng"])
         piles[colour] = discards[colour]
@@ -93,7 +93,7 @@ def draw(state: dict, colour: str) -> dict | None:
 
 
 def discard(state: dict, token: dict) -> None:
-    state["enemies"]["discards"][token["colour"]].append(token["id"])
+    state["enemies"]["discards"].setdefault(token["colour"], []).append(token["id"])
 
 
 def resists(resistances, element: str) -> bool:

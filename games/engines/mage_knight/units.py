@@ -61,16 +61,26 @@ def unit(unit_id: str) -> Unit:
     return UNITS[unit_id]
 
 
+def recruit_sites(unit_id: str) -> frozenset[str]:
+    """Site names where the unit can be recruited (village, monastery, keep, mage_tower, city)."""
+    return UNITS[unit_id].recruit_sites
+
+
+def is_elite(unit_id: str) -> bool:
+    """Gold back: its deck is units_elite."""
+    return UNITS[unit_id].tier == "elite"
+
+
 def abilities(unit_id: str) -> list[tuple[str, str | None]]:
     """The unit's abilities, one per activation: (effect string, mana colour it costs or None)."""
     return list(UNITS[unit_id].abilities)
 
 
-def new_unit_decks(rng: Rng) -> dict[str, list[str]]:
-    """The shuffled regular and elite decks, one id per card (setup step 7): keys as in state["decks"]."""
-    decks = {}
+def new_unit_decks(rng: Rng) -> tuple[list[str], list[str]]:
+    """The shuffled regular and elite decks, one id per card (setup step 7): (units_regular, units_elite)."""
+    decks = []
     for tier in TIERS:
         deck = [u.id for u in UNITS.values() if u.tier == tier for _ in range(u.copies)]
         rng.shuffle(deck)
-        decks[f"units_{tier}"] = deck
-    return decks
+        decks.append(deck)
+    return decks[0], decks[1]
