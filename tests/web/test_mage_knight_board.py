@@ -308,3 +308,187 @@ def test_the_lobby_fields_make_the_engines_hero_options():
     with pytest.raises(ValueError, match="different hero"):
         parse_options(2, twice)
     assert game_options(None, {"mk_elite_units": True}, seats=1) == {"elite_units": True}
+
+
+# ------------------------------------------------------------------------------------------------------------------
+# Part two: real games through the server (the engine's own view; games created and played through the services)
+# ------------------------------------------------------------------------------------------------------------------
+
+from games.engines.registry import ENGINES  # noqa: E402
+
+needs_engine = pytest.mark.skipif("mage_knight" not in ENGINES, reason="the Mage Knight engine is not registered yet")
+HAND_CANARY = ("zcanary_card", "Canary Marcher Qx7f")
+RUINS_CANARY = "zcanary_ruins_qx7f"
+
+
+def bot_pick(game, seat: int) -> str:
+    """What a bot picks for ``seat`` now: the greedy bot when the engine has one, else a seeded random one."""
+    from games.engines.bots import GREEDY, RandomBot, make_bot
+    from games.engines.registry import get_engine
+    bot = make_bot("mage_knight", "greedy") if "mage_knight" in GREEDY else RandomBot(game.state["n"] * 7 + seat)
+    return bot.choose(get_engine("mage_knight"), game.state, seat)
+
+
+def drive(game, done, limit: int = 4000):
+    """Every open prompt picks what a bot would, through the services, until ``done(state)`` or the game ends."""
+    from games.models import GameStatus
+    from tests.games.helpers import open_prompt, pick
+    for _ in range(limit):
+        game.refresh_from_db()
+        if game.status != GameStatus.ACTIVE or done(game.state):
+            return game
+        seat = next(p for p in range(game.players) if open_prompt(game, p) is not None)
+        pick(game, seat, bot_pick(game, seat))
+    raise AssertionError("the game did not get there")
+
+
+def mid_game(state) -> bool:
+    """A turn under way after someone has moved: the map, a hand, the pool all have something to show."""
+    return state["phase"] == "turn" and state.get("dec") is not None and state["dec"].get("kind") == "turn" \
+        and any(s["pos"] not in (None, "0,0") for s in state["seats"])
+
+
+def in_combat(state) -> bool:
+    return state.get("combat") is not None and state.get("dec") is not None
+
+
+def mk_game(players: int = 2, seed: int = 3):
+    from tests.factories import make_started_game
+    return make_started_game(players=players, engine="mage_knight", seed=seed)
+
+
+def register_canaries(monkeypatch) -> None:
+    """A deed card and an enemy under names found nowhere in the game's data, known to the engine's tables."""
+    from dataclasses import replace
+
+    from games.engines.mage_knight import cards as mk_cards
+    from games.engines.mage_knight import enemies as mk_enemies
+    monkeypatch.setitem(mk_cards.CARDS, HAND_CANARY[0],
+                        replace(mk_cards.CARDS["march"], id=HAND_CANARY[0], name=HAND_CANARY[1]))
+    some = next(iter(mk_enemies.ENEMIES.values()))
+    monkeypatch.setitem(mk_enemies.ENEMIES, SECRET_ENEMY[0], replace(some, id=SECRET_ENEMY[0], name=SECRET_ENEMY[1]))
+
+
+def plant_canaries(game) -> str:
+    """Seat 1 holds the canary card; a face-down enemy token is the canary enemy and a face-down ruins token the
+    canary token. Returns the hex of the planted enemy."""
+    state = game.state
+    state["seats"][1]["hand"].append(HAND_CANARY[0])
+    hexes = state["map"]["hexes"]
+    key = next((k for k, h in hexes.items() if any(not e["face_up"] for e in h.get("enemies") or [])), None)
+    if key is None:  # no face-down token in sight yet: put one on an empty plains hex away from everyone
+        key = next(k for k, h in hexes.items() if h["terrain"] in ("plains", "hills", "forest") and not h.get("site")
+                   and not h.get("enemies") and all(s["pos"] != k for s in state["seats"]))
+        hexes[key]["enemies"] = [{"id": SECRET_ENEMY[0], "colour": "brown", "face_up": False}]
+    else:
+        token = next(e for e in hexes[key]["enemies"] if not e["face_up"])
+        token["id"] = SECRET_ENEMY[0]
+    ruins = next((h for h in hexes.values() if h.get("ruins")), None)
+    if ruins is not None:
+        ruins["ruins"] = {"id": RUINS_CANARY, "face_up": False}
+    game.save(update_fields=["state"])
+    return key
+
+
+def assert_no_canary(text: str, where: str, *, own_hand: bool = False) -> None:
+    secrets = [*SECRET_ENEMY, RUINS_CANARY] + ([] if own_hand else list(HAND_CANARY))
+    for secret in secrets:
+        assert secret not in text, f"{secret} leaked into {where}"
+
+
+@needs_engine
+@pytest.mark.django_db
+def test_a_real_game_draws_its_map_hand_and_heroes_for_a_player_a_spectator_and_the_replay(login, stranger):
+    """Issue 15 "Surfaces": the game page, its live fragment and the replay draw the engine's view for a seat and for
+    a spectator: every revealed hex in the SVG, the heroes' areas, the player's own hand only."""
+    game, users = mk_game()
+    drive(game, mid_game)
+    state = game.state
+    seat = state["dec"]["seat"]
+    c = login(users[seat])
+    html = c.get(f"/games/{game.pk}/").content.decode()
+    assert 'id="mk-board"' in html and 'class="mk-map"' in html
+    assert html.count('class="mk-hex ') == len(state["map"]["hexes"])
+    assert 'id="my-hand"' in html and 'id="hero-0"' in html and 'id="hero-1"' in html
+    assert f"Round <strong>{state['round']}</strong> of {state['rounds_total']}" in html
+    live = c.get(f"/games/{game.pk}/live/").json()["html"]
+    assert 'id="mk-board"' in live and 'id="my-hand"' in live
+    spectator = login(stranger).get(f"/games/{game.pk}/").content.decode()
+    assert 'class="mk-map"' in spectator and 'id="my-hand"' not in spectator and "mk-map-form" not in spectator
+    replay = c.get(f"/games/{game.pk}/replay/")
+    assert replay.status_code == 200 and 'class="mk-map"' in replay.content.decode()
+    assert login(stranger).get(f"/games/{game.pk}/replay/").status_code == 200
+
+
+@needs_engine
+@pytest.mark.django_db
+def test_clicking_a_hex_posts_the_move_pick_like_the_decision_box(login):
+    """Issue 15: "clickable hexes posting those options" through the decision box's route: the posted pick moves
+    the hero."""
+    from tests.games.helpers import open_prompt
+    game, users = mk_game()
+    drive(game, lambda s: s["phase"] == "turn" and s.get("dec") is not None and s["dec"].get("kind") == "turn"
+          and any(o.startswith("t-move:") for o in _open_option_ids(game, s["dec"]["seat"])))
+    seat = game.state["dec"]["seat"]
+    c = login(users[seat])
+    html = c.get(f"/games/{game.pk}/").content.decode()
+    prompt = open_prompt(game, seat)
+    move = next(o["id"] for o in prompt.options if o["id"].startswith("t-move:"))
+    form = html[html.index('id="mk-map-form"'):]
+    assert f'name="prompt" value="{prompt.prompt_id}"' in form and f'value="{move}"' in form
+    r = c.post(f"/games/{game.pk}/move/", {"prompt": prompt.prompt_id, "option": move})
+    assert r.status_code in (200, 302)
+    game.refresh_from_db()
+    assert game.state["seats"][seat]["pos"] == move.split(":", 1)[1]
+
+
+def _open_option_ids(game, seat: int) -> list[str]:
+    from tests.games.helpers import open_prompt
+    p = open_prompt(game, seat)
+    return [o["id"] for o in p.options] if p else []
+
+
+@needs_engine
+@pytest.mark.django_db
+def test_hidden_cards_enemies_and_ruins_never_reach_another_seats_page_fragment_or_api(login, stranger, monkeypatch):
+    """Issue 15 hidden information "(hands, deck orders, face-down enemies and ruins, tile deck) on every surface":
+    a card in seat 1's hand, a face-down enemy's identity and a face-down ruins token's never show on seat 0's or a
+    spectator's page, live fragment or API view; the hand card does show to seat 1 (so the check can fail)."""
+    register_canaries(monkeypatch)
+    game, users = mk_game()
+    drive(game, mid_game)
+    plant_canaries(game)
+    for viewer, who in ((users[0], "seat 0"), (stranger, "spectator")):
+        c = login(viewer)
+        assert_no_canary(c.get(f"/games/{game.pk}/").content.decode(), f"{who}'s page")
+        assert_no_canary(c.get(f"/games/{game.pk}/live/").json()["html"], f"{who}'s fragment")
+        assert_no_canary(c.get(f"/api/games/{game.pk}/").content.decode(), f"{who}'s API view")
+    own = login(users[1])
+    page = own.get(f"/games/{game.pk}/").content.decode()
+    assert HAND_CANARY[1] in page
+    assert_no_canary(page, "seat 1's page", own_hand=True)
+    assert_no_canary(own.get(f"/api/games/{game.pk}/").content.decode(), "seat 1's API view", own_hand=True)
+
+
+@needs_engine
+@pytest.mark.django_db
+def test_a_finished_game_shows_the_final_table(login, stranger):
+    """Rules "Scoring": Fame plus achievements, the most Fame wins; the page shows the table to all."""
+    game, users = mk_game(seed=5)
+    drive(game, lambda s: False, limit=20000)
+    game.refresh_from_db()
+    assert game.status == "finished"
+    for viewer in (users[0], stranger):
+        html = login(viewer).get(f"/games/{game.pk}/").content.decode()
+        assert 'id="result"' in html and "Final scores" in html and "Fame" in html
+        assert 'id="my-hand"' not in html and "mk-map-form" not in html
+
+
+@needs_engine
+def test_the_rules_page_and_the_lobby_offer_the_game(client, db, login):
+    from tests.factories import UserFactory
+    html = client.get("/games/mage_knight/rules/").content.decode()
+    assert 'id="rules-summary"' in html and "First Reconnaissance" in html and "has no summary yet" not in html
+    assert "1-4 players (1: solo, against the Dummy Player)" in html
+    form = login(UserFactory()).get("/games/new/").content.decode()
+    assert 'name="mk_hero_1"' in form and 'name="mk_elite_units"' in form
