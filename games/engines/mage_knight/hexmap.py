@@ -40,7 +40,7 @@ COUNTRYSIDE_BY_PLAYERS = {1: 8, 2: 8, 3: 9, 4: 11}
 CORE_NON_CITY = 2
 CORE_CITY = 1
 # "Reveal two (if using starting tile A) ... tiles from the Tile deck and place them as depicted": the two
-# tile positions of the wedge's first row, the left coast lane first.
+# tile positions of the wedge's first row, NE of tile A first, then E.
 SETUP_POSITIONS = ("2,-3", "3,-1")
 MIN_ADJACENT = {"countryside": 2, "core": 2, "city": 2, "fallback": 3}
 
@@ -176,9 +176,12 @@ def is_safe(m: Map, key: str, seat: int, other_heroes: Iterable[str] = ()) -> bo
     return True
 
 
-def tile_adjacency(m: Map, centre: str, placed: set[str] | None = None) -> int:
+def tile_adjacency(m: Map, centre: str) -> int:
     """How many placed tiles border this tile position."""
-    placed = placed_centres(m) if placed is None else placed
+    return _count_adjacent(centre, placed_centres(m))
+
+
+def _count_adjacent(centre: str, placed: set[str]) -> int:
     return sum(1 for p in adjacent_positions(centre) if p in placed)
 
 
@@ -190,7 +193,7 @@ def _fits(kind: str, centre: str, placed: set[str]) -> bool:
     if len(adjacent) >= MIN_ADJACENT[kind]:
         return True
     # "Country Tiles must be adjacent to or border a tile that is adjacent to at least 2 other tiles."
-    return kind == "countryside" and any(tile_adjacency({}, p, placed) >= 2 for p in adjacent)
+    return kind == "countryside" and any(_count_adjacent(p, placed) >= 2 for p in adjacent)
 
 
 def _frontier(placed: set[str]) -> set[str]:
