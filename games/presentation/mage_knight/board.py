@@ -16,7 +16,7 @@ from .mapview import map_context, place_of
 
 def seat_name(seats: list[dict[str, Any]] | None, seat: int | None) -> str:
     """A seat as people know it ("alice", "Bot 2", "Seat 2"; 1-based)."""
-    if not isinstance(seat, int):
+    if not isinstance(seat, int) or seat < 0:  # the engine's seat -1 is the Dummy Player
         return "the Dummy Player"
     for s in seats or ():
         if s.get("position") == seat:

@@ -165,7 +165,7 @@ def where_in_game(view: dict[str, Any]) -> str:
         return "Game over"
     head = f"Round {view.get('round')} of {view.get('rounds_total')} ({(view.get('time') or 'day').capitalize()})"
     current = view.get("current")
-    who = f"seat {current + 1}" if isinstance(current, int) else "the Dummy Player"
+    who = f"seat {current + 1}" if isinstance(current, int) and current >= 0 else "the Dummy Player"
     if view.get("phase") == "tactics":
         return f"{head}: tactics, {who} chooses"
     return f"{head}: {who}'s turn"
