@@ -277,9 +277,10 @@ def _explorable_state():
     from games.engines.rng import Rng
     n = [0]
 
-    def draw(colour):
+    def draw(colour):  # real enemy ids, in turn
+        of_colour = [e.id for e in ENEMIES.values() if e.colour == colour]
         n[0] += 1
-        return {"id": f"e{n[0]}", "colour": colour, "face_up": False}
+        return {"id": of_colour[n[0] % len(of_colour)], "colour": colour, "face_up": False}
     m, _ = new_map(2, Rng(5), draw)
     st = make_state(hand=("march", "stamina"))
     st["map"] = m

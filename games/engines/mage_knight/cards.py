@@ -126,7 +126,7 @@ def describe(tree: list) -> str:
     if tree[0] == "any":
         return " or ".join(describe(t) for t in tree[1])
     if tree[0] == "all":
-        return " and ".join(describe(t) for t in tree[1])
+        return " and ".join(f"({describe(t)})" if t[0] == "any" else describe(t) for t in tree[1])
     kind, args = tree[1], tree[2:]
     if kind in COMBAT:
         elem = "" if args[1] == "physical" else args[1].replace("_", " ").title() + " "
