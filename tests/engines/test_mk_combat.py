@@ -185,6 +185,20 @@ def test_fortified_enemy_takes_only_siege_in_the_ranged_phase():
     assert s["turn"]["combat_result"]["defeated"] == ["diggers"]
 
 
+def test_ranged_points_a_fortified_target_ignored_stay_for_another_attack():
+    """Rulebook: "If some of the enemies are fortified and some are not, you may want to deal with the unfortified
+    ones with a separate attack (so you can use your Ranged Attacks)." """
+    s = make_state()
+    fight(s, ["diggers", "prowlers"])
+    add(s, "siege", 3)
+    add(s, "ranged", 3)
+    pick(s, "c-t0")
+    pick(s, "c-a")
+    assert sum(s["turn"]["pool"]["attack"]["siege"].values()) == 0
+    pick(s, "c-t1")
+    assert labels(s)["c-a"] == "Defeat Prowlers (armor 3) with 3 ranged/siege attack"
+
+
 def test_site_defenders_are_fortified_and_double_fortified_ones_cannot_be_targeted():
     """ "Enemies fortified twice cannot be targeted." A fortified site's defenders are fortified; Guardsmen also
     have the ability: at a keep they are fortified twice, until the attack phase ("ignoring fortification")."""

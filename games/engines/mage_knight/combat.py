@@ -137,9 +137,11 @@ def _end_phase(state: dict, events: list[Event]) -> None:
         _clear(pool, (), block=True)
         _begin_damage(state, combat, events)
     elif phase == "damage":
-        for index in _damage_pending(combat):
-            _damage_hero(state, combat, index, events)
-        _begin_attack(state, combat, events)
+        pending = _damage_pending(combat)
+        for index in pending:
+            _damage_hero(state, combat, index, events)  # the last one opens the attack phase
+        if not pending:
+            _begin_attack(state, combat, events)
     else:
         _finish(state, events)
 
@@ -245,7 +247,7 @@ def _attack_options(state: dict, combat: dict) -> list[Option]:
 
 def _commit_attack(state: dict, combat: dict, events: list[Event]) -> None:
     seat = state["seats"][combat["seat"]]
-    kinds = ("ranged", "siege") if combat["phase"] == "ranged" else ("melee", "ranged", "siege")
+    _, counted = attack_value(state, combat, combat["targets"])
     for index in combat["targets"]:
         e = combat["enemies"][index]
         facts = enemy_data.enemy(e["id"])
@@ -259,7 +261,9 @@ def _commit_attack(state: dict, combat: dict, events: list[Event]) -> None:
         events.append(Event(f"{facts.name} is defeated: Fame +{facts.fame}{rep_text}.",
                             data={"kind": "defeat", "enemy": e["id"], "fame": facts.fame, "reputation": reputation}))
     combat["targets"] = []
-    _clear(state["turn"]["pool"], kinds)  # the points were assigned to this attack
+    # The counted points were assigned to this attack; ranged points a fortified target ignored stay for
+    # another attack ("deal with the unfortified ones with a separate attack", rulebook).
+    _clear(state["turn"]["pool"], tuple(counted.split("/")))
     if not _alive(combat):
         _finish(state, events)
 
