@@ -765,3 +765,15 @@ def test_illusion_needs_an_unfortified_enemy_and_a_frozen_summoner_summons_nothi
     to_block(s)
     assert len(s["combat"]["enemies"]) == 2  # no brown token drawn
     assert combat.enemy_targets(s, "illusion") == []
+
+
+def test_public_view_shows_every_enemy_in_the_combat_face_up():
+    """ "Reveal all face-down enemies in the combat": the view names them, with armor and attacks."""
+    s = make_state()
+    s["enemies"]["piles"]["brown"].append("medusa")
+    fight(s, ["orc_summoners"], on_map=True)
+    to_block(s)
+    shown = combat.public_view(s)["enemies"]
+    assert [(e["name"], e["face_up"], e["attacks"]) for e in shown] == [
+        ("Orc Summoners", True, [{"summon": "brown"}]), ("Medusa", True, [{"value": 6, "element": "physical"}])]
+    assert shown[1]["summoned"] and combat.public_view(make_state()) is None

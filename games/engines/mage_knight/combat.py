@@ -58,7 +58,7 @@ def start(state: dict, seat: int, tokens: list[dict], context: dict, events: lis
     _clear(pool, ("melee", "ranged", "siege"), block=True)
     names = ", ".join(_name(e) for e in combat["enemies"]) or "no enemies"
     events.append(Event(f"Seat {seat + 1} fights; the enemies are revealed: {names}.",
-                        data={"kind": "combat_start", "seat": seat, "enemies": [e["id"] for e in combat["enemies"]]}))
+                        data={"kind": "combat_start", "enemies": [e["id"] for e in combat["enemies"]]}))
     if not _alive(combat):
         _finish(state, events)
 
@@ -374,14 +374,14 @@ def _damage_hero(state: dict, combat: dict, index: int, events: list[Event]) -> 
         # "A Hero assigned damage by a Paralyzing enemy must immediately discard any non-Wound cards"
         _discard_non_wounds(seat)
         text += "; paralyzed, they discard every non-wound card in hand"
-    events.append(Event(text + ".", data={"kind": "wounds", "seat": combat["seat"], "wounds": wounds}))
+    events.append(Event(text + ".", data={"kind": "wounds", "wounds": wounds}))
     if not combat["knocked_out"] and combat["wounds"] >= seat["hand_limit"]:
         # "Knock out: If the number of Wound cards added to your hand during a combat equals or exceeds
         # your unmodified Hand limit ... immediately discard all non-Wound cards from your hand."
         combat["knocked_out"] = True
         _discard_non_wounds(seat)
         events.append(Event(f"Seat {combat['seat'] + 1} is knocked out and discards every non-wound card in hand.",
-                            data={"kind": "knocked_out", "seat": combat["seat"]}))
+                            data={"kind": "knocked_out"}))
     _after_damage(state, combat, events)
 
 
@@ -472,7 +472,7 @@ def _finish(state: dict, events: list[Event]) -> None:
     state["combat"] = None
     events.append(Event(("Victory" if victory else "The combat ends") +
                         f": {len(defeated)} enem{'y' if len(defeated) == 1 else 'ies'} defeated.",
-                        data={"kind": "combat_end", "seat": seat_index, "victory": victory}))
+                        data={"kind": "combat_end", "victory": victory}))
 
 
 # ---------------------------------------------------------------- effects that target an enemy (unit abilities)
@@ -606,19 +606,21 @@ def _describe_target(combat: dict, index: int, ranged: bool) -> str:
 
 
 def public_view(state: dict) -> dict | None:
-    """What everyone may see of the combat (every enemy in it is face up)."""
+    """What everyone may see of the combat (every enemy in it is face up), in the view's shape."""
     combat = state.get("combat")
     if not combat:
         return None
     shown = []
     for index, e in enumerate(combat["enemies"]):
         facts = enemy_data.enemy(e["id"])
-        shown.append({"index": index, "id": e["id"], "name": facts.name, "colour": e["colour"],
+        attack = {"summon": facts.summon} if facts.summon else {"value": facts.attack, "element": facts.element}
+        shown.append({"index": index, "id": e["id"], "name": facts.name, "colour": e["colour"], "face_up": True,
                       "armor": armor_of(combat, index), "attack": facts.attack, "element": facts.element,
-                      "skip": e.get("skip", False),
-                      "abilities": sorted(facts.abilities), "resistances": sorted(facts.resistances),
+                      "attacks": [attack], "abilities": sorted(facts.abilities),
+                      "resistances": sorted(facts.resistances), "fame": facts.fame,
                       "fortified": fortification(combat, index), "defeated": e["defeated"],
-                      "blocked": e["blocked"], "summoned_by": e["summoned_by"], "gone": e["gone"],
+                      "blocked": e["blocked"], "summoned": e["summoned_by"] is not None,
+                      "summoned_by": e["summoned_by"], "gone": e["gone"], "skip": e.get("skip", False),
                       "damage": e["damage"]})
     return {"phase": combat["phase"], "enemies": shown, "targets": list(combat["targets"]),
             "context": combat["context"], "wounds": combat["wounds"], "knocked_out": combat["knocked_out"]}
