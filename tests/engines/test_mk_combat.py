@@ -7,6 +7,7 @@ and a small map. Quotes in the docstrings are from ../shared/rules/mage-knight-r
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 import pytest
@@ -692,7 +693,7 @@ def _pool_entries(state):
        st.randoms(use_true_random=False), st.integers(1, 60))
 def test_random_picks_through_random_combats(enemy_ids, context, unit_ids, rnd, patience):
     """Random picks (and random card plays into the allowed pool entries) always end the combat, never create or
-    lose a token, a wound or a card, and never leave a pool entry negative."""
+    lose a token, a wound or a card, never leave a pool entry negative, and keep the state plain JSON."""
     kind, site, fortified = context
     s = make_state(hand=("march", "rage", "swiftness", "stamina"), units=unit_ids, armor=rnd.choice([2, 3, 4]))
     left = Counter(i for pile in s["enemies"]["piles"].values() for i in pile)
@@ -708,6 +709,7 @@ def test_random_picks_through_random_combats(enemy_ids, context, unit_ids, rnd, 
     while s["combat"] is not None:
         assert _tokens_everywhere(s) == tokens0 and _wounds_everywhere(s) == wounds0 and _cards(s) == cards0
         assert min(_pool_entries(s)) >= 0
+        assert json.loads(json.dumps(s)) == s  # the combat state is plain JSON
         opts = ids(s)
         assert opts[0] == "c-next"
         for entry in combat.allowed(s) - {"sideways"}:
