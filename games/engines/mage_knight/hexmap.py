@@ -333,7 +333,7 @@ def new_map(players, rng: Rng | None = None, draw_enemy: DrawEnemy | None = None
     deck's top two tiles revealed on the wedge's first row, their sites handled.
 
     Tile deck (decided in docs/rules-decisions/mage-knight.md): countryside tiles picked at random and
-    "sorted by numbers" (lowest on top), then the non-city core tiles in random order, the city tile last.
+    "sorted by numbers" (lowest on top), then the non-city core tiles and the city tile shuffled together.
     The countryside and non-city core tiles left out are kept for the fallback rule.
 
     ``new_map(state, countryside=.., core=.., city=..)`` (setup.py's form) builds the map inside a game state:
@@ -352,9 +352,12 @@ def new_map(players, rng: Rng | None = None, draw_enemy: DrawEnemy | None = None
     rng.shuffle(core_tiles)
     cities = [t.id for t in TILES.values() if t.kind == "city"]
     rng.shuffle(cities)
+    # "Choose the appropriate number of each as specified by your chosen Scenario and shuffle them together."
+    core_deck = core_tiles[:core] + cities[:city]
+    rng.shuffle(core_deck)
     m: Map = {
         "hexes": {}, "tiles": [],
-        "tile_deck": [t.id for t in chosen] + core_tiles[:core] + cities[:city],
+        "tile_deck": [t.id for t in chosen] + core_deck,
         "spare": {"countryside": spare_country, "core": sorted(core_tiles[core:], key=lambda i: TILES[i].number)},
         "setup_tiles": [],
     }
