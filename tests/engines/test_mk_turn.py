@@ -381,3 +381,117 @@ def test_with_real_setup_if_present():
     got = ids(st)
     assert "t-rest" in got and "t-end" in got
     assert all(cards.CARDS[c] for c in st["seats"][0]["hand"])
+
+
+# ---------------------------------------------------------------- units
+
+def _with_unit(unit_id, ready=True, wounded=False, **kw):
+    st = started(**kw)
+    st["seats"][0]["units"] = [{"id": unit_id, "ready": ready, "wounded": wounded, "uid": 1}]
+    return st
+
+
+def test_a_ready_unit_adds_its_ability_and_is_spent():
+    """Using a Unit: a ready unit's ability goes into the turn's pool; the unit is spent."""
+    st = _with_unit("peasants")
+    got = [i for i in ids(st) if i.startswith("t-unit")]
+    assert got == ["t-unit:1:2", "t-unit:1:3"]  # Influence 2, Move 2 (attack and block need a combat)
+    pick(st, "t-unit:1:3")
+    assert st["turn"]["pool"]["move"] == 2 and not st["seats"][0]["units"][0]["ready"]
+    assert not [i for i in ids(st) if i.startswith("t-unit")]
+
+
+def test_wounded_or_spent_units_do_nothing():
+    assert not [i for i in ids(_with_unit("peasants", wounded=True)) if i.startswith("t-unit")]
+    assert not [i for i in ids(_with_unit("peasants", ready=False)) if i.startswith("t-unit")]
+
+
+def test_unit_ability_with_a_mana_cost():
+    """Herbalist "heal 2@green": the ability is paid with a green mana."""
+    st = _with_unit("herbalist", hand=("wound", "wound"), dice=("red",))
+    assert "t-unit:1:0" not in ids(st)
+    st = _with_unit("herbalist", hand=("wound", "wound"), dice=("green",))
+    pick(st, "t-unit:1:0")
+    assert st["seats"][0]["hand"] == [] and st["source"]["taken"] == [0]
+
+
+def test_units_in_combat_follow_the_phase():
+    """In combat a unit adds only what the phase allows (combat.allowed): Block in the block phase."""
+    st = _with_unit("peasants")
+    st["combat"] = {"seat": 0, "phase": "block", "context": {"kind": "challenge"}, "enemies": [],
+                    "targets": []}
+    from games.engines.mage_knight import combat
+    got = [o.id for o in turn._unit_options(st, 0)]
+    assert got == ["t-unit:1:1"]
+    assert combat.allowed(st) >= {"block"}
+
+
+def test_swordsmen_big_attack_wounds_the_unit():
+    """Utem Swordsmen: Attack 6 "+ special wound_self" -- the unit takes a wound."""
+    st = _with_unit("utem_swordsmen")
+    st["combat"] = {"seat": 0, "phase": "attack", "context": {"kind": "challenge"}, "enemies": [],
+                    "targets": []}
+    pick(st, "t-unit:1:2")  # "attack 6 + wound_self | block 6 + wound_self": only the attack is of use now
+    assert st["seats"][0]["units"][0]["wounded"]
+    assert st["turn"]["pool"]["attack"]["melee"] == {"physical": 6}
+
+
+def test_heal_points_heal_a_unit_by_its_level():
+    """Spare Healing points heal a wounded Unit (cost: its level)."""
+    st = _with_unit("utem_guardsmen", wounded=True, hand=("tranquility",), dice=("green",), deck=())
+    play(st, "tranquility", "t-pw:die:0")  # Heal 2, no wound in hand
+    assert "t-healunit:1" in ids(st)
+    pick(st, "t-healunit:1")
+    assert not st["seats"][0]["units"][0]["wounded"] and st["turn"]["pool"]["heal"] == 0
+
+
+def test_mana_steal_die_is_an_extra_source():
+    """Mana Steal tactic: the stolen die pays once, besides the turn's die, and goes back to the Source."""
+    st = started(hand=("march", "stamina"), dice=("green", "blue"), deck=())
+    st["seats"][0]["tactic_die"] = "blue"
+    play(st, "march", "t-pw:die:0")
+    pick(st, "t-play:stamina")
+    assert "t-pw:stolen:blue" in ids(st)
+    pick(st, "t-pw:stolen:blue")
+    assert "tactic_die" not in st["seats"][0]
+    pick(st, "t-end")
+    assert len(st["source"]["dice"]) == 3
+
+
+# ---------------------------------------------------------------- random turns
+
+def test_random_turns_always_end_with_legal_picks():
+    """Random picks (and deadline defaults) on random hands, sites and units: every pick is among the
+    options, no option id repeats, the pools never go negative, crystals stay within 0..3, and the turn ends
+    with the played cards discarded."""
+    import random
+    every = [c for c in cards.CARDS if c != cards.WOUND]
+    sites = ["village", "monastery", "dungeon", "tomb", "monster_den", "spawning_grounds", "mine", "magical_glade"]
+    for seed in range(150):
+        r = random.Random(seed)
+        st = _explorable_state()
+        st["time"] = r.choice(["day", "night"])
+        s = st["seats"][0]
+        s["pos"] = r.choice([k for k, h in st["map"]["hexes"].items() if h["terrain"] not in ("lake", "mountain")])
+        if r.random() < 0.5:
+            st["map"]["hexes"][s["pos"]].update(site=r.choice(sites), mine_colour="red")
+        s["hand"] = [r.choice(every) for _ in range(6)] + ["wound"] * r.randint(0, 2)
+        s["deck"] = [r.choice(every) for _ in range(r.randint(0, 8))]
+        s["crystals"] = {c: r.randint(0, 3) for c in s["crystals"]}
+        s["units"] = [{"id": u, "ready": r.random() < 0.7, "wounded": r.random() < 0.3, "uid": i}
+                      for i, u in enumerate(r.sample(["peasants", "herbalist", "utem_swordsmen", "fire_mages"], 2))]
+        s["command"], s["reputation"] = 3, r.randint(-7, 7)
+        turn.start(st, 0, [])
+        for step in range(300):
+            if st["turn"] is None:
+                break
+            t = st["turn"]
+            assert min(t["pool"]["move"], t["pool"]["influence"], t["pool"]["heal"]) >= 0, (seed, t["pool"])
+            assert all(0 <= v <= 3 for v in s["crystals"].values()), seed
+            got = ids(st)
+            assert got and len(set(got)) == len(got), (seed, got)
+            choice = turn.default(st, 0) if step % 7 == 6 else r.choice(got)
+            assert choice in got, (seed, choice, got)
+            turn.apply(st, 0, choice, [])
+        assert st["turn"] is None, seed
+        assert s["play_area"] == []

@@ -179,6 +179,11 @@ def deck_of(kind: str) -> list[str]:
     return [c.id for c in CARDS.values() if c.kind == kind for _ in range(c.copies)]
 
 
+def colour(card_id: str) -> str:
+    """The card's mana colour ("" for a colourless artifact or a wound)."""
+    return CARDS[card_id].colour
+
+
 def name(card_id: str) -> str:
     c = CARDS.get(card_id)
     return c.name if c else card_id
@@ -739,6 +744,13 @@ def _risk_wound(state, seat, args, choice, events):
         take_wounds(state, seat, bad, events)
 
 
+def _wound_self(state, seat, args, choice, events):
+    """A unit's ability that wounds the unit itself (Utem Swordsmen's Attack/Block 6)."""
+    for u in _units(state, seat):
+        if u["uid"] == state["turn"].get("unit_uid"):
+            u["wounded"] = True
+
+
 def _influence_ok(state, seat, args, ctx):
     return not in_combat(state)
 
@@ -813,6 +825,13 @@ SPECIALS: dict[str, Special] = {
     "endless_mana": Special(lambda a: f"3 {a[0]} and 1 black mana tokens", _yes, _endless_do),
     "gem_pouch": Special(lambda a: "roll two dice for crystals", _yes, _gem_pouch_do),
     "day_night_token": Special(lambda a: "a gold (day) or black (night) token", _yes, _day_night_token),
+    "wound_self": Special(lambda a: "the Unit is wounded", lambda *a: False, _wound_self),
+    "ready_unit_level_2": Special(lambda a: "ready a level I-II Unit",
+                                  lambda st, se, a, ctx: bool(_spent_units(st, se, 2)),
+                                  lambda st, se, a, ch, ev: _ready_do(st, se, [2], ch, ev),
+                                  lambda st, se, a: _ready_choices(st, se, [2])),
+    "forest_path": Special(lambda a: "forests cost less this turn (not applied)", lambda *a: False,
+                           lambda *a: None),
     "risk_wound": Special(lambda a: f"roll {a[0]} dice: a Wound per red or black", lambda *a: False, _risk_wound),
 }
 

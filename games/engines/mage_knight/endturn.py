@@ -26,6 +26,8 @@ def begin(state, seat: int, events: list) -> None:
         turn["closing"] = True
         turn["pending"] = None
         mana.return_dice(state, turn.get("keep_dice"))
+        if turn.get("stolen_die_used"):  # Mana Steal: the die returns to the Source, rerolled
+            state["source"]["dice"].append(mana.roll(state))
         withdraw(state, seat, events)
         site_end_of_turn(state, seat, events)
     rewards(state, seat, events)

@@ -99,6 +99,9 @@ def sources_for(state, seat: int, need: str) -> list[str]:
                 out.append(f"die:{i}")
     if need in BASIC and state["seats"][seat]["crystals"].get(need, 0) > 0:
         out.append(f"crystal:{need}")
+    stolen = state["seats"][seat].get("tactic_die")
+    if stolen and stands_for(stolen, need, time):
+        out.append(f"stolen:{stolen}")  # the Mana Steal tactic's die, on top of the turn's one die
     return out
 
 
@@ -132,6 +135,9 @@ def _take(state, seat, src):
     if kind == "crystal":
         state["seats"][seat]["crystals"][what] -= 1
         return lambda: state["seats"][seat]["crystals"].__setitem__(what, state["seats"][seat]["crystals"][what] + 1)
+    if kind == "stolen":
+        state["seats"][seat]["tactic_die"] = None
+        return lambda: state["seats"][seat].__setitem__("tactic_die", what)
     i = int(what)
     state["source"]["taken"].append(i)
     turn["dice_used"] = turn.get("dice_used", 0) + 1
@@ -153,6 +159,10 @@ def pay(state, seat: int, src: str) -> str:
         state["seats"][seat]["crystals"][what] -= 1
         turn.setdefault("crystals_spent", []).append(what)
         return what
+    if kind == "stolen":  # used: it goes back to the Source, rerolled, at the end of the turn
+        state["seats"][seat].pop("tactic_die", None)
+        turn["stolen_die_used"] = True
+        return what
     i = int(what)
     state["source"]["taken"].append(i)
     turn["dice_used"] = turn.get("dice_used", 0) + 1
@@ -166,6 +176,8 @@ def label(state, src: str) -> str:
         return f"a {what} mana token"
     if kind == "crystal":
         return f"a {what} crystal"
+    if kind == "stolen":
+        return f"your stolen {what} die"
     return f"the {state['source']['dice'][int(what)]} die"
 
 

@@ -272,8 +272,8 @@ def apply(state, seat: int, option_id: str, events: list) -> None:
 def _apply_turn(state, seat: int, option_id: str, events: list) -> None:
     turn = state["turn"]
     verb, _, arg = option_id[2:].partition(":")
-    if verb not in ("rest", "end", "announce"):
-        turn["started"] = True
+    if verb not in ("rest", "end", "announce", "play", "back", "interact"):
+        turn["started"] = True  # something was done: resting is no longer an option
     if verb == "back":
         turn["pending"] = None
     elif verb == "play":
