@@ -666,7 +666,8 @@ CONTEXTS = [("challenge", None, 0), ("provoked", None, 0), ("site", "keep", 1), 
 
 
 def _tokens_everywhere(state):
-    n = sum(len(p) for p in state["enemies"]["piles"].values()) + sum(len(d) for d in state["enemies"]["discards"].values())
+    piles = state["enemies"]
+    n = sum(len(p) for p in piles["piles"].values()) + sum(len(d) for d in piles["discards"].values())
     n += sum(len(c["enemies"]) for c in state["map"]["hexes"].values())
     if state["combat"]:
         n += sum(1 for e in state["combat"]["enemies"] if not e["gone"])
