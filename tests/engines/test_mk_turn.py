@@ -495,3 +495,17 @@ def test_random_turns_always_end_with_legal_picks():
             turn.apply(st, 0, choice, [])
         assert st["turn"] is None, seed
         assert s["play_area"] == []
+
+
+def test_revealing_a_monastery_adds_an_advanced_action(monkeypatch):
+    """Monastery "on_reveal: add_advanced_action_to_unit_offer": the top Advanced Action joins the offer
+    (offers["monastery"]), where a monastery sells it for 6."""
+    from games.engines.base import Event
+    st = started()
+    st["turn"]["pool"]["move"] = 2
+    monkeypatch.setattr(hexmap, "explore_options", lambda m, k: ["9,9"])
+    monkeypatch.setattr(hexmap, "explore", lambda *a: ("countryside_2", [
+        Event("tile", data={"city": False}),
+        Event("monastery", data={"type": "monastery_revealed", "hex": "9,9", "advanced_actions": 1})]))
+    pick(st, "t-explore:9,9")
+    assert st["offers"]["monastery"] == ["swift_bolt"] and st["decks"]["advanced"] == []

@@ -100,8 +100,8 @@ def _spend(state, seat: int, cost: int) -> None:
 
 
 def monastery_advanced(state) -> list[str]:
-    """Advanced Action cards in the Unit offer (a monastery's reveal puts one there); also accepted from
-    ``offers["monastery"]`` in case setup keeps them apart."""
+    """The Advanced Actions a monastery's reveal added to the Unit offer: turn.py keeps them in
+    ``offers["monastery"]`` (so the unit decks never receive a card); any in ``offers["units"]`` count too."""
     out = [c for c in state["offers"].get("units", []) if c in cards.CARDS]
     return out + [c for c in state["offers"].get("monastery", []) if c in cards.CARDS]
 

@@ -466,6 +466,11 @@ def explore(state, seat: int, centre: str, events: list) -> None:
                         {"seat": seat, "fame": FAME_PER_TILE}))
     if evs and evs[0].data.get("city") and state.get("city_revealed_by") is None:
         state["city_revealed_by"] = seat
+    for e in evs:  # "a monastery: an Advanced Action card joins the Unit offer" (kept apart: offers["monastery"])
+        if e.data.get("type") == "monastery_revealed":
+            deck = state["decks"].get("advanced") or []
+            for _ in range(min(int(e.data.get("advanced_actions", 1)), len(deck))):
+                state.setdefault("offers", {}).setdefault("monastery", []).append(deck.pop())
     events += hexmap.reveal_garrisons_near(state["map"], s["pos"], state["time"])
 
 

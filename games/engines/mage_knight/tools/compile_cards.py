@@ -53,7 +53,8 @@ SIMPLIFIED: dict[str, tuple[str, str, str]] = {
     "pure_magic": ("special pure_magic 4", "special pure_magic 7", ""),
     "steady_tempo": ("move 2", "move 4", "the card is discarded at end of turn, not put back into the deed deck"),
     "ambush": ("move 2", "move 4", "the bonus to the first Attack/Block card this turn is not applied"),
-    "in_need": ("special in_need 3 1", "special in_need 5 2", ""),
+    "in_need": ("special in_need 3 1", "special in_need 5 2",
+                "MKD's Influence 3 (+1 per Wound) / 5 (+2) kept over the summary's 2 / 4"),
     "path_finding": ("move 2", "move 4", "the terrain cost reduction is not applied"),
     "refreshing_walk": ("move 2 + heal 1", "move 4 + heal 2", ""),
     "regeneration": ("heal 1 + special ready_unit 2", "heal 2 + special ready_unit 3", ""),
@@ -135,9 +136,11 @@ SIMPLIFIED: dict[str, tuple[str, str, str]] = {
     "book_of_wisdom": ("special training_hand", "special book_spell", ""),
     "endless_bag_of_gold": ("influence 4 + fame 2", "influence 9 + fame 3", ""),
     "endless_gem_pouch": ("special gem_pouch", "mana red + mana blue + mana green + mana white + special "
-                          "day_night_token", ""),
+                          "day_night_token",
+                          "basic: a gold roll gives a crystal of the colour you hold fewest of (no pick)"),
     "golden_grail": ("heal 2 + fame 2", "heal 6 + draw 2", "Fame (draws) are given at once, not per healed Wound"),
-    "horn_of_wrath": ("siege 5 + special risk_wound 1", "siege 5 + siege 5 + special risk_wound 5", ""),
+    "horn_of_wrath": ("siege 5 + special risk_wound 1", "siege 5 + siege 5 + special risk_wound 5",
+                      "powered: always the full +5 with five dice rolled (no smaller bonus)"),
     "sword_of_justice": ("attack 3 + attack 3", "attack 6",
                          "discarding cards for Attack 3 each becomes Attack 6; powered doubling becomes Attack 6"),
 }
