@@ -526,6 +526,18 @@ def test_knock_out_when_combat_wounds_reach_the_unmodified_hand_limit():
     assert s["turn"]["combat_result"]["knocked_out"]
 
 
+def test_wounds_from_cards_during_the_combat_count_towards_knock_out():
+    """Rulebook: "Wounds received from other sources (for example: The effects of some cards played during combat)
+    also count towards knock out." Wounds already in hand before the combat do not."""
+    s = make_state(hand=("wound", "march", "rage"), hand_limit=5)
+    fight(s, ["prowlers"])  # 4 damage on armor 2: 2 wounds
+    s["seats"][0]["hand"] += ["wound"] * 3  # a card effect's wounds (cards.py took them from the supply)
+    to_damage(s)
+    assert "march" in s["seats"][0]["hand"]
+    pick(s, "c-h0")
+    assert s["seats"][0]["hand"] == ["wound"] * 6 and s["combat"]["knocked_out"]
+
+
 def test_four_wounds_under_a_hand_limit_of_five_is_no_knock_out():
     s = make_state(hand=("march",), hand_limit=5)
     fight(s, ["ironclads"])  # 8 damage -> 4 wounds

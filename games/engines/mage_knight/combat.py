@@ -41,7 +41,8 @@ def start(state: dict, seat: int, tokens: list[dict], context: dict, events: lis
     """
     context = dict(context)
     combat = {"seat": seat, "phase": "ranged", "context": context, "enemies": [], "targets": [],
-              "wounds": 0, "units_hit": [], "knocked_out": False, "destroyed_units": [], "fame": 0}
+              "wounds": 0, "units_hit": [], "knocked_out": False, "destroyed_units": [], "fame": 0,
+              "hand_wounds": state["seats"][seat]["hand"].count("wound")}
     for token in tokens:
         where = token.get("hex") or context.get("hex")
         on_map = _lift_from_map(state, where, token)
@@ -105,6 +106,7 @@ def apply(state: dict, seat: int, option_id: str, events: list[Event]) -> bool:
     combat = state.get("combat")
     if not combat or combat["seat"] != seat or option_id not in {o.id for o in options(state, seat)}:
         raise IllegalPick(f"{option_id} is not a combat option now")
+    _check_knock_out(state, combat, events)  # wounds a card effect put into the hand since the last pick
     if option_id == NEXT:
         _end_phase(state, events)
         return True
@@ -375,14 +377,22 @@ def _damage_hero(state: dict, combat: dict, index: int, events: list[Event]) -> 
         _discard_non_wounds(seat)
         text += "; paralyzed, they discard every non-wound card in hand"
     events.append(Event(text + ".", data={"kind": "wounds", "wounds": wounds}))
-    if not combat["knocked_out"] and combat["wounds"] >= seat["hand_limit"]:
-        # "Knock out: If the number of Wound cards added to your hand during a combat equals or exceeds
-        # your unmodified Hand limit ... immediately discard all non-Wound cards from your hand."
+    _check_knock_out(state, combat, events)
+    _after_damage(state, combat, events)
+
+
+def _check_knock_out(state: dict, combat: dict, events: list[Event]) -> None:
+    """ "Knock out: If the number of Wound cards added to your hand during a combat equals or exceeds your
+    unmodified Hand limit ... immediately discard all non-Wound cards from your hand." Rulebook: "Wounds
+    received from other sources (for example: The effects of some cards played during combat) also count",
+    so the count is the growth of the hand's wounds (none leave the hand during a combat: no healing)."""
+    seat = state["seats"][combat["seat"]]
+    added = max(combat["wounds"], seat["hand"].count("wound") - combat.get("hand_wounds", 0))
+    if not combat["knocked_out"] and added >= seat["hand_limit"]:
         combat["knocked_out"] = True
         _discard_non_wounds(seat)
         events.append(Event(f"Seat {combat['seat'] + 1} is knocked out and discards every non-wound card in hand.",
                             data={"kind": "knocked_out"}))
-    _after_damage(state, combat, events)
 
 
 def _damage_unit(state: dict, combat: dict, index: int, uid: int, events: list[Event]) -> None:
