@@ -262,3 +262,36 @@ def test_mana_token_of_any_colour_is_a_choice():
 def test_describe_is_readable():
     assert cards.describe(cards.CARDS["rage"].basic) == "Attack 2 or Block 2"
     assert cards.describe(cards.CARDS["fireball"].basic) == "Fire Ranged Attack 5"
+
+
+def test_wounds_cannot_pay_a_cost():
+    """"You cannot play a card if its cost is not paid in full. You cannot pay with Wound Cards unless
+    explicitly stated." -- Improvisation cannot discard a Wound."""
+    st = started(hand=("improvisation", "wound", "wound"))
+    modes = [i for i, _ in turn.card_modes(st, 0, "improvisation")]
+    assert "t-basic" not in modes and not [m for m in modes if m.startswith("t-pw")]
+    st = started(hand=("improvisation", "wound", "march"))
+    play(st, "improvisation", "t-basic")
+    assert st["seats"][0]["discard"] == ["march"]  # the only non-Wound card pays, without a pick
+
+
+def test_pure_magic_colour_decides_the_effect():
+    """Pure Magic: "pay 1 basic mana: green -> Move 4, white -> Influence 4, blue -> Block 4, red -> Attack 4"."""
+    st = started(hand=("pure_magic",), dice=("green", "red"), crystals={"white": 1})
+    play(st, "pure_magic", "t-basic")
+    got = ids(st)
+    assert sorted(got) == ["fx:crystal:white>white", "fx:die:0>green"]  # Attack is of no use outside combat
+    pick(st, "fx:die:0>green")
+    assert st["turn"]["pool"]["move"] == 4
+
+
+def test_mana_bolt_in_the_attack_phase():
+    """Mana Bolt: "pay 1 mana: blue Ice Attack 8, red Cold Fire Attack 7, white Ranged Ice Attack 6, green
+    Siege Ice Attack 5" -- on top of the blue mana that casts the spell."""
+    st = started(hand=("mana_bolt",), dice=("blue",), crystals={"red": 1})
+    st["combat"] = {"seat": 0, "phase": "attack", "context": {"kind": "challenge"}, "enemies": [],
+                    "targets": []}
+    pick(st, "t-play:mana_bolt")
+    pick(st, "t-basic:die:0")  # the die casts the spell; the red crystal is then the only mana left
+    assert st["turn"]["pool"]["attack"]["melee"] == {"cold_fire": 7}
+    assert st["seats"][0]["crystals"]["red"] == 0

@@ -32,7 +32,6 @@ ACTION_KINDS = ("basic", "advanced")
 ANY_COLOURS = ("red", "blue", "green", "white", "gold", "black")
 NUMERIC = ("move", "influence", "heal", "draw", "reputation", "fame", "wound")
 COMBAT = ("attack", "ranged", "siege", "block")
-SIDE_ATOMS = ("reputation", "fame", "wound")  # never a reason to play a card on their own
 WOUND = "wound"
 
 
@@ -688,6 +687,14 @@ def _bolt_useful(state, seat):
     return lambda colour: {"attack": "melee"}.get(BOLT[colour][0], BOLT[colour][0]) in allowed
 
 
+def _bolt_choices(state, seat, args):
+    out = []
+    for i, lab in _spend_choices(state, seat, _bolt_useful(state, seat)):
+        kind, minus, elem = BOLT[_split(i)[1]]
+        out.append((i, f"{lab} -> {describe(['atom', kind, args[0] - minus, elem])}"))
+    return out
+
+
 def _bolt_do(state, seat, args, choice, events):
     src, colour = _split(choice)
     mana.pay(state, seat, src)
@@ -811,8 +818,7 @@ SPECIALS: dict[str, Special] = {
                           lambda st, se, a, ctx: bool(_storm_choices(st, se, a)), _storm_do, _storm_choices),
     "mana_bolt": Special(lambda a: f"pay a mana: an Attack of up to {a[0]}",
                          lambda st, se, a, ctx: bool(_spend_choices(st, se, _bolt_useful(st, se))), _bolt_do,
-                         lambda st, se, a: [(i, f"{lab} -> {describe(['atom', BOLT[_split(i)[1]][0], a[0] - BOLT[_split(i)[1]][1], BOLT[_split(i)[1]][2]])}")
-                                            for i, lab in _spend_choices(st, se, _bolt_useful(st, se))]),
+                         lambda st, se, a: _bolt_choices(st, se, a)),
     "mana_claim": Special(lambda a: "3 tokens of a Source die's colour",
                           lambda st, se, a, ctx: bool(_storm_choices(st, se, a)), _claim_do,
                           lambda st, se, a: [(i, f"{lab}: 3 tokens") for i, lab in _storm_choices(st, se, a)]),

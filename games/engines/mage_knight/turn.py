@@ -153,7 +153,8 @@ def card_modes(state, seat: int, card_id: str) -> list[tuple[str, str]]:
         if power_ok:
             boost = state["turn"].get("boost", 0)
             if boost:
-                out.append(("t-pw", f"powered for free (+{boost}): {cards.describe(cards.boosted(card.powered, boost))}"))
+                effect = cards.describe(cards.boosted(card.powered, boost))
+                out.append(("t-pw", f"powered for free (+{boost}): {effect}"))
             else:
                 for combo in mana.payments(state, seat, [card.colour]):
                     out.append(("t-pw:" + "/".join(combo),
