@@ -509,3 +509,29 @@ def test_revealing_a_monastery_adds_an_advanced_action(monkeypatch):
         Event("monastery", data={"type": "monastery_revealed", "hex": "9,9", "advanced_actions": 1})]))
     pick(st, "t-explore:9,9")
     assert st["offers"]["monastery"] == ["swift_bolt"] and st["decks"]["advanced"] == []
+
+
+def test_path_finding_lowers_terrain_costs():
+    """Path Finding: "all terrain costs -1 (min 2) this turn"; powered "all terrain costs become 2"."""
+    st = started(hand=("path_finding",), hexes={"1,0": cell("hills"), "-1,0": cell("plains"),
+                                                "0,1": cell("lake")})
+    play(st, "path_finding", "t-basic")
+    assert turn.move_cost(st, "1,0") == 2 and turn.move_cost(st, "-1,0") == 2
+    assert turn.move_cost(st, "0,1") is None  # a lake stays a lake
+    assert "t-move:1,0" in ids(st)
+
+
+def test_frost_bridge_crosses_lakes_when_powered():
+    """Frost Bridge: "Move 2; swamps cost 1"; powered "Move 4; lakes become passable; lakes and swamps cost 1"."""
+    st = started(hand=("frost_bridge",), hexes={"1,0": cell("lake"), "-1,0": cell("swamp")}, dice=("blue",))
+    play(st, "frost_bridge", "t-pw:die:0")
+    assert turn.move_cost(st, "1,0") == 1 and turn.move_cost(st, "-1,0") == 1
+    pick(st, "t-move:1,0")
+    assert st["turn"]["pool"]["move"] == 3
+
+
+def test_song_of_wind_open_terrain():
+    """Song of Wind: "plains, deserts and wastelands cost 1 less (min 0) this turn"."""
+    st = started(hand=("song_of_wind",), hexes={"1,0": cell("desert"), "-1,0": cell("hills")})
+    play(st, "song_of_wind", "t-basic")
+    assert turn.move_cost(st, "1,0") == 4 and turn.move_cost(st, "-1,0") == 3

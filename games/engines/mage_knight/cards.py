@@ -758,6 +758,35 @@ def _wound_self(state, seat, args, choice, events):
             u["wounded"] = True
 
 
+OPEN_TERRAIN = ("plains", "desert", "wasteland")  # Song of Wind
+
+
+def _terrain_set(state, seat, args, choice, events):
+    """This turn, ``args[0]`` (a terrain or "all") costs ``args[1]`` (Frost Bridge, Path Finding powered);
+    a lake made so is passable."""
+    state["turn"].setdefault("terrain", []).append(["set", args[0], args[1]])
+
+
+def _terrain_minus(state, seat, args, choice, events):
+    """This turn, ``args[0]`` ("all", "open" or a terrain) costs ``args[1]`` less, not below ``args[2]``."""
+    state["turn"].setdefault("terrain", []).append(["minus", args[0], args[1], args[2]])
+
+
+def terrain_modified(turn, terrain: str, cost: int | None) -> int | None:
+    """A terrain's Move cost after this turn's modifiers (the replacements first, then reductions)."""
+    mods = (turn or {}).get("terrain") or []
+
+    def hits(where):
+        return where in (terrain, "all") or (where == "open" and terrain in OPEN_TERRAIN)
+    for m in mods:
+        if m[0] == "set" and hits(m[1]) and (cost is not None or m[1] == terrain):
+            cost = m[2] if cost is None else min(cost, m[2])
+    for m in mods:
+        if m[0] == "minus" and cost is not None and hits(m[1]):
+            cost = max(m[3], cost - m[2]) if cost > m[3] else cost
+    return cost
+
+
 def _influence_ok(state, seat, args, ctx):
     return not in_combat(state)
 
@@ -838,6 +867,9 @@ SPECIALS: dict[str, Special] = {
                                   lambda st, se, a: _ready_choices(st, se, [2])),
     "forest_path": Special(lambda a: "forests cost less this turn (not applied)", lambda *a: False,
                            lambda *a: None),
+    "terrain_set": Special(lambda a: f"{a[0]} costs {a[1]} this turn", lambda *a: False, _terrain_set),
+    "terrain_minus": Special(lambda a: f"{'open terrain' if a[0] == 'open' else a[0]} costs {a[1]} less "
+                                       f"(min {a[2]}) this turn", lambda *a: False, _terrain_minus),
     "risk_wound": Special(lambda a: f"roll {a[0]} dice: a Wound per red or black", lambda *a: False, _risk_wound),
 }
 

@@ -95,7 +95,7 @@ def first_level(state, seat: int) -> list[Option]:
     if not turn["acted"]:
         pos = s["pos"]
         for n in move_targets(state, seat):
-            out.append(Option(f"t-move:{n}", f"move to {n} ({hexmap.move_cost(m, n, state['time'])})"))
+            out.append(Option(f"t-move:{n}", f"move to {n} ({move_cost(state, n)})"))
         if turn["pool"]["move"] >= hexmap.EXPLORE_COST:
             for c in hexmap.explore_options(m, pos):
                 out.append(Option(f"t-explore:{c}", f"explore at {c} (2)"))
@@ -216,6 +216,18 @@ def unit_abilities(unit_id: str) -> list[tuple[list | None, str | None]]:
     return _UNIT_CACHE[unit_id]
 
 
+def move_cost(state, key: str) -> int | None:
+    """hexmap.move_cost with this turn's terrain modifiers (Path Finding, Frost Bridge, Song of Wind)."""
+    m = state["map"]
+    base = hexmap.move_cost(m, key, state["time"])
+    h = m["hexes"].get(key)
+    if h is None or not state["turn"].get("terrain"):
+        return base
+    if base is None and (hexmap.is_rampaging(h) or h.get("site") == "city"):
+        return None
+    return cards.terrain_modified(state["turn"], h["terrain"], base)
+
+
 def move_targets(state, seat: int) -> list[str]:
     """Neighbouring spaces the Move pool can pay for ("Total your Move Points and spend them according to
     the Terrain Cost"); another hero's space is not entered (player-vs-player combat is not played)."""
@@ -227,7 +239,7 @@ def move_targets(state, seat: int) -> list[str]:
     others = {o["pos"] for i, o in enumerate(state["seats"]) if i != seat}
     out = []
     for n in hexmap.neighbours(s["pos"]):
-        cost = hexmap.move_cost(m, n, state["time"])
+        cost = move_cost(state, n)
         if cost is None or cost > turn["pool"]["move"]:
             continue
         if n in others and m["hexes"][n].get("site") != "portal":
@@ -416,7 +428,7 @@ def move(state, seat: int, dest: str, events: list) -> None:
     s = state["seats"][seat]
     m = state["map"]
     src = s["pos"]
-    turn["pool"]["move"] -= hexmap.move_cost(m, dest, state["time"])
+    turn["pool"]["move"] -= move_cost(state, dest)
     turn["moved_from"].append(src)
     s["pos"] = dest
     events.append(Event(f"Seat {seat + 1} moves to {dest}.", None, {"seat": seat, "to": dest}))

@@ -45,7 +45,8 @@ SIMPLIFIED: dict[str, tuple[str, str, str]] = {
                               "is used in an interaction"),
     # advanced actions
     "crystal_mastery": ("special crystal_mastery", "special crystal_return", ""),
-    "frost_bridge": ("move 2", "move 4", "the swamp/lake cost changes are not applied"),
+    "frost_bridge": ("move 2 + special terrain_set swamp 1",
+                     "move 4 + special terrain_set swamp 1 + special terrain_set lake 1", ""),
     "ice_shield": ("block 3 ice", "block 3 ice", "powered: the Armor -3 on the blocked enemy is not applied"),
     "magic_talent": ("special discard_card + mana any", "special learn_spell",
                      "basic: instead of casting a Spell from the offer, discard a card to gain a mana token "
@@ -55,7 +56,7 @@ SIMPLIFIED: dict[str, tuple[str, str, str]] = {
     "ambush": ("move 2", "move 4", "the bonus to the first Attack/Block card this turn is not applied"),
     "in_need": ("special in_need 3 1", "special in_need 5 2",
                 "MKD's Influence 3 (+1 per Wound) / 5 (+2) kept over the summary's 2 / 4"),
-    "path_finding": ("move 2", "move 4", "the terrain cost reduction is not applied"),
+    "path_finding": ("move 2 + special terrain_minus all 1 2", "move 4 + special terrain_set all 2", ""),
     "refreshing_walk": ("move 2 + heal 1", "move 4 + heal 2", ""),
     "regeneration": ("heal 1 + special ready_unit 2", "heal 2 + special ready_unit 3", ""),
     "training": ("special training", "special training_hand", ""),
@@ -75,7 +76,8 @@ SIMPLIFIED: dict[str, tuple[str, str, str]] = {
     "learning": ("influence 2", "influence 4", "the once-a-turn Advanced Action purchase is not offered"),
     "mana_storm": ("special mana_storm", "special extra_die + special extra_die + special extra_die",
                    "powered: three extra Source dice this turn, without the reroll and black/gold as any colour"),
-    "song_of_wind": ("move 2", "move 2", "the terrain cost reduction and lake crossing are not applied"),
+    "song_of_wind": ("move 2 + special terrain_minus open 1 0", "move 2 + special terrain_minus open 2 0",
+                     "powered: crossing lakes for a blue mana is not offered"),
     # spells
     "chill": ("block 4 ice", "block 4 ice + attack 2 ice",
               "'one enemy does not attack' becomes Ice Block 4 (powered: and Ice Attack 2 for the Armor -4)"),
