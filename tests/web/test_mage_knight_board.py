@@ -147,7 +147,7 @@ def test_the_map_draws_terrain_sites_shields_tokens_figures_and_the_frontier(sea
     assert ">Keep<" in html and "Face-down enemy token (Keep garrison (grey))" in html
     assert "Face-down ruins token" in html and "Ruins token: Altar blue" in html
     assert "Cursed Hags: armor 5, attack 3; Poison" in html  # the revealed rampaging token
-    assert 'class="mk-cell rampaging"' in html and 'fill="url(#mk-burned)"' in html
+    assert "mk-ring rampaging" in html and 'fill="url(#mk-burned)"' in html
     assert "Hero of seat 1" in html and "Hero of seat 2" in html
     assert html.count('class="mk-frontier"') == 2 and 'data-tile="4,-1"' in html
     # only the terrains on the map, each with its costs (rules: "Terrain Cost"; forest 3 by day, 5 by night)
@@ -198,7 +198,7 @@ def test_move_and_explore_picks_become_buttons_on_their_hexes_posting_the_prompt
     assert 'name="option" value="t-move:0,-1"' in html and 'name="option" value="t-explore:1,-3"' in html
     assert 'value="t-play:march"' not in form  # a card play stays in the decision box, drawn as the card:
     assert board["option_cards"]["t-play:march"]["card"]["name"] == "March" and len(board["option_cards"]) == 1
-    assert 'data-hex="0,-1"' in html and "mk-hex t-plains target" in html
+    assert 'data-hex="0,-1"' in html and "mk-ring target" in html
     _, spectator = render_board(sample_view(None), [], prompt=None)
     assert "mk-map-form" not in spectator
 
