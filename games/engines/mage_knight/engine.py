@@ -1,7 +1,8 @@
 """MageKnightEngine: Mage Knight, First Reconnaissance (1-4 players; 1 = solo with the Dummy) on base.py's protocol.
 
 A sequential game: one seat decides at a time. A step is one seat's run of picks: a tactic choice (with what taking
-it asks), or a whole turn (with the level-up choices it earns, or the end-of-round announcement made instead). When the
+it asks), or a whole turn (with the level-up choices it earns; announcing the end of the round is turn.py's
+pick "t-announce"). When the
 next decision opens a new step it is held, the step is complete, and ``resolve`` hands it over.
 """
 
@@ -16,7 +17,6 @@ from .rounds import TACTICS
 from .setup import COLOURS, parse_options, new_state
 from .view import card_name, view as _view
 
-FRESH = {"tactic", "announce"}  # decisions that open a step of their own (so does a turn's first pick)
 
 
 class MageKnightEngine(Engine):
@@ -158,9 +158,6 @@ def run(state: dict, ev: list) -> None:
                 rounds.announce(state, -1, ev)
             state["acting"] = -1
             continue
-        if rounds.can_announce(state, who):
-            state["dec"] = {"seat": who, "kind": "announce", "fresh": True}
-            return
         state["acting"] = who
         turn.start(state, who, ev)
         if state["turn"] is not None:
@@ -192,11 +189,6 @@ def options(state: dict, d: dict) -> tuple[str, list[Option]]:
         ops = [Option(f"tactic:{t}", f"{TACTICS[t]['name']} ({TACTICS[t]['number']}): {TACTICS[t]['summary']}")
                for t in sorted(state["tactics"]["available"], key=lambda t: TACTICS[t]["number"])]
         return f"Round {state['round']} ({state['time']}): choose your tactic", ops
-    if kind == "announce":
-        ops = [Option("announce", "Announce the end of the round (everyone else takes one last turn)")]
-        if s["hand"]:
-            ops.append(Option("turn", "Take a turn instead"))
-        return "Your deed deck is empty", ops
     if kind == "rethink":
         aside = state["effect"]["set_aside"]
         ops = [Option("done", f"Done: draw {len(aside)} card(s) and shuffle the discard pile into the deed deck")]
@@ -227,13 +219,6 @@ def perform(state: dict, d: dict, option_id: str, ev: list) -> None:
         turn.apply(state, seat, option_id, ev)
     elif kind == "tactic":
         rounds.take_tactic(state, seat, option_id.split(":", 1)[1], ev)
-    elif kind == "announce":
-        if option_id == "announce":
-            rounds.announce(state, seat, ev)
-            state["acting"] = seat
-        else:
-            state["acting"] = seat
-            turn.start(state, seat, ev)
     elif kind == "rethink":
         if option_id == "done":
             n = len(state["effect"]["set_aside"])
@@ -272,8 +257,6 @@ def default(state: dict, d: dict) -> str:
     kind = d["kind"]
     if kind == "turn":
         return turn.default(state, d["seat"])
-    if kind == "announce":
-        return "announce"
     if kind == "rethink":
         return "done"
     return options(state, d)[1][0].id

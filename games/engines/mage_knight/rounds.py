@@ -2,7 +2,7 @@
 turns, and First Reconnaissance's end (a city revealed: everyone, the revealer too, takes one last turn).
 
 ``advance(state, ev)`` runs the game until some seat must decide and leaves that decision in ``state["dec"]``
-(kinds: tactic, rethink, preparation, mana_steal, announce, turn, skill, advanced); engine.py applies picks.
+(kinds: tactic, rethink, preparation, mana_steal, turn, skill, advanced); engine.py applies picks.
 The Dummy Player is ``-1`` in ``state["order"]``; its turns need no pick (dummy.py).
 """
 
@@ -14,7 +14,7 @@ import os
 from ..base import Event
 from ..rng import Rng
 from . import dummy, levels
-from .setup import COLOURS, deal_offer, roll_source
+from .setup import COLOURS, roll_source
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(HERE, "tactics.csv"), encoding="utf-8") as _f:
@@ -123,22 +123,24 @@ def next_actor(state: dict) -> int | None:
     return None
 
 
-def can_announce(state: dict, seat: int) -> bool:
-    """"a player with an empty Deed Deck announces the end of the round instead of taking a turn"."""
-    return state["end_announced_by"] is None and not state["seats"][seat]["deck"]
+def announce(state: dict, who: int, ev: list | None) -> None:
+    """"a player with an empty Deed Deck announces the end of the round ... all other players take one last turn".
 
-
-def announce(state: dict, who: int, ev: list) -> None:
+    A seat announces through turn.py's pick (which sets ``end_announced_by``); the Dummy through dummy.py."""
     state["end_announced_by"] = who
     state["last_turns"] = [s for s in state["order"] if s != who]
-    ev.append(Event(f"{name(who)} announces the end of the round; everyone else takes one last turn", None,
-                    {"seat": who, "announce": True}))
+    state["announce_seen"] = True
+    if ev is not None:
+        ev.append(Event(f"{name(who)} announces the end of the round; everyone else takes one last turn", None,
+                        {"seat": who, "announce": True}))
 
 
 def turn_over(state: dict, who: int, ev: list) -> None:
     """Bookkeeping after a turn (or an announcement): last turns, the scenario's final turns."""
     state["turns_taken"] += 1
     state["cur"] = who
+    if state["end_announced_by"] == who and not state.get("announce_seen"):
+        announce(state, who, None)  # turn.py told the table already
     if who in state["last_turns"]:
         state["last_turns"].remove(who)
     if state["final_turns"] is not None and who in state["final_turns"]:
@@ -220,6 +222,7 @@ def prepare_round(state: dict, rng: Rng, ev: list) -> None:
     if state["dummy"] is not None:
         dummy.reshuffle(state, rng)
     state["end_announced_by"], state["last_turns"], state["turn_at"] = None, [], -1
+    state["announce_seen"] = False
     ev.append(Event(f"Round {state['round']} of {state['rounds_total']} begins: "
                     f"{'Day' if state['time'] == 'day' else 'Night'}", None,
                     {"round": state["round"], "time": state["time"]}))

@@ -61,7 +61,7 @@ def parse_options(players: int, options: Mapping[str, Any]) -> dict[str, Any]:
 
 def roll_source(state: dict, rng: Rng) -> None:
     """Roll every die; "Reroll any black or gold dice until at least half of the displayed dice show basic colors"."""
-    n = len(state["source"]["dice"])
+    n = state["players"] + 2  # a stolen die (Mana Steal) is back in the Source for the new round
     dice = [DIE_FACES[rng.below(6)] for _ in range(n)]
     while 2 * sum(d in COLOURS for d in dice) < n:
         dice = [d if d in COLOURS else DIE_FACES[rng.below(6)] for d in dice]
@@ -136,15 +136,15 @@ def new_state(players: int, options: Mapping[str, Any], seed: int) -> dict[str, 
         "decks": {}, "enemies": {}, "ruins": {"pile": [], "discard": []},
         "tactics": {"available": [], "removed": [], "chosen": {}},
         "skill_offer": [], "seats": [], "dummy": None, "turn": None, "combat": None, "dec": None, "held": None,
-        "owner": None, "turns_taken": 0,
+        "owner": None, "turns_taken": 0, "tactic_queue": [], "acting": None, "turn_at": -1, "effect": None,
+        "announce_seen": False,
     }
     heroes = opts["heroes"]
     # 1. heroes in seat order (their order tokens: the first round order); 2. the Dummy for the solo game.
     if solo:
         state["dummy"] = _dummy(heroes, rng)
     # 3. enemy and ruins tokens in face-down piles.
-    state["enemies"] = {"piles": enemies.new_piles(rng), "discards": {}}
-    state["enemies"]["discards"] = {c: [] for c in state["enemies"]["piles"]}
+    state["enemies"] = enemies.new_piles(rng)  # {"piles": {colour: [...]}, "discards": {colour: []}}
     from . import sites
     state["ruins"] = {"pile": sites.new_ruins_pile(rng), "discard": []}
     # 4.-6. artifacts, wounds, spell and advanced action decks with offers of 3.
