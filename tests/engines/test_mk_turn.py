@@ -481,6 +481,7 @@ def test_random_turns_always_end_with_legal_picks():
         s["units"] = [{"id": u, "ready": r.random() < 0.7, "wounded": r.random() < 0.3, "uid": i}
                       for i, u in enumerate(r.sample(["peasants", "herbalist", "utem_swordsmen", "fire_mages"], 2))]
         s["command"], s["reputation"] = 3, r.randint(-7, 7)
+        s["skills"] = r.sample(sorted(turn.skill_rows()), 4)
         turn.start(st, 0, [])
         for step in range(300):
             if st["turn"] is None:
@@ -535,3 +536,38 @@ def test_song_of_wind_open_terrain():
     st = started(hand=("song_of_wind",), hexes={"1,0": cell("desert"), "-1,0": cell("hills")})
     play(st, "song_of_wind", "t-basic")
     assert turn.move_cost(st, "1,0") == 4 and turn.move_cost(st, "-1,0") == 3
+
+
+# ---------------------------------------------------------------- skills
+
+def test_skill_once_per_turn():
+    """Tovak's Double Time: "Move 2 by Day, Move 1 at Night", once a turn."""
+    st = started()
+    st["seats"][0]["skills"] = ["tovak_double_time"]
+    pick(st, "t-skill:tovak_double_time")
+    assert st["turn"]["pool"]["move"] == 2
+    assert "t-skill:tovak_double_time" not in ids(st)
+    st = started(time="night")
+    st["seats"][0]["skills"] = ["tovak_double_time"]
+    pick(st, "t-skill:tovak_double_time")
+    assert st["turn"]["pool"]["move"] == 1
+
+
+def test_skill_once_per_round_is_remembered_on_the_seat():
+    """Goldyx's Potion Making (Heal 2, once a Round): used this round, it is not offered next turn."""
+    st = started(hand=("wound", "wound", "march"))
+    st["seats"][0]["skills"] = ["goldyx_potion_making"]
+    pick(st, "t-skill:goldyx_potion_making")
+    assert st["seats"][0]["hand"] == ["march"] and st["seats"][0]["skills_used"] == ["goldyx_potion_making"]
+    st["seats"][0]["hand"].append("wound")
+    turn.start(st, 0, [])
+    assert "t-skill:goldyx_potion_making" not in ids(st)
+
+
+def test_skill_phase_limits():
+    """Shield Mastery is "block_only": not offered outside combat."""
+    st = started()
+    st["seats"][0]["skills"] = ["tovak_shield_mastery"]
+    assert "t-skill:tovak_shield_mastery" not in ids(st)
+    st["combat"] = {"seat": 0, "phase": "block", "context": {"kind": "challenge"}, "enemies": [], "targets": []}
+    assert "t-skill:tovak_shield_mastery" in [o.id for o in turn._skill_options(st, 0)]

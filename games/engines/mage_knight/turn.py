@@ -76,7 +76,7 @@ def options(state, seat: int) -> tuple[str, list[Option]]:
             return "Choose your reward", [Option(i, lab) for i, lab in endturn.reward_options(state, seat)]
     if state.get("combat") is not None:
         opts = list(_combat().options(state, seat))
-        opts += _play_options(state, seat) + _unit_options(state, seat)
+        opts += _play_options(state, seat) + _unit_options(state, seat) + _skill_options(state, seat)
         return "Combat", opts
     return "Your turn", first_level(state, seat)
 
@@ -109,7 +109,7 @@ def first_level(state, seat: int) -> list[Option]:
             out.append(Option(f"t-challenge:{h}", f"challenge the enemies at {h}"))
         if can_burn(state, seat):
             out.append(Option("t-burn", "burn the monastery"))
-    out += _unit_options(state, seat)
+    out += _unit_options(state, seat) + _skill_options(state, seat)
     for u in s["units"]:
         if u.get("wounded") and turn["pool"]["heal"] >= cards.unit_level(u["id"]):
             out.append(Option(f"t-healunit:{u['uid']}", f"heal {cards.unit_name(u['id'])}"))
@@ -201,6 +201,51 @@ def _unit_options(state, seat: int) -> list[Option]:
 
 
 _UNIT_CACHE: dict[str, list] = {}
+_SKILLS: dict[str, dict] = {}
+
+
+def skill_rows() -> dict[str, dict]:
+    """skills.csv (mkcore's file) read once: id -> row with the parsed effect (None if not implemented)."""
+    if not _SKILLS:
+        import csv
+        import os
+        with open(os.path.join(os.path.dirname(__file__), "skills.csv"), newline="") as f:
+            for row in csv.DictReader(f):
+                try:
+                    row["tree"] = cards.parse(row["effect"])
+                except cards.EffectError:
+                    row["tree"] = None
+                _SKILLS[row["id"]] = row
+    return _SKILLS
+
+
+def _skill_options(state, seat: int) -> list[Option]:
+    """A learned skill, once a turn or once a round as its token says, when its effect is of use now."""
+    s = state["seats"][seat]
+    turn = state["turn"]
+    fighting = state.get("combat") is not None
+    out = []
+    for sk in s.get("skills", []):
+        row = skill_rows().get(sk)
+        if not row or row["tree"] is None or row["usage"] == "passive":
+            continue
+        if sk in (turn.get("skills_used", []) if row["usage"] == "once_per_turn" else s.get("skills_used", [])):
+            continue
+        if (row["phase"] == "no_combat" and fighting) or (row["phase"] == "combat_only" and not fighting):
+            continue
+        if cards.usable(state, seat, row["tree"]):
+            out.append(Option(f"t-skill:{sk}", f"use {row['name']}: {row['summary']}"))
+    return out
+
+
+def use_skill(state, seat: int, sk: str, events: list) -> None:
+    row = skill_rows()[sk]
+    if row["usage"] == "once_per_turn":
+        state["turn"].setdefault("skills_used", []).append(sk)
+    else:
+        state["seats"][seat].setdefault("skills_used", []).append(sk)
+    events.append(Event(f"Seat {seat + 1} uses {row['name']}.", None, {"seat": seat, "skill": sk}))
+    cards.start(state, seat, row["tree"], events)
 
 
 def unit_abilities(unit_id: str) -> list[tuple[list | None, str | None]]:
@@ -307,6 +352,8 @@ def _apply_turn(state, seat: int, option_id: str, events: list) -> None:
         burn(state, seat, events)
     elif verb == "unit":
         use_unit(state, seat, arg, events)
+    elif verb == "skill":
+        use_skill(state, seat, arg, events)
     elif verb == "healunit":
         heal_unit(state, seat, int(arg), events)
     elif verb == "rest":
