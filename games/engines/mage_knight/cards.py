@@ -215,11 +215,8 @@ def in_combat(state) -> bool:
 def combat_allowed(state) -> set:
     if not in_combat(state):
         return set()
-    try:
-        from . import combat
-    except ImportError:  # combat.py not written yet: nothing may be added
-        return set()
-    return set(combat.allowed(state))
+    from .turn import _combat  # imported lazily: combat.py imports modules that import this one
+    return set(_combat().allowed(state))
 
 
 def wounds_in_hand(seat_state) -> int:

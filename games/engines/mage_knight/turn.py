@@ -32,9 +32,15 @@ REENTERABLE = ("dungeon", "tomb")  # a fresh enemy every visit; the others are e
 FAME_PER_TILE = 1  # First Reconnaissance: "fame_per_tile_revealed": 1
 
 
+_COMBAT = []
+
+
 def _combat():
-    from . import combat
-    return combat
+    """combat.py, imported on first use (it imports modules that import this one)."""
+    if not _COMBAT:
+        from . import combat
+        _COMBAT.append(combat)
+    return _COMBAT[0]
 
 
 # ---------------------------------------------------------------- start
@@ -120,8 +126,10 @@ def first_level(state, seat: int) -> list[Option]:
 
 def _play_options(state, seat: int) -> list[Option]:
     hand = state["seats"][seat]["hand"]
+    # Any non-wound card can go sideways when some sideways use is open: no need to price every mode then.
+    sideways = any(sideways_ok(state, stat) for stat in SIDEWAYS)
     return [Option(f"t-play:{c}", f"play {cards.name(c)}") for c in dict.fromkeys(hand)
-            if c != cards.WOUND and card_modes(state, seat, c)]
+            if c != cards.WOUND and (sideways or card_modes(state, seat, c))]
 
 
 def sideways_ok(state, stat: str) -> bool:
