@@ -236,7 +236,9 @@ def new_unit_offer(state: dict, rng: Rng) -> None:
     from . import units
     decks = state["decks"]
     for u in state["offers"]["units"]:
-        decks["units_elite" if units.is_elite(u) else "units_regular"].insert(0, u)  # the bottom
+        if u in units.UNITS:
+            decks["units_elite" if units.is_elite(u) else "units_regular"].insert(0, u)  # the bottom
+    monastery_offer(state)
     n = state["players"] + 2
     alternate = state["options"].get("elite_units") and core_out(state)
     offer = []
@@ -248,6 +250,21 @@ def new_unit_offer(state: dict, rng: Rng) -> None:
                 continue
         offer.append(decks[key].pop())
     state["offers"]["units"] = offer
+
+
+def monastery_offer(state: dict) -> None:
+    """A new Unit offer renews the Advanced Actions beside it: one per unburned monastery on the map (turn.py adds
+    one when a monastery is revealed; the old ones go to the bottom of the Advanced Action deck)."""
+    deck = state["decks"]["advanced"]
+    old = [c for c in state["offers"]["units"] if c not in _unit_ids()] + state["offers"].get("monastery", [])
+    deck[:0] = old
+    n = sum(1 for h in state["map"]["hexes"].values() if h.get("site") == "monastery" and not h.get("burned"))
+    state["offers"]["monastery"] = [deck.pop() for _ in range(min(n, len(deck)))]
+
+
+def _unit_ids():
+    from . import units
+    return units.UNITS
 
 
 def refresh_offers(state: dict, rng: Rng) -> None:

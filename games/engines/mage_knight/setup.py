@@ -175,5 +175,7 @@ def new_state(players: int, options: Mapping[str, Any], seed: int) -> dict[str, 
     portal = next(k for k, h in state["map"]["hexes"].items() if h.get("site") == "portal")
     for s in state["seats"]:
         s["pos"] = portal
+    from .rounds import monastery_offer
+    monastery_offer(state)  # a monastery among the first tiles puts an Advanced Action beside the Unit offer
     state["rng"] = rng.state
     return state
