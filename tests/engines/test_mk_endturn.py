@@ -115,3 +115,17 @@ def test_withdraw_stops_at_the_path_start():
     st["seats"][1]["pos"] = "0,0"
     turn.start(st, 0, [])
     assert endturn.withdraw(st, 0, []) == 0
+
+
+def test_steady_tempo_returns_to_the_deck():
+    """Steady Tempo: "at end of turn may put this card on the bottom of a non-empty Deed deck" (powered: on top)."""
+    st = started(hand=("steady_tempo", "march", "rage", "rage", "rage"), deck=("swiftness",), dice=("blue",))
+    play(st, "steady_tempo", "t-basic")
+    play(st, "march", "t-basic")
+    pick(st, "t-end")
+    s = st["seats"][0]
+    assert s["discard"] == ["march"] and "steady_tempo" in s["hand"] + s["deck"]
+    st = started(hand=("steady_tempo",), deck=(), dice=("blue",))
+    play(st, "steady_tempo", "t-pw:die:0")
+    pick(st, "t-end")
+    assert st["seats"][0]["hand"] == ["steady_tempo"]  # on top, then drawn

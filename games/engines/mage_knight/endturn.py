@@ -149,6 +149,14 @@ def finish(state, seat: int, events: list) -> None:
     if turn.get("crystal_return"):
         for c in turn.get("crystals_spent", []):
             s["crystals"][c] = min(mana.CRYSTAL_MAX, s["crystals"][c] + 1)
+    for card, how in turn.get("played", []):
+        # Steady Tempo: "at end of turn may put this card on the bottom (powered: top) of the Deed deck"
+        if card == "steady_tempo" and card in s["play_area"] and (how == "powered" or s["deck"]):
+            s["play_area"].remove(card)
+            if how == "powered":
+                s["deck"].append(card)
+            else:
+                s["deck"].insert(0, card)
     s["discard"] += s["play_area"]
     s["play_area"] = []
     try:

@@ -409,6 +409,7 @@ def play_card(state, seat: int, card_id: str, verb: str, arg: str, events: list)
     else:
         s["play_area"].append(card_id)
     how = ("thrown away" if card.kind == "artifact" else "powered") if powered else "basic"
+    turn.setdefault("played", []).append([card_id, how])
     events.append(Event(f"Seat {seat + 1} plays {card.name} ({how}).", None,
                         {"seat": seat, "card": card_id, "mode": how}))
     cards.start(state, seat, tree, events)

@@ -52,7 +52,8 @@ SIMPLIFIED: dict[str, tuple[str, str, str]] = {
                      "basic: instead of casting a Spell from the offer, discard a card to gain a mana token "
                      "of any colour"),
     "pure_magic": ("special pure_magic 4", "special pure_magic 7", ""),
-    "steady_tempo": ("move 2", "move 4", "the card is discarded at end of turn, not put back into the deed deck"),
+    "steady_tempo": ("move 2", "move 4", "it always goes back into the deed deck at end of turn (endturn.py), "
+                     "the 'may' is not asked"),
     "ambush": ("move 2", "move 4", "the bonus to the first Attack/Block card this turn is not applied"),
     "in_need": ("special in_need 3 1", "special in_need 5 2",
                 "MKD's Influence 3 (+1 per Wound) / 5 (+2) kept over the summary's 2 / 4"),
