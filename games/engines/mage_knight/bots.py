@@ -24,12 +24,12 @@ def _armor(token: dict) -> int:
 
 
 def _need(token: dict) -> int:
-    """What beating a token takes, as the bot reckons it: its armor (doubled if it resists physical attacks) and,
-    as it will not be defeated before it attacks, its attack to block."""
+    """The attack beating a token takes, as the bot reckons it: its armor, doubled if it resists physical attacks
+    (the bot's attacks are mostly physical); a face-down token's by its colour, with a margin."""
     if not token.get("face_up"):
-        return ARMOR_GUESS.get(token["colour"], 6) + 4
+        return ARMOR_GUESS.get(token["colour"], 6) + 2
     e = enemies.enemy(token["id"])
-    return e.armor * (2 if "physical" in e.resistances else 1) + e.attack * (2 if e.has("swift") else 1)
+    return e.armor * (2 if "physical" in e.resistances else 1)
 
 
 def _power(hand: list[str]) -> int:
@@ -109,7 +109,7 @@ class GreedyBot(Bot):
         if "t-enter" in ids:
             cell = m["hexes"][pos]
             guard = sum(_armor(tk) for tk in cell.get("enemies", ()))
-            if guard and guard <= power or not cell.get("enemies") and cell.get("site") == "ancient_ruins":
+            if guard and guard + 1 <= power or not cell.get("enemies") and cell.get("site") == "ancient_ruins":
                 self._plan = "attack"
                 return "t-enter"
         for o in ids:
@@ -224,7 +224,10 @@ class GreedyBot(Bot):
             if blocks:
                 return blocks[0]
             waiting = [e for e in c["enemies"] if not (e["defeated"] or e["blocked"] or e["gone"])]
-            if waiting and self._picks < MAX_PICKS // 2:
+            alive = [e for e in c["enemies"] if not (e["defeated"] or e["gone"])]
+            spare = _power(state["seats"][seat]["hand"]) - sum(_need({**e, "face_up": True}) for e in alive)
+            # block only with what the attack will not need (a wound costs less than a lost fight)
+            if waiting and spare >= 2 and self._picks < MAX_PICKS // 2:
                 play = self._play_for("block", state, seat, ids)
                 if play:
                     return play
