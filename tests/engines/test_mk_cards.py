@@ -295,3 +295,14 @@ def test_mana_bolt_in_the_attack_phase():
     pick(st, "t-basic:die:0")  # the die casts the spell; the red crystal is then the only mana left
     assert st["turn"]["pool"]["attack"]["melee"] == {"cold_fire": 7}
     assert st["seats"][0]["crystals"]["red"] == 0
+
+
+def test_ambush_bonus_goes_to_the_first_attack_or_block_card():
+    """Ambush: "first Attack card this turn gets +1 or first Block card +2 (whichever comes first)"."""
+    st = started(hand=("ambush", "rage", "march"))
+    play(st, "ambush", "t-basic")
+    st["combat"] = {"seat": 0, "phase": "block", "context": {"kind": "challenge"}, "enemies": [], "targets": []}
+    play(st, "rage", "t-basic")  # Block 2 (+2)
+    assert st["turn"]["pool"]["block"] == {"physical": 4}
+    play(st, "march", "t-side:block")  # the bonus is used up
+    assert st["turn"]["pool"]["block"] == {"physical": 5}

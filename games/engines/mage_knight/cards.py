@@ -299,7 +299,7 @@ def apply_atom(state, seat: int, node: list, events: list) -> None:
             add_pool(turn, kind, args[0])
     elif kind in COMBAT:
         if atom_usable(state, seat, node, make_ctx(state, seat)):
-            add_pool(turn, kind, args[0], args[1])
+            add_pool(turn, kind, args[0] + ambush_bonus(turn, kind), args[1])
     elif kind == "heal":
         heal(state, seat, args[0], events)
     elif kind == "draw":
@@ -325,6 +325,19 @@ def apply_atom(state, seat: int, node: list, events: list) -> None:
         elif choices:
             turn["pending"] = {"kind": "special", "name": args[0], "args": list(args[1:]),
                                "choices": [list(c) for c in choices]}
+
+
+def ambush_bonus(turn, kind: str) -> int:
+    """Ambush: "first Attack card this turn gets +1 or first Block card +2 (whichever comes first)"."""
+    bonus = turn.get("ambush")
+    if not bonus or not turn.get("from_card"):
+        return 0
+    turn["ambush"] = None
+    return bonus[1] if kind == "block" else bonus[0]
+
+
+def _ambush(state, seat, args, choice, events):
+    state["turn"]["ambush"] = [args[0], args[1]]
 
 
 def effect_options(state, seat: int) -> list[tuple[str, str]]:
@@ -978,6 +991,8 @@ SPECIALS: dict[str, Special] = {
     "terrain_set": Special(lambda a: f"{a[0]} costs {a[1]} this turn", lambda *a: False, _terrain_set),
     "terrain_minus": Special(lambda a: f"{'open terrain' if a[0] == 'open' else a[0]} costs {a[1]} less "
                                        f"(min {a[2]}) this turn", lambda *a: False, _terrain_minus),
+    "ambush": Special(lambda a: f"the first Attack card +{a[0]} or Block card +{a[1]} this turn", lambda *a: False,
+                      _ambush),
     "risk_wound": Special(lambda a: f"roll {a[0]} dice: a Wound per red or black", lambda *a: False, _risk_wound),
 }
 

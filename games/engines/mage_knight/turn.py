@@ -248,6 +248,7 @@ def _skill_options(state, seat: int) -> list[Option]:
 
 def use_skill(state, seat: int, sk: str, events: list) -> None:
     row = skill_rows()[sk]
+    state["turn"]["from_card"] = False
     if row["usage"] == "once_per_turn":
         state["turn"].setdefault("skills_used", []).append(sk)
     else:
@@ -390,10 +391,11 @@ def play_card(state, seat: int, card_id: str, verb: str, arg: str, events: list)
     s = state["seats"][seat]
     card = cards.CARDS[card_id]
     turn["pending"] = None
+    turn["from_card"] = True
     s["hand"].remove(card_id)
     if verb == "side":
         s["play_area"].append(card_id)
-        cards.add_pool(turn, arg, 1)
+        cards.add_pool(turn, arg, 1 + (cards.ambush_bonus(turn, arg) if arg in ("attack", "block") else 0))
         events.append(Event(f"Seat {seat + 1} plays {card.name} sideways for {arg.title()} 1.", None,
                             {"seat": seat, "card": card_id, "mode": "sideways"}))
         return
@@ -423,6 +425,7 @@ def use_unit(state, seat: int, arg: str, events: list) -> None:
         mana.pay(state, seat, mana.sources_for(state, seat, colour)[0])
     unit["ready"] = False
     state["turn"]["unit_uid"] = uid
+    state["turn"]["from_card"] = False
     events.append(Event(f"Seat {seat + 1} uses {cards.unit_name(unit['id'])}.", None, {"seat": seat, "unit": uid}))
     cards.start(state, seat, tree, events)
 
