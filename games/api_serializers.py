@@ -8,7 +8,9 @@ games/selectors.py.
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema_field
+from typing import Mapping
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema_field
 from rest_framework import serializers
 
 from .services.clock import CLOCK_BOUNDS, CLOCK_TYPES, COUNT_FIELDS, clock_validate
@@ -24,6 +26,13 @@ class ErrorResponse(serializers.Serializer):
     detail = serializers.CharField(help_text="what went wrong, for a person")
     fields = serializers.DictField(required=False, allow_null=True,
                                    help_text="on a 400 of invalid input: the messages per field")
+
+
+def error_responses(texts: Mapping[int, str], *codes: int, **described: str) -> dict:
+    """The error responses of an operation for the schema: the one error body under each status code, described
+    by ``texts[code]`` unless the operation says more (``e403="Only the creator..."``)."""
+    return {code: OpenApiResponse(ErrorResponse, description=described.get(f"e{code}", texts[code]))
+            for code in codes}
 
 
 _CLOCK_SCHEMA = {

@@ -11,9 +11,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from .api_access import game_id_or_404, joinable_game_or_404, refuse_unless_visible, visible_game_or_404
-from .api_serializers import (ErrorResponse, GameCreateRequest, GameDetailResponse, GameJoinRequest,
-                              GameListResponse, JoinResponse, LogResponse, MoveRequest, MoveResponse,
-                              StandingOrdersRequest, StandingOrdersResponse)
+from .api_serializers import (GameCreateRequest, GameDetailResponse, GameJoinRequest, GameListResponse, JoinResponse,
+                              LogResponse, MoveRequest, MoveResponse, StandingOrdersRequest, StandingOrdersResponse,
+                              error_responses)
 from .conditional import WAIT_MAX_SECONDS, etag_matches, game_etag, game_version_wait, wait_seconds
 from .engines.registry import get_engine, slugs
 from .errors import ErrorCode, GameError
@@ -31,12 +31,6 @@ from .web.invites import invite_token
 IDEMPOTENCY_KEY_MAX = 100
 
 
-def _errors(*codes: int, **described: str) -> dict:
-    """The error responses of an operation: the API's one error body under each status code."""
-    return {code: OpenApiResponse(ErrorResponse, description=described.get(f"e{code}", _ERROR_TEXT[code]))
-            for code in codes}
-
-
 _ERROR_TEXT = {
     400: "Invalid input (fields: the messages per field).",
     401: "No or an invalid token.",
@@ -44,6 +38,10 @@ _ERROR_TEXT = {
     404: "No such game, or a private game the caller may not see (the same body).",
     409: "Not possible in the game's current state.",
 }
+
+
+def _errors(*codes: int, **described: str) -> dict:
+    return error_responses(_ERROR_TEXT, *codes, **described)
 
 
 def _detail(game: Game, user, seats=None) -> dict:

@@ -84,6 +84,11 @@ class Result:
     breakdown: tuple[Mapping[str, int], ...]  # per seat: category -> points
     tiebreak: tuple[int, ...] = ()  # per seat: the game's own tie-break value, if it has one
 
+    @classmethod
+    def from_dict(cls, r: Mapping[str, Any]) -> "Result":
+        return cls(tuple(r["scores"]), tuple(r["ranks"]), tuple(dict(b) for b in r["breakdown"]),
+                   tuple(r.get("tiebreak", ())))
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "scores": list(self.scores),
@@ -158,3 +163,19 @@ class Engine(ABC):
         """Raise ValueError if the game cannot be created with these settings."""
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"{self.name} takes {self.min_players}-{self.max_players} players")
+
+
+class ConventionalStateMixin:
+    """The protocol methods that only read an engine state's conventional keys: ``step`` (the step counter),
+    ``over`` (bool) and ``result`` (None, or ``Result.as_dict()``'s shape once the game is over). Put it before
+    ``Engine`` in the bases: ``class MyEngine(ConventionalStateMixin, Engine)``."""
+
+    def step(self, state: State) -> int:
+        return state["step"]
+
+    def is_over(self, state: State) -> bool:
+        return state["over"]
+
+    def result(self, state: State) -> Result | None:
+        r = state["result"]
+        return None if r is None else Result.from_dict(r)

@@ -33,13 +33,9 @@ def command_parse(line: str | None) -> Command:
     return Command("pick", text=text)
 
 
-def option_for(command: Command, options: list[dict]) -> dict | None:
-    """The option a pick names: by its number, its id, or its label (case-insensitive)."""
-    if command.number is not None:
-        if 1 <= command.number <= len(options):
-            return options[command.number - 1]
-        return None
-    wanted = command.text.strip().strip(".").strip()
+def _named(text: str, options: list[dict]) -> dict | None:
+    """The option whose id or label is exactly ``text`` (an id as written first, then any case)."""
+    wanted = text.strip().strip(".").strip()
     for o in options:
         if o["id"] == wanted:
             return o
@@ -48,3 +44,44 @@ def option_for(command: Command, options: list[dict]) -> dict | None:
         if o["id"].lower() == low or o["label"].strip().lower() == low:
             return o
     return None
+
+
+def option_for(command: Command, options: list[dict]) -> dict | None:
+    """The option a pick names: by its id or label (case-insensitive), else by its number in the list.
+
+    The whole line as an id or label comes first: a label may begin with a number ("1 Nightmare Point(s)"
+    is option 2 when it is option 2's label, not option 1).
+    """
+    named = _named(command.text, options) if command.text else None
+    if named is not None:
+        return named
+    if command.number is not None:
+        if 1 <= command.number <= len(options):
+            return options[command.number - 1]
+        return None
+    return None
+
+
+_NUMBERED = re.compile(r"^(?:(?:pick|option|choose|choice)\s*)?[#(\[]?\s*(\d{1,4})\s*[.)\]:]?\s*(.*?)\s*$",
+                       re.IGNORECASE)
+_TRAILING_ID = re.compile(r"\s*\[[^\[\]]*\]$")
+
+
+def option_for_line(line: str, options: list[dict]) -> dict | None:
+    """The option a later line of a reply names, the whole line counting (unlike the first line, where
+    words after the number are a comment): its id or label, its number alone ("2", "2.", "#2", "(2)"), or
+    its number with its label as the email lists it ("2. Buy Eliza Orne  [buy-C3EO1]"). A line of prose
+    that merely begins with a number ("1 more thing: ...") names nothing, so it stops the reply."""
+    named = _named(line, options)
+    if named is not None:
+        return named
+    m = _NUMBERED.match(line.strip())
+    if m is None or not 1 <= int(m.group(1)) <= len(options):
+        return None
+    option, rest = options[int(m.group(1)) - 1], m.group(2)
+    if not rest:
+        return option
+    if rest.lower() == f"[{option['id']}]".lower():
+        return option
+    label = _TRAILING_ID.sub("", rest).strip().rstrip(".").strip()
+    return option if label.lower() == option["label"].strip().rstrip(".").strip().lower() else None

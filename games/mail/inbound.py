@@ -30,7 +30,8 @@ from .commands import Command, command_parse, option_for
 from .models import (InboundMessage, InboundOutcome, Notification, NotificationKind, RetiredReplyToken,
                      SeatMailbox)
 from .outbox import notification_queue
-from .parser import GarbledMessage, ParsedMessage, parse_message
+from .parser import MAX_PICK_LINES, GarbledMessage, ParsedMessage, parse_message
+from .pick_lines import AppliedPick, StoppedAt, applied_sentence, lines_apply, open_prompt
 from .tokens import mailbox_for_token, retired_token
 
 logger = logging.getLogger(__name__)
@@ -51,7 +52,17 @@ HELP_LINES = [
     "  orders clear             - remove your standing orders",
     "  vacation <days>          - you are away: deadlines wait for you (1-30 days, 30 a year)",
     "  help                     - this text",
-    "Quoted text, signatures and the rest of the message are ignored.",
+    "Several choices in one reply: put one per line, in the order you would make them, e.g.",
+    "  2",
+    "  3",
+    "  Take a Transfer Student",
+    "  Each line (just a number, an option id or an option's label, or the option line copied from",
+    "  the email) is matched against the decision you have at that moment, after the lines before it:",
+    "  a number means that decision's option number.",
+    "  The first line that is not one of your options then stops: nothing after it is applied, and",
+    f"  our answer says what was applied, where it stopped and what you are asked now. At most {MAX_PICK_LINES}",
+    "  lines are read.",
+    "Blank lines, quoted text and signatures are ignored.",
 ]
 
 
@@ -261,12 +272,33 @@ def _pick(parsed: ParsedMessage, seat: Seat, command: Command) -> _Reply:
         return _Reply(False, "Your choice was not recorded", [e.detail], e.code.value)
     number = prompt.options.index(option) + 1
     if not submission.is_new:
-        return _Reply(True, "Already recorded",
-                      [f"You had already chosen {number}. {option['label']} for \"{prompt.text}\"; nothing changed."],
-                      "already-recorded", InboundOutcome.COMMAND, show_prompt=False)
+        lines = [f"You had already chosen {number}. {option['label']} for \"{prompt.text}\"; nothing changed."]
+        if len(parsed.lines) > 1:  # a resent reply: its later lines were meant after that pick, long ago
+            lines.append(StoppedAt(2, parsed.lines[1], "your message repeats a choice already recorded").sentence())
+        return _Reply(True, "Already recorded", lines, "already-recorded", InboundOutcome.COMMAND, show_prompt=False)
+    if len(parsed.lines) > 1:
+        return _several_picks(parsed, seat, AppliedPick(number, option["label"]))
     return _Reply(True, "Recorded", [f"Your choice for \"{prompt.text}\": {number}. {option['label']}.",
                                      "Your next decision (if any) comes in its own email."],
                   "recorded", InboundOutcome.RECORDED, show_prompt=False)
+
+
+def _several_picks(parsed: ParsedMessage, seat: Seat, first: AppliedPick) -> _Reply:
+    """A reply with more lines after its first pick: apply them one by one (pick_lines), then say what was
+    applied, where it stopped and what is asked now (the answer lists the seat's own open prompt only)."""
+    run = lines_apply(seat=seat, lines=parsed.lines[1:], first_line_no=2)
+    applied = (first, *run.applied)
+    lines = [applied_sentence(applied)]
+    if run.stopped is not None:
+        lines.append(run.stopped.sentence())
+    elif parsed.more_lines:
+        lines.append(f"Only the first {MAX_PICK_LINES} lines of your message were read; nothing after line "
+                     f"{MAX_PICK_LINES} was applied.")
+    if open_prompt(seat) is None:
+        lines.append("Nothing to decide now; we will email you when you have a decision to make.")
+    reason = f"recorded:{len(applied)}" + (f":stopped-at-{run.stopped.line_no}" if run.stopped else "") \
+        + (":capped" if parsed.more_lines and run.stopped is None else "")
+    return _Reply(True, "Recorded", lines, reason, InboundOutcome.RECORDED, show_prompt=True)
 
 
 def _stale(prompt: Prompt, current: Prompt | None) -> _Reply:

@@ -1,4 +1,4 @@
-"""Read a raw inbound email: who it is for, whether a machine sent it, and its first meaningful line.
+"""Read a raw inbound email: who it is for, whether a machine sent it, and the player's own lines.
 
 Forgiving about what people write (quoted text, "On ... wrote:", signatures, HTML-only mail) and
 suspicious of everything else: no exception escapes for any input; a message we cannot read is
@@ -22,6 +22,7 @@ from django.core.validators import validate_email
 from .tokens import ReplyTarget, reply_targets
 
 MAX_LINE = 200
+MAX_PICK_LINES = 50  # the player's own lines a reply may carry picks on; more are not read (and we say so)
 MAX_BODY_CHARS = 100_000  # of decoded text we look at; the first line is near the top anyway
 
 AUTO_SUBJECT = re.compile(
@@ -49,6 +50,9 @@ class ParsedMessage:
     references: list[str] = field(default_factory=list)  # Message-IDs in In-Reply-To and References
     auto_reason: str | None = None  # why a machine sent it: never answer those
     first_line: str | None = None
+    # The player's own lines, first_line first (at most MAX_PICK_LINES): one pick per line (inbound.py).
+    lines: tuple[str, ...] = ()
+    more_lines: bool = False  # the message had more of its own lines than MAX_PICK_LINES
     oversized: bool = False
     unknown_charset: bool = False  # its text is in a character set we cannot decode: answered, not guessed
 
@@ -97,18 +101,28 @@ def html_to_text(html: str) -> str:
     return "".join(p.parts)
 
 
-def first_meaningful_line(text: str) -> str | None:
-    """The first line that is the player's own words: not quoted, not a quote header, not a signature."""
+def meaningful_lines(text: str, limit: int = MAX_PICK_LINES + 1) -> list[str]:
+    """The player's own lines, in order, at most ``limit``: no blank or quoted line, nothing from a quote
+    header or a signature on (what follows those is not theirs)."""
+    found: list[str] = []
     for raw in text[:MAX_BODY_CHARS].splitlines():
+        if len(found) >= limit:
+            break
         line = raw.replace("\u00a0", " ").strip().strip("\u200b\ufeff")
         if raw.rstrip("\r") in ("-- ", "--") or line == "--":
-            return None  # the signature starts: nothing said before it
+            break  # the signature starts
         if not line or line.startswith(">") or line.startswith("|"):
             continue
         if QUOTE_HEADER.match(line):
-            return None  # the quoted original starts here
-        return line[:MAX_LINE]
-    return None
+            break  # the quoted original starts here
+        found.append(line[:MAX_LINE])
+    return found
+
+
+def first_meaningful_line(text: str) -> str | None:
+    """The first line that is the player's own words: not quoted, not a quote header, not a signature."""
+    found = meaningful_lines(text, limit=1)
+    return found[0] if found else None
 
 
 class UnknownCharset(ValueError):
@@ -199,24 +213,28 @@ def parse_message(raw: bytes, *, recipient: str | None = None, max_bytes: int = 
             refs += re.findall(r"<[^<>\s\x00]{1,250}>", " ".join(str(v) for v in msg.get_all(h, [])))
         auto = _auto_reason(msg, from_address, subject)
         key = _message_key(msg, data)
-        first = None
+        lines: list[str] = []
         unknown_charset = False
         if not oversized and auto is None:
             try:
-                first = first_meaningful_line(_text_body(msg))
+                lines = meaningful_lines(_text_body(msg))
             except UnknownCharset:
                 unknown_charset = True
-            if first is None and subject and not unknown_charset:
+            if not lines and subject and not unknown_charset:
                 # Some people type the answer in the subject of a fresh message.
                 bare = re.sub(r"^((re|aw|fwd?|sv|antw)\s*:\s*)+", "", subject, flags=re.IGNORECASE).strip()
                 if bare and not bare.startswith("[Game #"):
-                    first = bare[:MAX_LINE]
+                    lines = [bare[:MAX_LINE]]
+        lines = [line for line in (_no_nul(x) for x in lines) if line]
+        more_lines = len(lines) > MAX_PICK_LINES
+        lines = lines[:MAX_PICK_LINES]
     except GarbledMessage:
         raise
     except Exception as e:  # the email package raises many things on hostile input
         raise GarbledMessage(f"unreadable message: {type(e).__name__}") from None
     return ParsedMessage(message_key=key, from_address=_deliverable(_no_nul(from_address)), subject=_no_nul(subject),
-                         targets=targets, references=refs[:50], auto_reason=auto, first_line=_no_nul(first),
+                         targets=targets, references=refs[:50], auto_reason=auto,
+                         first_line=lines[0] if lines else None, lines=tuple(lines), more_lines=more_lines,
                          oversized=oversized, unknown_charset=unknown_charset)
 
 

@@ -149,6 +149,14 @@ class TournamentAdmin(SecretFieldsAdminMixin, admin.ModelAdmin):
         form.fields["action"].choices = self.get_action_choices(request)
         return (form.cleaned_data.get(name) or "").strip() if form.is_valid() else ""
 
+    def _report(self, request, t: Tournament, action, success: str) -> None:
+        """Run one tournament's admin action; say what happened, or the service's refusal, per tournament."""
+        try:
+            action()
+            self.message_user(request, f"{t.name}: {success}", messages.SUCCESS)
+        except GameError as e:
+            self.message_user(request, f"{t.name}: {e.detail}", messages.ERROR)
+
     def _entry(self, request, t: Tournament):
         username = self._value(request, "username")
         entry = Entry.objects.filter(tournament=t, user__username=username).first()
@@ -159,30 +167,20 @@ class TournamentAdmin(SecretFieldsAdminMixin, admin.ModelAdmin):
     @admin.action(description="Approve the proposals (open them for registration)", permissions=["change"])
     def approve(self, request, queryset):
         for t in queryset:
-            try:
-                tournament_approve(tournament=t, by=request.user)
-                self.message_user(request, f"{t.name}: approved, open for registration.", messages.SUCCESS)
-            except GameError as e:
-                self.message_user(request, f"{t.name}: {e.detail}", messages.ERROR)
+            self._report(request, t, lambda: tournament_approve(tournament=t, by=request.user),
+                         "approved, open for registration.")
 
     @admin.action(description="Start (close registration, seat round 1)", permissions=["change"])
     def start(self, request, queryset):
         for t in queryset:
-            try:
-                tournament_start(tournament=t, by=request.user)
-                self.message_user(request, f"{t.name}: round 1 seated.", messages.SUCCESS)
-            except GameError as e:
-                self.message_user(request, f"{t.name}: {e.detail}", messages.ERROR)
+            self._report(request, t, lambda: tournament_start(tournament=t, by=request.user), "round 1 seated.")
 
     @admin.action(description="Cancel (tell every entrant; unfinished games are abandoned)", permissions=["change"])
     def cancel(self, request, queryset):
         reason = self._value(request, "reason")
         for t in queryset:
-            try:
-                tournament_cancel(tournament=t, by=request.user, reason=reason)
-                self.message_user(request, f"{t.name}: cancelled, entrants notified.", messages.SUCCESS)
-            except GameError as e:
-                self.message_user(request, f"{t.name}: {e.detail}", messages.ERROR)
+            self._report(request, t, lambda: tournament_cancel(tournament=t, by=request.user, reason=reason),
+                         "cancelled, entrants notified.")
 
     @admin.action(description="Drop the player <username> (bots finish their games)", permissions=["change"])
     def drop_player(self, request, queryset):
@@ -190,11 +188,8 @@ class TournamentAdmin(SecretFieldsAdminMixin, admin.ModelAdmin):
             entry = self._entry(request, t)
             if entry is None:
                 continue
-            try:
-                entry_drop(entry=entry, by=request.user)
-                self.message_user(request, f"{t.name}: {entry.user.username} dropped.", messages.SUCCESS)
-            except GameError as e:
-                self.message_user(request, f"{t.name}: {e.detail}", messages.ERROR)
+            self._report(request, t, lambda: entry_drop(entry=entry, by=request.user),
+                         f"{entry.user.username} dropped.")
 
     @admin.action(description="Replace the player <username> with <new username>", permissions=["change"])
     def replace_player(self, request, queryset):
@@ -207,11 +202,8 @@ class TournamentAdmin(SecretFieldsAdminMixin, admin.ModelAdmin):
             entry = self._entry(request, t)
             if entry is None:
                 continue
-            try:
-                entry_replace(entry=entry, user=new, by=request.user)
-                self.message_user(request, f"{t.name}: {new.username} took over.", messages.SUCCESS)
-            except GameError as e:
-                self.message_user(request, f"{t.name}: {e.detail}", messages.ERROR)
+            self._report(request, t, lambda: entry_replace(entry=entry, user=new, by=request.user),
+                         f"{new.username} took over.")
 
 
 @admin.register(Table)

@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 
 from accounts.models import User
 
-from ..api_serializers import SEED_MAX, ClockField, ErrorResponse
+from ..api_serializers import SEED_MAX, ClockField, error_responses
 from ..errors import ErrorCode, GameError
 from .models import Entry, Tournament, TournamentFormat
 from .selectors import (tournament_rounds, tournament_shown_to, tournament_standings, tournament_summary,
@@ -99,7 +99,7 @@ _ERROR_TEXT = {400: "Invalid input or settings (or a NUL character in the URL)."
 
 
 def _errors(*codes: int) -> dict:
-    return {code: OpenApiResponse(ErrorResponse, description=_ERROR_TEXT[code]) for code in codes}
+    return error_responses(_ERROR_TEXT, *codes)
 
 
 # Tournament ids are 64-bit: a larger one is an unknown id, not a database error.

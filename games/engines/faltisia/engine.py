@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..base import Engine, Event, IllegalPick, Option, Prompt, Result, State
+from ..base import ConventionalStateMixin, Engine, Event, IllegalPick, Option, Prompt, State
 from . import flow
 from .decisions import apply_pick, options
 from .setup import new_state
@@ -18,7 +18,7 @@ def _fingerprint(state: State, s: dict) -> tuple:
             s["lic"], len(s["dec"]))
 
 
-class FaltisiaEngine(Engine):
+class FaltisiaEngine(ConventionalStateMixin, Engine):
     slug = "faltisia"
     name = "Maid Knight Saga: The Story of Faltisia"
     # min_players is the multi-player minimum (tournaments seat tables with it); one player is Solo Mode,
@@ -38,9 +38,6 @@ class FaltisiaEngine(Engine):
         if players != self.solo_players:
             super().validate_options(players, options)
         new_state(players, options or {}, 0)
-
-    def step(self, state: State) -> int:
-        return state["step"]
 
     def pending(self, state: State) -> list[int]:
         return [i for i, s in enumerate(state["seats"]) if s["dec"] is not None]
@@ -102,16 +99,6 @@ class FaltisiaEngine(Engine):
     def default_option(self, state: State, seat: int) -> str:
         from .bots import GreedyBot  # the greedy bot is the deadline default
         return GreedyBot().choose(self, state, seat)
-
-    def is_over(self, state: State) -> bool:
-        return state["over"]
-
-    def result(self, state: State) -> Result | None:
-        r = state["result"]
-        if r is None:
-            return None
-        return Result(tuple(r["scores"]), tuple(r["ranks"]), tuple(dict(b) for b in r["breakdown"]),
-                      tuple(r["tiebreak"]))
 
     def standing_orders(self) -> tuple[Option, ...]:
         return (Option("attend-all", "Attend every lecture"),)

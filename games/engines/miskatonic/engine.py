@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..base import Engine, Event, IllegalPick, Option, Prompt, Result, State
+from ..base import ConventionalStateMixin, Engine, Event, IllegalPick, Option, Prompt, State
 from . import turn
 from .setup import new_state
 from .view import view as _view
 
 
-class MiskatonicEngine(Engine):
+class MiskatonicEngine(ConventionalStateMixin, Engine):
     slug = "miskatonic"
     name = "Miskatonic School for Girls"
     min_players = 2
@@ -32,9 +32,6 @@ class MiskatonicEngine(Engine):
     def validate_options(self, players: int, options: Mapping[str, Any]) -> None:
         super().validate_options(players, options)
         new_state(players, options or {}, 0)
-
-    def step(self, state: State) -> int:
-        return state["step"]
 
     def pending(self, state: State) -> list[int]:
         d = state["dec"]
@@ -97,15 +94,6 @@ class MiskatonicEngine(Engine):
     def default_option(self, state: State, seat: int) -> str:
         from .bots import GreedyBot  # the greedy bot is the deadline default
         return GreedyBot().choose(self, state, seat)
-
-    def is_over(self, state: State) -> bool:
-        return state["over"]
-
-    def result(self, state: State) -> Result | None:
-        r = state["result"]
-        if r is None:
-            return None
-        return Result(tuple(r["scores"]), tuple(r["ranks"]), tuple(dict(b) for b in r["breakdown"]), ())
 
     def standing_orders(self) -> tuple[Option, ...]:
         return (Option("always-friendship", "Always produce Friendship from cards showing both points"),

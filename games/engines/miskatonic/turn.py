@@ -175,11 +175,11 @@ def options(state: dict, d: dict) -> tuple[str, list[Option]]:
     if kind == "faculty":
         f, n = state["pts"]
         left = left_of(state, d["seat"])
-        ops = [Option(f"buy:{c}", f"Buy {name(c)} ({_cost(CARDS[c])}) for seat {left}")
+        ops = [Option(f"buy:{c}", f"Buy {name(c)} ({_cost(CARDS[c])}) for seat {left + 1}")
                for c in _affordable(state, "faculty")]
-        ops.append(Option("substitute", f"Give seat {left} a Substitute") if state["substitutes"]
+        ops.append(Option("substitute", f"Give seat {left + 1} a Substitute") if state["substitutes"]
                    else Option("none", "Buy no Faculty (no Substitutes left)"))
-        return f"Buy one Faculty for seat {left} ({f} Friendship, {n} Nightmare left)?", ops
+        return f"Buy one Faculty for seat {left + 1} ({f} Friendship, {n} Nightmare left)?", ops
     if kind == "preclass":
         s = state["seats"][d["seat"]]
         faculty = [c for c in s["hand"] if CARDS[c].is_faculty]
@@ -198,7 +198,7 @@ def options(state: dict, d: dict) -> tuple[str, list[Option]]:
     if kind == "pet":
         cid = state["cls"]["pets"][0]
         return (f"Pet Teacher {name(cid)}: into whose Discard pile?",
-                [Option(f"pet:{i}", "Your own Discard pile" if i == d["seat"] else f"Seat {i}'s Discard pile")
+                [Option(f"pet:{i}", "Your own Discard pile" if i == d["seat"] else f"Seat {i + 1}'s Discard pile")
                  for i in classroom.pet_targets(state)])
     # gp
     cls = state["cls"]
@@ -256,6 +256,17 @@ def perform(state: dict, d: dict, pick: str, ev: list) -> None:
         classroom.finish(state, ev)
 
 
+def _take_from_shelf(state: dict, store: str, pick: str):
+    """Take the picked card ("buy:<id>") off a store's shelf and pay its cost from the turn's points."""
+    cid = pick[4:]
+    c = CARDS[cid]
+    shelf = state["store"][store]["shelf"]
+    shelf[shelf.index(cid)] = None
+    state["pts"][0] -= c.cost_friendship
+    state["pts"][1] -= c.cost_nightmare
+    return cid, c
+
+
 def _buy_student(state: dict, seat: int, pick: str, ev: list) -> None:
     s = state["seats"][seat]
     if pick == "none":
@@ -266,12 +277,7 @@ def _buy_student(state: dict, seat: int, pick: str, ev: list) -> None:
         ev.append(seat_event("{seat} adds a Transfer Student to their Purchase Pile.",
                              kind="buy", seat=seat, card=cid, to="purchase"))
         return
-    cid = pick[4:]
-    c = CARDS[cid]
-    shelf = state["store"]["student"]["shelf"]
-    shelf[shelf.index(cid)] = None
-    state["pts"][0] -= c.cost_friendship
-    state["pts"][1] -= c.cost_nightmare
+    cid, c = _take_from_shelf(state, "student", pick)
     if c.has("locker"):
         s["locker"].append(cid)
         state["locker_new"].append(cid)  # "don't work the turn they are purchased"
@@ -297,12 +303,7 @@ def _buy_faculty(state: dict, seat: int, pick: str, ev: list) -> None:
         ev.append(seat_event("{seat} adds a Substitute Teacher to {for}'s Purchase Pile.",
                              kind="buy", seat=seat, card=cid, to="purchase", **{"for": left}))
         return
-    cid = pick[4:]
-    c = CARDS[cid]
-    shelf = state["store"]["faculty"]["shelf"]
-    shelf[shelf.index(cid)] = None
-    state["pts"][0] -= c.cost_friendship
-    state["pts"][1] -= c.cost_nightmare
+    cid, c = _take_from_shelf(state, "faculty", pick)
     if c.has("aggressive"):
         target["classroom"].append(cid)
         ev.append(seat_event(f"{{seat}} buys {c.name} ({_cost(c)}) for {{for}}: Aggressive! They have Class at once.",
