@@ -44,7 +44,7 @@ def gain(state: dict, seat: int, events: list) -> None:
         s["level"] += 1
         row = LEVELS[s["level"]]
         s["armor"], s["hand_limit"], s["command"] = row["armor"], row["hand_limit"], row["command"]
-        s["rewards"] += row["reward"]
+        s["rewards"] += [r for r in row["reward"] if r in ("skill", "advanced")]  # a token changes the numbers only
         events.append(Event(f"Seat {seat + 1} reaches level {s['level']}", None,
                             {"seat": seat, "level": s["level"], "armor": s["armor"], "hand_limit": s["hand_limit"],
                              "command": s["command"]}))
