@@ -256,6 +256,10 @@ def default(state: dict, d: dict) -> str:
     from . import turn
     kind = d["kind"]
     if kind == "turn":
+        # An empty deed deck: announcing the end of the round is the safe pick; a seat that only ever ended its turns
+        # at the deadline would otherwise keep the round (and the game) from ending.
+        if "t-announce" in {o.id for o in options(state, d)[1]}:
+            return "t-announce"
         return turn.default(state, d["seat"])
     if kind == "rethink":
         return "done"
