@@ -261,7 +261,7 @@ def test_mana_token_of_any_colour_is_a_choice():
 
 def test_describe_is_readable():
     assert cards.describe(cards.CARDS["rage"].basic) == "Attack 2 or Block 2"
-    assert cards.describe(cards.CARDS["fireball"].basic) == "Fire Ranged Attack 5"
+    assert cards.describe(cards.CARDS["fireball"].basic) == "Ranged Attack 5 (fire)"
 
 
 def test_wounds_cannot_pay_a_cost():
@@ -306,3 +306,92 @@ def test_ambush_bonus_goes_to_the_first_attack_or_block_card():
     assert st["turn"]["pool"]["block"] == {"physical": 4}
     play(st, "march", "t-side:block")  # the bonus is used up
     assert st["turn"]["pool"]["block"] == {"physical": 5}
+
+
+# ---------------------------------------------------------------- plain English (issue 11 item 7)
+
+import re  # noqa: E402
+
+from games.engines.bots import RandomBot, play as play_game  # noqa: E402
+from games.engines.mage_knight import units as unit_data  # noqa: E402
+from games.engines.registry import get_engine  # noqa: E402
+
+# What the effect vocabulary looks like when it leaks into text meant for people.
+LEFTOVERS = [
+    (re.compile(r"\|"), "a '|'"),
+    (re.compile(r"\bspecial "), "'special NAME'"),
+    (re.compile(r"_"), "an id with '_'"),
+    (re.compile(r"->"), "an arrow"),
+    (re.compile(r"\b(move|influence|attack|ranged|siege|block|heal|reputation|fame|wound|mana|crystal) -?\d"),
+     "a lower-case atom"),
+    (re.compile(r"\bdraw \d+(?! cards?\b)"), "a lower-case draw atom"),
+    (re.compile(r"\d (ice|fire|cold_fire)\b"), "an element word after a number ('attack 2 fire')"),
+    (re.compile(r"(?<![\d+-])1 (wounds|cards|tokens|crystals|dice|mana tokens|enemies)\b"), "a wrong plural"),
+]
+
+
+def leftovers(text: str) -> list[str]:
+    return [what for pattern, what in LEFTOVERS if pattern.search(text)]
+
+
+def test_card_text_is_plain_english():
+    """Issue 11 item 7: "card text in plain English with correct plurals". Every card's text is written by the
+    same describer as the option labels: "Attack 2 or Block 2. Powered (red mana): Attack 4."."""
+    assert cards.CARDS["rage"].text == "Attack 2 or Block 2. Powered (red mana): Attack 4."
+    assert cards.CARDS["swiftness"].text == "Move 2. Powered (white mana): Ranged Attack 3."
+    assert cards.CARDS["ice_bolt"].text == "Gain a blue crystal. Powered (blue mana): Ranged Attack 3 (ice)."
+    assert cards.CARDS["tranquility"].text == ("Heal 1 wound or draw 1 card. Powered (green mana): "
+                                               "Heal 2 wounds or draw 2 cards.")
+    assert "Blizzard (at night, with blue and black mana)" in cards.CARDS["snowstorm"].text
+    for c in cards.CARDS.values():
+        assert not leftovers(c.text), (c.id, c.text, leftovers(c.text))
+        if c.kind != "wound":
+            assert cards.sentence(cards.describe(c.basic)) in c.text, c.id
+
+
+def test_unit_abilities_are_plain_english():
+    """Issue 11 item 7 for unit abilities: the option "use <unit>: ..." uses the same describer."""
+    for uid in unit_data.UNITS:
+        for tree, _colour in turn.unit_abilities(uid):
+            assert tree is not None, uid
+            text = cards.describe(tree)
+            assert not leftovers(text), (uid, text)
+
+
+def test_describe_plurals():
+    """"correct plurals": 1 wound / 2 wounds, 1 card / 2 cards."""
+    assert cards.describe(cards.parse("heal 1")) == "Heal 1 wound"
+    assert cards.describe(cards.parse("heal 2")) == "Heal 2 wounds"
+    assert cards.describe(cards.parse("wound 1")) == "take 1 wound"
+    assert cards.describe(cards.parse("draw 1")) == "draw 1 card"
+    assert cards.describe(cards.parse("crystal blue + crystal blue")) == "gain 2 blue crystals"
+    assert cards.describe(cards.parse("ranged 3 fire")) == "Ranged Attack 3 (fire)"
+    assert cards.describe(cards.parse("block 5 cold_fire")) == "Block 5 (cold fire)"
+
+
+class _Recorder(RandomBot):
+    """A random bot that keeps every prompt text, option label and hand card text it is shown."""
+
+    def __init__(self, seed, seen):
+        super().__init__(seed)
+        self.seen = seen
+
+    def choose(self, engine, state, seat, prompt=None):
+        prompt = prompt or engine.prompt(state, seat)
+        self.seen.update(o.label for o in prompt.options)
+        me = engine.view(state, seat).get("me") or {}
+        self.seen.update(c.get("text", "") for c in me.get("hand", []))
+        return super().choose(engine, state, seat, prompt)
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_option_labels_of_random_games_are_plain_english(players):
+    """Issue 11 item 7: no option label a player sees in whole random games repeats the effect vocabulary."""
+    engine = get_engine("mage_knight")
+    seen: set[str] = set()
+    for seed in range(3):
+        state = engine.new_game(players=players, options={}, seed=400 + 10 * players + seed)
+        play_game(engine, state, [_Recorder(seed * 5 + i, seen) for i in range(players)])
+    bad = sorted((s, leftovers(s)) for s in seen if leftovers(s))
+    assert not bad, bad[:20]
+    assert len(seen) > 100

@@ -323,7 +323,7 @@ def test_blocking_a_fire_attack_needs_efficient_block():
     add(s, "block", 6, "fire")
     assert "c-b0" not in ids(s)
     add(s, "block", 4, "ice")
-    assert labels(s)["c-b0"] == "Block Fire Mages (attack 6, fire) with 7 block"
+    assert labels(s)["c-b0"] == "Block Fire Mages (Attack 6, fire) with Block 7"
     pick(s, "c-b0")
     assert sum(s["turn"]["pool"]["block"].values()) == 0
     pick(s, "c-next")  # no unblocked enemies: no damage phase
@@ -338,7 +338,7 @@ def test_swift_doubles_the_block_needed():
     add(s, "block", 5)
     assert "c-b0" not in ids(s)
     add(s, "block", 1)
-    assert "swift: needs 6" in labels(s)["c-b0"]
+    assert "swift: needs Block 6" in labels(s)["c-b0"]
 
 
 def test_blocking_one_enemy_lets_the_others_through():

@@ -571,3 +571,134 @@ def test_skill_phase_limits():
     assert "t-skill:tovak_shield_mastery" not in ids(st)
     st["combat"] = {"seat": 0, "phase": "block", "context": {"kind": "challenge"}, "enemies": [], "targets": []}
     assert "t-skill:tovak_shield_mastery" in [o.id for o in turn._skill_options(st, 0)]
+
+
+# ---------------------------------------------------------------- unit specials, poison, assaults, extra mana
+
+def _challenge(st, enemy_id):
+    """A rampaging enemy next to the hero, challenged: the combat opens in the ranged/siege phase."""
+    colour = ENEMIES[enemy_id].colour
+    st["enemies"]["piles"][colour].remove(enemy_id)
+    st["map"]["hexes"]["1,0"].update(enemies=[{"id": enemy_id, "colour": colour, "face_up": True}], rampaging=True)
+    pick(st, "t-challenge:1,0")
+    assert st["combat"]["phase"] == "ranged"
+
+
+def test_freezers_ability_is_offered_and_freezes_the_enemy():
+    """Amotep Freezers (blue mana): "one enemy does not attack and gets Armor -3 (min 1)"."""
+    st = _with_unit("amotep_freezers", dice=("blue",))
+    _challenge(st, "prowlers")
+    assert "t-unit:1:2" in ids(st)
+    pick(st, "t-unit:1:2")  # one possible target: taken at once
+    enemy = st["combat"]["enemies"][0]
+    assert enemy["skip"] and enemy["armor_mod"] == -3 and st["source"]["taken"] == [0]
+
+
+def test_freezers_cannot_target_an_ice_resistant_enemy():
+    """"[a blue unit ability has] no effect when targeting enemies with Ice resistance" (rulebook)."""
+    st = _with_unit("amotep_freezers", dice=("blue",))
+    _challenge(st, "ice_mages")
+    assert "t-unit:1:2" not in ids(st)
+
+
+def test_illusionists_stop_an_unfortified_enemy():
+    """Illusionists (white mana): "one unfortified enemy does not attack this combat"."""
+    st = _with_unit("illusionists", dice=("white",))
+    _challenge(st, "prowlers")
+    pick(st, "t-unit:1:1")
+    assert st["combat"]["enemies"][0]["skip"]
+    st = _with_unit("illusionists", dice=("white",))
+    _challenge(st, "diggers")  # Fortified ability
+    assert "t-unit:1:1" not in ids(st)
+
+
+def test_altem_guardians_give_all_units_all_resistances_for_the_combat():
+    """Altem Guardians (green mana): "all your Units gain all resistances" -- combat reads units_resist_all."""
+    st = _with_unit("altem_guardians", dice=("green",))
+    _challenge(st, "prowlers")
+    pick(st, "t-unit:1:2")
+    assert st["turn"]["units_resist_all"]
+    assert "t-unit:1:2" not in ids(st)  # spent
+
+
+def test_altem_mages_turn_attacks_into_siege():
+    """Altem Mages (black mana): "this combat all your attacks become Cold Fire, or all become Siege"."""
+    st = _with_unit("altem_mages", dice=("black",), time="night")
+    _challenge(st, "prowlers")
+    cards.add_pool(st["turn"], "ranged", 2)
+    pick(st, "t-unit:1:2")
+    assert sorted(ids(st)) == ["fx:cold_fire", "fx:siege"]
+    pick(st, "fx:siege")
+    attack = st["turn"]["pool"]["attack"]
+    assert attack["siege"] == {"physical": 2} and not any(attack["ranged"].values())
+    cards.add_pool(st["turn"], "attack", 3, "fire")
+    assert attack["siege"] == {"physical": 2, "fire": 3}
+
+
+def test_altem_mages_cold_fire_ends_with_the_combat():
+    st = _with_unit("altem_mages", dice=("black",), time="night")
+    _challenge(st, "prowlers")
+    pick(st, "t-unit:1:2")
+    pick(st, "fx:cold_fire")
+    cards.add_pool(st["turn"], "ranged", 2)
+    assert st["turn"]["pool"]["attack"]["ranged"] == {"cold_fire": 2}
+    from games.engines.mage_knight import combat
+    combat._finish(st, [])
+    assert "attack_modifier" not in st["turn"]
+
+
+def test_a_poisoned_unit_needs_two_heals():
+    """Poison: a Unit "is given two Wound cards instead" -- rulebook: "it will need to be healed twice"."""
+    st = _with_unit("utem_guardsmen", wounded=True, hand=("tranquility",), dice=("green",), deck=())
+    st["seats"][0]["units"][0]["wounds"] = 2
+    play(st, "tranquility", "t-pw:die:0")  # Heal 2: the unit's level is 2, so one wound
+    assert "one of its 2 wounds" in dict((o.id, o.label) for o in turn.options(st, 0)[1])["t-healunit:1"]
+    pick(st, "t-healunit:1")
+    unit = st["seats"][0]["units"][0]
+    assert unit["wounded"] and unit["wounds"] == 1
+    st["turn"]["pool"]["heal"] = 2
+    pick(st, "t-healunit:1")
+    assert not unit["wounded"] and "wounds" not in unit
+
+
+def test_an_assault_costs_one_reputation(monkeypatch):
+    """"Every time you make an assault, you lose 1 Reputation" (rulebook; sites.json assault.reputation)."""
+    from games.engines.mage_knight import combat
+    monkeypatch.setattr(combat, "start", lambda st, seat, tokens, ctx, ev: st.__setitem__(
+        "combat", {"seat": 0, "phase": "ranged"}))
+    guard = {"id": "crossbowmen", "colour": "gray", "face_up": False}
+    st = started(hexes={"1,0": cell("hills", "keep", enemies=[guard])}, reputation=2)
+    st["turn"]["pool"]["move"] = 3
+    pick(st, "t-move:1,0")
+    assert st["seats"][0]["reputation"] == 1
+
+
+def test_a_conquered_keep_is_entered_without_an_assault():
+    st = started(hexes={"1,0": cell("hills", "keep", conquered=True, owner=0)}, reputation=2)
+    st["turn"]["pool"]["move"] = 3
+    pick(st, "t-move:1,0")
+    assert st["seats"][0]["reputation"] == 2 and st["combat"] is None
+
+
+def _in_attack_phase(st):
+    st["combat"] = {"seat": 0, "phase": "attack", "context": {"kind": "challenge"}, "enemies": [], "targets": []}
+
+
+def test_mana_bolt_is_not_offered_without_a_second_mana():
+    """Mana Bolt: the Spell is powered by a blue mana, then "pay 1 mana" more: with one mana only the basic
+    effect could not be paid, so it is not offered (only sideways)."""
+    st = started(hand=("mana_bolt",), dice=())
+    st["turn"]["tokens"] = ["blue"]
+    _in_attack_phase(st)
+    assert not [i for i, _ in turn.card_modes(st, 0, "mana_bolt") if i.startswith("t-basic")]
+    st["turn"]["tokens"] = ["blue", "blue"]
+    assert [i for i, _ in turn.card_modes(st, 0, "mana_bolt") if i.startswith("t-basic")] == ["t-basic:token:blue"]
+    assert st["turn"]["tokens"] == ["blue", "blue"]  # the check paid nothing
+
+
+def test_pure_magic_powered_needs_a_second_mana():
+    """Pure Magic powered: the card's blue mana, then "pay 1 basic mana" for the effect."""
+    st = started(hand=("pure_magic",), dice=("blue",))
+    assert [i for i, _ in turn.card_modes(st, 0, "pure_magic") if i.startswith("t-pw")] == []
+    st["turn"]["tokens"] = ["green"]
+    assert [i for i, _ in turn.card_modes(st, 0, "pure_magic") if i.startswith("t-pw")] == ["t-pw:die:0"]

@@ -121,25 +121,110 @@ def boosted(tree: list, n: int) -> list:
     return [tree[0], [boosted(t, n) for t in tree[1]]]
 
 
+COMBAT_WORD = {"attack": "Attack", "ranged": "Ranged Attack", "siege": "Siege Attack", "block": "Block"}
+ELEMENT_WORD = {"fire": "fire", "ice": "ice", "cold_fire": "cold fire"}
+ANY_MANA = ["any", [["atom", "mana", c] for c in ANY_COLOURS]]
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """"1 wound", "2 wounds" (issue 11: correct plurals)."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def _counted(tree: list, n: int) -> str:
+    """n copies of one atom in a row ("mana any + mana any" -> "gain 2 mana tokens of any colour")."""
+    if tree == ANY_MANA:
+        return "gain a mana token of any colour" if n == 1 else f"gain {n} mana tokens of any colour"
+    if tree[0] == "atom" and tree[1] == "mana":
+        return f"gain a {tree[2]} mana token" if n == 1 else f"gain {n} {tree[2]} mana tokens"
+    if tree[0] == "atom" and tree[1] == "crystal":
+        return f"gain a {tree[2]} crystal" if n == 1 else f"gain {n} {tree[2]} crystals"
+    if tree[0] == "atom" and tree[1] == "special" and tree[2] == "extra_die":
+        return "use one more Source die this turn" if n == 1 else f"use {n} more Source dice this turn"
+    one = describe(tree)
+    return one if n == 1 else f"{one}, {'twice' if n == 2 else f'{n} times'}"
+
+
+def _is_cost(tree: list) -> bool:
+    return tree[0] == "atom" and tree[1] == "special" and SPECIALS[tree[2]].cost
+
+
+def _same_gain(branches: list) -> str:
+    """"gain a red, blue, green or white crystal" for a choice among mana tokens or among crystals only."""
+    kinds = {b[1] for b in branches if b[0] == "atom"}
+    if len(branches) < 2 or any(b[0] != "atom" for b in branches) or len(kinds) != 1 or kinds - {"mana", "crystal"}:
+        return ""
+    noun = "mana token" if kinds == {"mana"} else "crystal"
+    return f"gain a {_choice([b[2] for b in branches])} {noun}"
+
+
+def _choice(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " or " + parts[-1]
+
+
 def describe(tree: list) -> str:
+    """An effect tree in plain English: "Attack 2 or Block 2", "Ranged Attack 3 (fire)", "gain a blue crystal",
+    "Heal 2 wounds". Used for card text, option labels and unit abilities alike."""
+    if tree == ANY_MANA:
+        return _counted(tree, 1)
     if tree[0] == "any":
-        return " or ".join(describe(t) for t in tree[1])
+        same = _same_gain(tree[1])
+        if same:
+            return same
+        return _choice([f"({describe(t)})" if t[0] == "all" and len(t[1]) > 1 and not _is_cost(t[1][0])
+                        else describe(t) for t in tree[1]])
     if tree[0] == "all":
-        return " and ".join(f"({describe(t)})" if t[0] == "any" else describe(t) for t in tree[1])
+        parts = list(tree[1])
+        if parts and _is_cost(parts[0]) and len(parts) > 1:  # "discard a card: Move 3, ... or Block 3"
+            return f"{describe(parts[0])}: {describe(['all', parts[1:]] if len(parts) > 2 else parts[1])}"
+        words, i = [], 0
+        while i < len(parts):
+            n = 1
+            while i + n < len(parts) and parts[i + n] == parts[i]:
+                n += 1
+            t = parts[i]
+            word = f"({describe(t)})" if t[0] == "any" and t != ANY_MANA and not _same_gain(t[1]) else _counted(t, n)
+            if word.startswith("gain ") and words and words[-1].startswith(("gain ", "Gain ")) or (
+                    word.startswith("gain ") and len(words) > 1 and words[0].startswith("gain ")):
+                word = word[5:]  # "gain a blue mana token, a blue crystal and Fame +1"
+            words.append(word)
+            i += n
+        return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
     kind, args = tree[1], tree[2:]
     if kind in COMBAT:
-        elem = "" if args[1] == "physical" else args[1].replace("_", " ").title() + " "
-        word = {"attack": "Attack", "ranged": "Ranged Attack", "siege": "Siege Attack", "block": "Block"}[kind]
-        return f"{elem}{word} {args[0]}"
-    if kind == "mana":
-        return f"a {args[0]} mana token"
-    if kind == "crystal":
-        return f"a {args[0]} crystal"
+        elem = "" if args[1] == "physical" else f" ({ELEMENT_WORD[args[1]]})"
+        return f"{COMBAT_WORD[kind]} {args[0]}{elem}"
+    if kind in ("mana", "crystal"):
+        return _counted(tree, 1)
     if kind == "special":
         return SPECIALS[args[0]].label(args[1:])
     if kind == "wound":
-        return f"take {args[0]} Wound" + ("s" if args[0] > 1 else "")
-    return f"{kind.title()} {args[0]:+d}" if kind in ("reputation", "fame") else f"{kind.title()} {args[0]}"
+        return f"take {plural(args[0], 'wound')}"
+    if kind == "heal":
+        return f"Heal {plural(args[0], 'wound')}"
+    if kind == "draw":
+        return f"draw {plural(args[0], 'card')}"
+    if kind in ("reputation", "fame"):
+        return f"{kind.title()} {args[0]:+d}"
+    return f"{kind.title()} {args[0]}"
+
+
+def sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def card_text(kind: str, colour: str, basic: list | None, powered: list | None, powered_name: str = "") -> str:
+    """The text a person reads on a card, written from the effects the engine plays (simplified ones
+    included, so the text never promises what the engine does not do). tools/compile_cards.py stores it."""
+    if kind == WOUND:
+        return "A Wound: cannot be played; heal it to remove it from your hand."
+    b, p = sentence(describe(basic)), sentence(describe(powered))
+    if kind == "artifact":
+        return f"{b}. Thrown away: {p}."
+    if kind == "spell":
+        return (f"With {colour} mana: {b}. {powered_name or 'Powered'} (at night, with {colour} and black "
+                f"mana): {p}.")
+    return f"{b}. Powered ({colour} mana): {p}." if colour else f"{b}. Powered: {p}."
 
 
 # ---------------------------------------------------------------- the card table
@@ -202,6 +287,11 @@ def add_pool(turn, kind: str, n: int, elem: str = "physical") -> None:
     elif kind == "block":
         pool["block"][elem] = pool["block"].get(elem, 0) + n
     else:
+        modifier = turn.get("attack_modifier")
+        if modifier == "cold_fire":
+            elem = "cold_fire"
+        elif modifier == "siege":
+            kind = "siege"
         bucket = pool["attack"]["melee" if kind == "attack" else kind]
         bucket[elem] = bucket.get(elem, 0) + n
 
@@ -257,6 +347,30 @@ def usable(state, seat: int, tree: list | None, ctx: dict | None = None) -> bool
     costs = [t for t in tree[1] if t[0] == "atom" and t[1] == "special" and SPECIALS[t[2]].cost]
     rest = [t for t in tree[1] if t not in costs]
     return all(usable(state, seat, t, ctx) for t in costs) and any(usable(state, seat, t, ctx) for t in rest)
+
+
+def pays_more(tree: list | None) -> bool:
+    """Does the effect ask for a mana besides the card's own (Mana Bolt, Pure Magic, Magic Talent powered)?"""
+    if tree is None:
+        return False
+    if tree[0] == "atom":
+        return tree[1] == "special" and SPECIALS[tree[2]].pays
+    return any(pays_more(t) for t in tree[1])
+
+
+def usable_after_paying(state, seat: int, tree: list | None, combo: list[str], ctx: dict) -> bool:
+    """``usable`` once the card's own mana (``combo``) is paid: a "pay one more mana" effect is offered only
+    if a second mana is left to pay it with. The payment is taken tentatively and undone."""
+    if not pays_more(tree):
+        return True
+    undo = []
+    try:
+        for src in combo:
+            undo.append(mana._take(state, seat, src))
+        return usable(state, seat, tree, ctx)
+    finally:
+        for u in reversed(undo):
+            u()
 
 
 def make_ctx(state, seat: int, exclude: str | None = None) -> dict:
@@ -442,6 +556,7 @@ class Special:
     do: object              # (state, seat, args, choice | None, events) -> None
     choices: object = None  # (state, seat, args) -> [(id, label)] or None (no pick)
     cost: bool = False      # a cost: a card whose cost cannot be paid cannot be played
+    pays: bool = False      # asks for one more mana besides the card's own (turn.py checks both can be paid)
 
 
 def _yes(*_a):
@@ -567,7 +682,7 @@ def _pure_do(state, seat, args, choice, events):
 
 def _in_need_do(state, seat, args, choice, events):
     s = state["seats"][seat]
-    wounds = wounds_in_hand(s) + sum(1 for u in s["units"] if u.get("wounded"))
+    wounds = wounds_in_hand(s) + sum(unit_wounds(u) for u in s["units"])
     add_pool(state["turn"], "influence", args[0] + args[1] * wounds)
 
 
@@ -597,7 +712,21 @@ def _heal_unit_choices(state, seat, args):
 def _heal_unit_do(state, seat, args, choice, events):
     for u in _units(state, seat):
         if str(u["uid"]) == choice:
-            u["wounded"] = False
+            heal_unit_wound(u)
+
+
+def unit_wounds(u: dict) -> int:
+    """A wounded unit has one wound, or two after a poisonous attack (combat.py sets ``"wounds": 2``)."""
+    return u.get("wounds", 1) if u.get("wounded") else 0
+
+
+def heal_unit_wound(u: dict) -> None:
+    """Heal one wound of a unit: a poisoned unit "will need to be healed twice" (rulebook, Poison)."""
+    if unit_wounds(u) > 1:
+        u["wounds"] -= 1
+    else:
+        u["wounded"] = False
+        u.pop("wounds", None)
 
 
 def unit_name(unit_id):
@@ -701,7 +830,7 @@ def _bolt_choices(state, seat, args):
     out = []
     for i, lab in _spend_choices(state, seat, _bolt_useful(state, seat)):
         kind, minus, elem = BOLT[_split(i)[1]]
-        out.append((i, f"{lab} -> {describe(['atom', kind, args[0] - minus, elem])}"))
+        out.append((i, f"{lab}: {describe(['atom', kind, args[0] - minus, elem])}"))
     return out
 
 
@@ -766,9 +895,69 @@ def _wound_self(state, seat, args, choice, events):
     for u in _units(state, seat):
         if u["uid"] == state["turn"].get("unit_uid"):
             u["wounded"] = True
+            u["wounds"] = max(1, u.get("wounds", 1))
+
+
+# Unit abilities that act on one enemy (combat.TARGET_EFFECTS) or on all the seat's units for the combat.
+
+def _target_usable(effect):
+    def ok(state, seat, args, ctx):
+        from .turn import _combat
+        return in_combat(state) and bool(_combat().enemy_targets(state, effect))
+    return ok
+
+
+def _target_choices(effect):
+    def choices(state, seat, args):
+        from .turn import _combat
+        return [(str(i), lab) for i, lab in _combat().enemy_targets(state, effect)]
+    return choices
+
+
+def _target_do(effect):
+    def do(state, seat, args, choice, events):
+        from .turn import _combat
+        _combat().target_enemy(state, effect, int(choice), events)
+    return do
+
+
+def _resist_all_usable(state, seat, args, ctx):
+    """Altem Guardians: "all your Units gain all resistances" for this combat; of use before damage is dealt."""
+    c = state.get("combat")
+    return bool(c) and c["phase"] in ("ranged", "block", "damage") and not state["turn"].get("units_resist_all")
+
+
+def _resist_all_do(state, seat, args, choice, events):
+    state["turn"]["units_resist_all"] = True
+    events.append(Event(f"{hero_name(state, seat)}'s Units gain all resistances this combat.", None, {"seat": seat}))
+
+
+def _attack_modifier_usable(state, seat, args, ctx):
+    """Altem Mages (black mana): "this combat all your attacks become Cold Fire, or all become Siege"."""
+    return in_combat(state) and not state["turn"].get("attack_modifier")
+
+
+def _attack_modifier_do(state, seat, args, choice, events):
+    turn = state["turn"]
+    turn["attack_modifier"] = choice
+    attack = turn["pool"]["attack"]
+    held = [(kind, elem, n) for kind in ("melee", "ranged", "siege") for elem, n in attack[kind].items() if n]
+    for kind in ("melee", "ranged", "siege"):
+        attack[kind] = {}
+    for kind, elem, n in held:  # the attacks already in the pool change too
+        add_pool(turn, {"melee": "attack"}.get(kind, kind), n, elem)
+    events.append(Event(f"{hero_name(state, seat)}'s attacks become " +
+                        ("cold fire" if choice == "cold_fire" else "siege attacks") + " this combat.", None,
+                        {"seat": seat}))
 
 
 OPEN_TERRAIN = ("plains", "desert", "wasteland")  # Song of Wind
+ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV"}
+
+
+def _terrain_word(where: str) -> str:
+    return {"all": "all terrains", "open": "plains, deserts and wastelands", "swamp": "swamps", "lake": "lakes",
+            "forest": "forests", "hills": "hills", "mountain": "mountains"}.get(where, where)
 
 
 def _terrain_set(state, seat, args, choice, events):
@@ -864,7 +1053,7 @@ def _inspiration_do(state, seat, args, choice, events):
             if choice[0] == "r":
                 u["ready"] = True
             else:
-                u["wounded"] = False
+                heal_unit_wound(u)
 
 
 def _motivation(colour):
@@ -915,85 +1104,108 @@ def _influence_ok(state, seat, args, ctx):
 SPECIALS: dict[str, Special] = {
     "discard_card": Special(lambda a: "discard a card", _discard_usable, _discard_do,
                             lambda st, se, a: [(c, f"discard {name(c)}") for c in _discardables(st, se)], cost=True),
-    "crystallize": Special(lambda a: "turn a mana into a crystal",
+    "crystallize": Special(lambda a: "pay a mana of a basic colour and gain a crystal of that colour",
                            lambda st, se, a, ctx: bool(_spendable(st, se)), _crystallize_do,
                            lambda st, se, a: [(f"{s}>{c}", f"{mana.label(st, s)} into a {c} crystal")
-                                              for s, c in _spendable(st, se)]),
-    "extra_die": Special(lambda a: "one more Source die this turn", _yes, _extra_die),
-    "mana_draw": Special(lambda a: f"set a Source die's colour, gain {a[0]} tokens of it",
+                                              for s, c in _spendable(st, se)], pays=True),
+    "extra_die": Special(lambda a: "use one more Source die this turn", _yes, _extra_die),
+    "mana_draw": Special(lambda a: f"set a Source die to a colour and gain {a[0]} mana tokens of it",
                          lambda st, se, a, ctx: bool(_free_dice(st)), _mana_draw_do,
-                         lambda st, se, a: [(c, f"{c} ({a[0]} tokens)") for c in mana.BASIC]),
-    "concentration": Special(lambda a: f"next Action card powered for free, +{a[0]}", _concentration_usable,
+                         lambda st, se, a: [(c, f"{c} ({plural(a[0], 'token')})") for c in mana.BASIC]),
+    "concentration": Special(lambda a: f"the next Action card you play powered needs no mana and gets +{a[0]}", _concentration_usable,
                              _concentration_do),
-    "crystal_mastery": Special(lambda a: "a crystal of a colour you have",
+    "crystal_mastery": Special(lambda a: "gain a crystal of a colour you already have",
                                lambda st, se, a, ctx: bool(_mastery_choices(st, se, a)), _mastery_do,
                                _mastery_choices),
-    "crystal_return": Special(lambda a: "crystals spent this turn come back", _yes, _crystal_return),
-    "pure_magic": Special(lambda a: f"pay a mana: Move/Influence/Block/Attack {a[0]}",
+    "crystal_return": Special(lambda a: "the crystals you spend this turn come back at its end", _yes, _crystal_return),
+    "pure_magic": Special(lambda a: f"pay a mana: green for Move {a[0]}, white for Influence {a[0]}, blue for Block "
+                                   f"{a[0]} or red for Attack {a[0]}",
                           lambda st, se, a, ctx: bool(_spend_choices(st, se, _pure_useful(st, se))), _pure_do,
-                          lambda st, se, a: [(i, f"{lab} -> {PURE[_split(i)[1]].title()} {a[0]}")
-                                             for i, lab in _spend_choices(st, se, _pure_useful(st, se))]),
-    "in_need": Special(lambda a: f"Influence {a[0]} +{a[1]} per Wound", _influence_ok, _in_need_do),
-    "ready_unit": Special(lambda a: "ready a Unit", lambda st, se, a, ctx: bool(_spent_units(st, se, a[0])),
+                          lambda st, se, a: [(i, f"{lab}: {PURE[_split(i)[1]].title()} {a[0]}")
+                                             for i, lab in _spend_choices(st, se, _pure_useful(st, se))],
+                          pays=True),
+    "in_need": Special(lambda a: f"Influence {a[0]}, +{a[1]} per wound in your hand or on your Units", _influence_ok,
+                       _in_need_do),
+    "ready_unit": Special(lambda a: f"ready a Unit of level {ROMAN[a[0]]} or lower", lambda st, se, a, ctx: bool(_spent_units(st, se, a[0])),
                           _ready_do, _ready_choices),
-    "ready_all_units": Special(lambda a: "ready all Units",
+    "ready_all_units": Special(lambda a: "ready all your Units",
                                lambda st, se, a, ctx: not in_combat(st) and any(not u["ready"] for u in _units(st, se)),
                                _ready_all),
     "heal_unit": Special(lambda a: "heal a Unit",
                          lambda st, se, a, ctx: not in_combat(st) and bool(_heal_unit_choices(st, se, a)),
                          _heal_unit_do, _heal_unit_choices),
-    "training": Special(lambda a: "swap an Action card for an Advanced Action (to discard)",
+    "training": Special(lambda a: "throw away an Action card: take an Advanced Action of its colour from the "
+                                  "offer into your discard pile",
                         lambda st, se, a, ctx: bool(_aa_pairs(st, se, "advanced")), _training("discard"),
                         lambda st, se, a: _aa_pairs(st, se, "advanced")),
-    "training_hand": Special(lambda a: "swap an Action card for an Advanced Action (to hand)",
+    "training_hand": Special(lambda a: "throw away an Action card: take an Advanced Action of its colour from the "
+                                       "offer into your hand",
                              lambda st, se, a, ctx: bool(_aa_pairs(st, se, "advanced")), _training("hand"),
                              lambda st, se, a: _aa_pairs(st, se, "advanced")),
-    "decompose": Special(lambda a: "throw away an Action card: 2 crystals of its colour",
+    "decompose": Special(lambda a: "throw away an Action card: gain 2 crystals of its colour",
                          lambda st, se, a, ctx: bool(_decompose_choices(st, se, a)), _decompose(False),
                          _decompose_choices),
-    "decompose_powered": Special(lambda a: "throw away an Action card: a crystal of each other colour",
+    "decompose_powered": Special(lambda a: "throw away an Action card: gain a crystal of each other basic colour",
                                  lambda st, se, a, ctx: bool(_decompose_choices(st, se, a)), _decompose(True),
                                  _decompose_choices),
-    "learn_spell": Special(lambda a: "pay a mana: a Spell of that colour from the offer",
+    "learn_spell": Special(lambda a: "pay a mana: take a Spell of that colour from the offer",
                            lambda st, se, a, ctx: bool(_learn_spell_choices(st, se, a)), _learn_spell_do,
-                           _learn_spell_choices),
-    "book_spell": Special(lambda a: "throw away an Action card: a Spell of its colour and a crystal",
+                           _learn_spell_choices, pays=True),
+    "book_spell": Special(lambda a: "throw away an Action card: take a Spell of its colour into your hand and "
+                                    "gain a crystal of that colour",
                           lambda st, se, a, ctx: bool(_aa_pairs(st, se, "spells")), _book_spell_do,
                           lambda st, se, a: _aa_pairs(st, se, "spells")),
     "recruit_reputation": Special(lambda a: "Reputation +1 per Unit recruited this turn", _influence_ok,
                                   _recruit_bonus(1, 0)),
     "recruit_glory": Special(lambda a: "Reputation and Fame +1 per Unit recruited this turn", _influence_ok,
                              _recruit_bonus(1, 1)),
-    "mana_storm": Special(lambda a: "a crystal of a Source die's colour, then reroll it",
+    "mana_storm": Special(lambda a: "gain a crystal of a Source die's colour, then reroll that die",
                           lambda st, se, a, ctx: bool(_storm_choices(st, se, a)), _storm_do, _storm_choices),
-    "mana_bolt": Special(lambda a: f"pay a mana: an Attack of up to {a[0]}",
+    "mana_bolt": Special(lambda a: f"pay a mana: blue for Attack {a[0]} (ice), red for Attack {a[0] - 1} (cold fire), "
+                                   f"white for Ranged Attack {a[0] - 2} (ice) or green for Siege Attack {a[0] - 3} (ice)",
                          lambda st, se, a, ctx: bool(_spend_choices(st, se, _bolt_useful(st, se))), _bolt_do,
-                         lambda st, se, a: _bolt_choices(st, se, a)),
-    "mana_claim": Special(lambda a: "3 tokens of a Source die's colour",
+                         lambda st, se, a: _bolt_choices(st, se, a), pays=True),
+    "mana_claim": Special(lambda a: "gain 3 mana tokens of a Source die's colour",
                           lambda st, se, a, ctx: bool(_storm_choices(st, se, a)), _claim_do,
                           lambda st, se, a: [(i, f"{lab}: 3 tokens") for i, lab in _storm_choices(st, se, a)]),
-    "restoration": Special(lambda a: "Heal 3 (5 in a forest)",
+    "restoration": Special(lambda a: "Heal 3 wounds (5 in a forest)",
                            lambda st, se, a, ctx: not in_combat(st) and wounds_in_hand(st["seats"][se]) > 0,
                            _restoration_do),
     "free_recruit": Special(lambda a: "recruit a Unit from the offer for free",
                             lambda st, se, a, ctx: not in_combat(st) and bool(_free_recruit_choices(st, se, a)),
                             _free_recruit_do, _free_recruit_choices),
-    "endless_mana": Special(lambda a: f"3 {a[0]} and 1 black mana tokens", _yes, _endless_do),
-    "gem_pouch": Special(lambda a: "roll two dice for crystals", _yes, _gem_pouch_do),
-    "day_night_token": Special(lambda a: "a gold (day) or black (night) token", _yes, _day_night_token),
+    "endless_mana": Special(lambda a: f"gain 3 {a[0]} mana tokens and a black one", _yes, _endless_do),
+    "gem_pouch": Special(lambda a: "roll a mana die twice: gain a crystal of each colour rolled (Fame +1 for black)",
+                         _yes, _gem_pouch_do),
+    "day_night_token": Special(lambda a: "gain a gold mana token by day or a black one at night", _yes,
+                               _day_night_token),
     "wound_self": Special(lambda a: "the Unit is wounded", lambda *a: False, _wound_self),
+    "freeze_enemy": Special(lambda a: "one enemy without ice resistance does not attack this combat and gets "
+                                      "Armor -3 (at least 1)", _target_usable("freeze_enemy"),
+                            _target_do("freeze_enemy"), _target_choices("freeze_enemy")),
+    "illusion": Special(lambda a: "one unfortified enemy does not attack this combat", _target_usable("illusion"),
+                        _target_do("illusion"), _target_choices("illusion")),
+    "all_resistances": Special(lambda a: "all your Units gain all resistances this combat", _resist_all_usable,
+                               _resist_all_do),
+    "cold_fire_or_siege": Special(lambda a: "all your attacks become cold fire, or all become siege attacks, this "
+                                            "combat", _attack_modifier_usable, _attack_modifier_do,
+                                  lambda st, se, a: [("cold_fire", "all attacks become cold fire"),
+                                                     ("siege", "all attacks become siege attacks")]),
     "ready_unit_level_2": Special(lambda a: "ready a level I-II Unit",
                                   lambda st, se, a, ctx: bool(_spent_units(st, se, 2)),
                                   lambda st, se, a, ch, ev: _ready_do(st, se, [2], ch, ev),
                                   lambda st, se, a: _ready_choices(st, se, [2])),
     "forest_path": Special(lambda a: "forests cost less this turn (not applied)", lambda *a: False,
                            lambda *a: None),
-    "terrain_set": Special(lambda a: f"{a[0]} costs {a[1]} this turn", lambda *a: False, _terrain_set),
-    "terrain_minus": Special(lambda a: f"{'open terrain' if a[0] == 'open' else a[0]} costs {a[1]} less "
-                                       f"(min {a[2]}) this turn", lambda *a: False, _terrain_minus),
-    "ambush": Special(lambda a: f"the first Attack card +{a[0]} or Block card +{a[1]} this turn", lambda *a: False,
+    "terrain_set": Special(lambda a: f"{_terrain_word(a[0])} cost {a[1]} this turn",
+                           lambda *a: False, _terrain_set),
+    "terrain_minus": Special(lambda a: f"{_terrain_word(a[0])} cost {a[1]} less "
+                                       f"(at least {a[2]}) this turn", lambda *a: False, _terrain_minus),
+    "ambush": Special(lambda a: f"the first Attack card played this turn gets +{a[0]}, or the first Block card +{a[1]}",
+                      lambda *a: False,
                       _ambush),
-    "risk_wound": Special(lambda a: f"roll {a[0]} dice: a Wound per red or black", lambda *a: False, _risk_wound),
+    "risk_wound": Special(lambda a: f"roll {plural(a[0], 'mana die', 'mana dice')}: take a wound for each red or black",
+                          lambda *a: False, _risk_wound),
 }
 
 SPECIALS.update(SKILL_SPECIALS)

@@ -57,6 +57,7 @@ def start(state: dict, seat: int, tokens: list[dict], context: dict, events: lis
     pool = state["turn"]["pool"]
     pool["heal"] = 0
     _clear(pool, ("melee", "ranged", "siege"), block=True)
+    _end_unit_modifiers(state["turn"])
     names = ", ".join(_name(e) for e in combat["enemies"]) or "no enemies"
     events.append(Event(f"Seat {seat + 1} fights; the enemies are revealed: {names}.",
                         data={"kind": "combat_start", "enemies": [e["id"] for e in combat["enemies"]]}))
@@ -310,9 +311,10 @@ def _block_options(state: dict, combat: dict) -> list[Option]:
         facts = enemy_data.enemy(combat["enemies"][index]["id"])
         value, needed = block_value(block_pool, facts.element), block_needed(facts.id)
         if value >= needed:  # a smaller block "has no effect": it is not offered
-            swift = f", swift: needs {needed}" if facts.has("swift") else ""
-            out.append(Option(f"c-b{index}", f"Block {facts.name} (attack {facts.attack}, "
-                                             f"{_element(facts.element)}{swift}) with {value} block"))
+            swift = f", swift: needs Block {needed}" if facts.has("swift") else ""
+            elem = "" if facts.element == "physical" else f", {_element(facts.element)}"
+            out.append(Option(f"c-b{index}", f"Block {facts.name} (Attack {facts.attack}{elem}{swift}) "
+                                             f"with Block {value}"))
     return out
 
 
@@ -439,6 +441,12 @@ def _take_wounds(state: dict, n: int) -> int:
     return taken
 
 
+def _end_unit_modifiers(turn: dict) -> None:
+    """Altem Guardians' resistances and Altem Mages' cold fire / siege last one combat (cards.py sets them)."""
+    turn.pop("units_resist_all", None)
+    turn.pop("attack_modifier", None)
+
+
 def _discard_non_wounds(seat: dict) -> None:
     kept = [c for c in seat["hand"] if c == "wound"]
     seat["discard"].extend(c for c in seat["hand"] if c != "wound")
@@ -452,6 +460,7 @@ def _finish(state: dict, events: list[Event]) -> None:
     ctx = combat["context"]
     seat_index = combat["seat"]
     _clear(state["turn"]["pool"], ("melee", "ranged", "siege"), block=True)
+    _end_unit_modifiers(state["turn"])
     main = [e for e in combat["enemies"] if e["summoned_by"] is None]
     defenders = [e for e in main if not e["rampaging"]] if ctx.get("kind") in ("site", "burn") else main
     # A site is conquered when its defenders fall, "whether you defeated [the rampaging ones] or not".
@@ -515,7 +524,7 @@ def enemy_targets(state: dict, effect: str) -> list[tuple[int, str]]:
             continue
         if (immune and immune in facts.resistances) or (unfortified and fortification(combat, index)):
             continue
-        out.append((index, f"{facts.name} (armor {armor_of(combat, index)}, attack {facts.attack})"))
+        out.append((index, f"{facts.name} (armor {armor_of(combat, index)}, Attack {facts.attack})"))
     return out
 
 

@@ -61,6 +61,11 @@ def is_fortified(name: str | None) -> bool:
     return name in FORTIFIED
 
 
+def assault_reputation(name: str | None) -> int:
+    """The Reputation an assault on this site costs ("Every time you make an assault, you lose 1 Reputation")."""
+    return (SITES.get(name or "", {}).get("assault") or {}).get("reputation", -1)
+
+
 def ruins_token(token_id: str) -> dict[str, Any]:
     """An altar ``{"id", "kind": "altar", "pay_mana": {colour: n}, "fame"}`` or an enemy token
     ``{"id", "kind": "enemies", "enemies": [colour, ...], "reward": [reward word, ...]}``."""

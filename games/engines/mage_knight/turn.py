@@ -118,7 +118,8 @@ def first_level(state, seat: int) -> list[Option]:
     out += _unit_options(state, seat) + _skill_options(state, seat)
     for u in s["units"]:
         if u.get("wounded") and turn["pool"]["heal"] >= cards.unit_level(u["id"]):
-            out.append(Option(f"t-healunit:{u['uid']}", f"heal {cards.unit_name(u['id'])}"))
+            more = " (one of its 2 wounds: poisoned)" if cards.unit_wounds(u) > 1 else ""
+            out.append(Option(f"t-healunit:{u['uid']}", f"heal {cards.unit_name(u['id'])}{more}"))
     if not turn["queue"]:
         out.append(Option("t-end", "end turn"))
     return out
@@ -165,19 +166,22 @@ def card_modes(state, seat: int, card_id: str) -> list[tuple[str, str]]:
                 out.append(("t-pw", f"powered for free (+{boost}): {effect}"))
             else:
                 for combo in mana.payments(state, seat, [card.colour]):
-                    out.append(("t-pw:" + "/".join(combo),
-                                f"powered: {cards.describe(card.powered)}, paying with {mana.labels(state, combo)}"))
+                    if cards.usable_after_paying(state, seat, card.powered, combo, ctx):
+                        out.append(("t-pw:" + "/".join(combo), f"powered: {cards.describe(card.powered)}, paying "
+                                                               f"with {mana.labels(state, combo)}"))
     elif card.kind == "spell":
         # "Spell Cards: Powered by one corresponding Mana for their basic effect. At night, they can be
         # powered with Mana and one Black Mana for a stronger effect."
         if basic_ok:
             for combo in mana.payments(state, seat, [card.colour]):
-                out.append(("t-basic:" + "/".join(combo),
-                            f"{cards.describe(card.basic)}, paying with {mana.labels(state, combo)}"))
+                if cards.usable_after_paying(state, seat, card.basic, combo, ctx):
+                    out.append(("t-basic:" + "/".join(combo),
+                                f"{cards.describe(card.basic)}, paying with {mana.labels(state, combo)}"))
         if power_ok and state["time"] == "night":
             for combo in mana.payments(state, seat, [card.colour, "black"]):
-                out.append(("t-pw:" + "/".join(combo),
-                            f"powered: {cards.describe(card.powered)}, paying with {mana.labels(state, combo)}"))
+                if cards.usable_after_paying(state, seat, card.powered, combo, ctx):
+                    out.append(("t-pw:" + "/".join(combo), f"powered: {cards.describe(card.powered)}, paying "
+                                                           f"with {mana.labels(state, combo)}"))
     elif card.kind == "artifact":
         if basic_ok:
             out.append(("t-basic", f"basic: {cards.describe(card.basic)}"))
@@ -432,8 +436,9 @@ def use_unit(state, seat: int, arg: str, events: list) -> None:
 
 def heal_unit(state, seat: int, uid: int, events: list) -> None:
     unit = next(u for u in state["seats"][seat]["units"] if u["uid"] == uid)
+    # "Healing a Unit costs Healing points equal to its level", once per wound: a poisoned Unit twice.
     state["turn"]["pool"]["heal"] -= cards.unit_level(unit["id"])
-    unit["wounded"] = False
+    cards.heal_unit_wound(unit)
     events.append(Event(f"Seat {seat + 1} heals {cards.unit_name(unit['id'])}.", None, {"seat": seat}))
 
 
@@ -503,6 +508,8 @@ def move(state, seat: int, dest: str, events: list) -> None:
         # "Movement ends and an assault begins if you enter an unconquered Fortified Site"
         tokens = [dict(t, hex=dest) for t in cell["enemies"]] + tokens
         fort = 2 if site == "city" else 1
+        # "Every time you make an assault, you lose 1 Reputation" (sites.json: assault.reputation -1)
+        cards.change_reputation(state, seat, site_facts.assault_reputation(site), events)
         begin_combat(state, seat, tokens, {"kind": "site", "hex": dest, "site": site, "fortified": fort,
                                            "return_to": src}, events)
     elif tokens:

@@ -18,6 +18,10 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[3]))  # the repo root, for the describer in cards.py
+
+from games.engines.mage_knight import cards  # noqa: E402  (cards.py parses the current cards.csv on import)
+
 OUT = HERE.parent / "cards.csv"
 DEFAULT_DATA = Path("/work/shared/data/mage-knight")
 
@@ -184,17 +188,12 @@ def to_vocab(e, top: bool = True) -> str:
 
 
 def _text(card: dict, basic: str, powered: str, kind: str) -> str:
-    summary = card.get("summary")
-    if isinstance(summary, dict) and summary.get("basic"):
-        b, p = summary["basic"], summary.get("powered", "")
-    else:
-        b, p = basic, powered
-    if kind == "artifact":
-        return f"{b}. Thrown away: {p}."
-    if kind == "spell":
-        name = card.get("powered_name") or "powered"
-        return f"{b}. {name} (night, + black mana): {p}."
-    return f"{b}. Powered: {p}."
+    """Plain English from the effects the engine plays (cards.card_text): the same describer as the option
+    labels, so what a card says is what it does (the data's summaries describe the printed cards, which the
+    simplified ones differ from)."""
+    colour = card.get("colour") if card.get("colour") in ("red", "blue", "green", "white") else ""
+    return cards.card_text(kind, colour, cards.parse(basic) if basic else None,
+                           cards.parse(powered) if powered else None, card.get("powered_name") or "")
 
 
 def row(card: dict, kind: str, copies: int) -> dict:
@@ -228,7 +227,7 @@ def compile_rows(data: Path) -> list[dict]:
             if c.get("set") == "base":
                 rows.append(row(c, kind, int(c.get("copies") or 1)))
     rows.append({"id": "wound", "name": "Wound", "kind": "wound", "colour": "", "copies": 0, "basic": "",
-                 "powered": "", "text": "A Wound: cannot be played; heal it to remove it from your hand."})
+                 "powered": "", "text": cards.card_text("wound", "", None, None)})
     return rows
 
 

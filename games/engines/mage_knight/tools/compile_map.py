@@ -128,6 +128,10 @@ def compile_sites(data: Path) -> dict:
             "inhabited": s["category"] == "inhabited",
             "start_of_turn": s.get("start_of_turn"), "end_of_turn": s.get("end_of_turn"),
         }
+        if s.get("assault"):  # "Every time you make an assault, you lose 1 Reputation" (keep, mage tower, city)
+            entry_out["assault"] = {"reputation": s["assault"].get("reputation", -1)}
+        if s.get("passive"):  # the keep's hand limit bonus
+            entry_out["passive"] = s["passive"]
         if sid == "monastery":
             burn = next(i for i in s["interactions"] if i["type"] == "burn")
             entry_out["burn"] = {"reputation": burn["reputation"], "enemies": [burn["fight"]["colour"]],
