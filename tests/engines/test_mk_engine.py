@@ -57,7 +57,7 @@ def test_one_seat_at_a_time_and_the_default_is_always_legal():
             assert d == E.default_option(s, seat) and d in E.prompt(s, seat).option_ids()
             if s["dec"]["kind"] == "turn" and not s["turn"]["started"] and s["turn"]["pending"] is None \
                     and s["combat"] is None:
-                assert d in ("t-rest", "t-end")
+                assert d in ("t-rest", "t-end", "t-announce")
             E.apply(s, seat, d)
             n += 1
         assert E.is_over(s), "a game of deadline defaults ends"
