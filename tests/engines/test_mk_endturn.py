@@ -129,3 +129,19 @@ def test_steady_tempo_returns_to_the_deck():
     play(st, "steady_tempo", "t-pw:die:0")
     pick(st, "t-end")
     assert st["seats"][0]["hand"] == ["steady_tempo"]  # on top, then drawn
+
+
+def test_an_owned_keep_raises_the_hand_limit_for_the_draw():
+    """Keep (sites.json passive): "if ending turn on/adjacent to an owned keep: + number of keeps you own"."""
+    st = started(hand=("march",), hexes={"1,0": cell("hills", "keep", conquered=True, owner=0),
+                                          "5,5": cell("hills", "keep", conquered=True, owner=0)})
+    st["seats"][0]["deck"] = ["swiftness"] * 8
+    pick(st, "t-end")
+    assert len(st["seats"][0]["hand"]) == 5 + 2
+
+
+def test_no_keep_bonus_far_from_it_or_for_another_players_keep():
+    st = started(hand=("march",), hexes={"1,0": cell("hills", "keep", conquered=True, owner=1)}, players=2)
+    st["seats"][0]["deck"] = ["swiftness"] * 8
+    pick(st, "t-end")
+    assert len(st["seats"][0]["hand"]) == 5

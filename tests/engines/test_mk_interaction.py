@@ -139,3 +139,39 @@ def test_interacting_is_the_action():
     st["turn"]["acted"] = True
     st["turn"]["action"] = "challenge"
     assert "t-interact" not in ids(st)
+
+
+def test_disbanding_a_unit_makes_room_to_recruit():
+    """Rulebook: with no free Command token "you may disband one of your Units" (removed from the game) to
+    recruit a new one."""
+    st = at("village")
+    st["seats"][0]["units"] = [{"id": "herbalist", "ready": True, "wounded": False, "uid": 5}]
+    st["turn"]["pool"]["influence"] = 20
+    pick(st, "t-interact")
+    assert "i-r:peasants" not in ids(st)
+    labels = dict((o.id, o.label) for o in __import__("games.engines.mage_knight.turn", fromlist=["x"])
+                  .options(st, 0)[1])
+    assert labels["i-d:peasants:5"] == "recruit Peasants (4), disbanding Herbalist"
+    pick(st, "i-d:peasants:5")
+    s = st["seats"][0]
+    assert [u["id"] for u in s["units"]] == ["peasants"]
+    assert "herbalist" not in st["offers"]["units"] and st["turn"]["pool"]["influence"] == 16
+
+
+def test_plunder_a_village_before_the_turn():
+    """Village "plunder" (sites.json interaction: draw 2 cards, Reputation -1), played "before your turn":
+    at the start of one's own turn, once."""
+    st = at("village", deck=("rage", "march", "stamina"), reputation=1)
+    assert "t-plunder" in ids(st)
+    pick(st, "t-plunder")
+    s = st["seats"][0]
+    assert s["reputation"] == 0 and len(s["hand"]) == 3 and len(s["deck"]) == 1
+    assert "t-plunder" not in ids(st)
+    assert "t-rest" in ids(st)  # plundering is before the turn: resting is still open
+
+
+def test_no_plunder_after_acting_or_elsewhere():
+    st = at("village")
+    st["turn"]["started"] = True
+    assert "t-plunder" not in ids(st)
+    assert "t-plunder" not in ids(at("monastery"))

@@ -702,3 +702,52 @@ def test_pure_magic_powered_needs_a_second_mana():
     assert [i for i, _ in turn.card_modes(st, 0, "pure_magic") if i.startswith("t-pw")] == []
     st["turn"]["tokens"] = ["green"]
     assert [i for i, _ in turn.card_modes(st, 0, "pure_magic") if i.startswith("t-pw")] == ["t-pw:die:0"]
+
+
+# ---------------------------------------------------------------- no player-versus-player combat
+
+def test_another_heros_space_is_never_entered():
+    """First Reconnaissance: "pvp_combat": false -- a hero never moves into another hero's space (the only
+    way a player-versus-player combat could start), except the portal."""
+    st = started(players=2)
+    st["seats"][1]["pos"] = "1,0"
+    st["turn"]["pool"]["move"] = 9
+    assert "t-move:1,0" not in ids(st) and "t-move:0,1" in ids(st)
+
+
+def test_an_absent_opponents_keep_is_assaulted_against_a_gray_token():
+    """"an assault begins if you enter ... an opponent's Keep": its owner is elsewhere (never on it, see above),
+    so a gray enemy defends it (sites.json: if_owner_absent, half Fame, Reputation -1); winning takes the keep."""
+    st = started(players=2, hexes={"1,0": cell("hills", "keep", conquered=True, owner=1)}, reputation=2)
+    st["seats"][1]["pos"] = "3,3"
+    st["seats"][1]["shields"] = 1
+    st["turn"]["pool"]["move"] = 3
+    pick(st, "t-move:1,0")
+    c = st["combat"]
+    assert c["context"]["opponents_keep"] and [e["colour"] for e in c["enemies"]] == ["gray"]
+    assert st["seats"][0]["reputation"] == 1
+    enemy = ENEMIES[c["enemies"][0]["id"]]
+    cards.add_pool(st["turn"], "siege", 20)
+    pick(st, "c-t0")
+    pick(st, "c-a")
+    assert st["seats"][0]["fame"] == -(-enemy.fame // 2)
+    h = st["map"]["hexes"]["1,0"]
+    assert h["owner"] == 0 and st["seats"][0]["shields"] == 1 and st["seats"][1]["shields"] == 0
+
+
+def test_random_games_never_put_two_heroes_in_one_space_or_fight_a_hero():
+    """"pvp_combat": false, checked over whole random games of 2-4 players."""
+    from games.engines.bots import RandomBot, play as play_game
+    from games.engines.registry import get_engine
+    engine = get_engine("mage_knight")
+
+    def check(s):
+        spaces = [x["pos"] for x in s["seats"] if x.get("pos")]
+        shared = {p for p in spaces if spaces.count(p) > 1}
+        assert all(s["map"]["hexes"][p].get("site") == "portal" for p in shared), shared
+        if s.get("combat"):
+            assert all("seat" not in e for e in s["combat"]["enemies"])
+    for players in (2, 3, 4):
+        for seed in range(3):
+            state = engine.new_game(players=players, options={}, seed=700 + seed)
+            play_game(engine, state, [RandomBot(seed + i) for i in range(players)], on_step=check)

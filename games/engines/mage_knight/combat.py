@@ -256,13 +256,15 @@ def _commit_attack(state: dict, combat: dict, events: list[Event]) -> None:
         facts = enemy_data.enemy(e["id"])
         e["defeated"] = True
         _discard(state, e)  # "Defeated enemy tokens are immediately discarded"
-        combat["fame"] += facts.fame
-        seat["fame"] += facts.fame
+        # An opponent's keep: its defender gives "half (rounded up)" Fame (sites.json keep.other_players_keep).
+        fame = -(-facts.fame // 2) if combat["context"].get("half_fame") and not e["rampaging"] else facts.fame
+        combat["fame"] += fame
+        seat["fame"] += fame
         reputation = facts.reputation + (RAMPAGING_REPUTATION.get(e["colour"], 0) if e["rampaging"] else 0)
         seat["reputation"] = max(REPUTATION_RANGE[0], min(REPUTATION_RANGE[1], seat["reputation"] + reputation))
         rep_text = f", Reputation {reputation:+d}" if reputation else ""
-        events.append(Event(f"{facts.name} is defeated: Fame +{facts.fame}{rep_text}.",
-                            data={"kind": "defeat", "enemy": e["id"], "fame": facts.fame, "reputation": reputation}))
+        events.append(Event(f"{facts.name} is defeated: Fame +{fame}{rep_text}.",
+                            data={"kind": "defeat", "enemy": e["id"], "fame": fame, "reputation": reputation}))
     combat["targets"] = []
     # The counted points were assigned to this attack; ranged points a fortified target ignored stay for
     # another attack ("deal with the unfortified ones with a separate attack", rulebook).
@@ -471,7 +473,8 @@ def _finish(state: dict, events: list[Event]) -> None:
             continue
         token = {"id": e["id"], "colour": e["colour"], "face_up": True}
         undefeated.append(token)
-        if not e["rampaging"] and (ctx.get("kind") == "burn" or ctx.get("site") in DISCARD_SITES):
+        if not e["rampaging"] and (ctx.get("kind") == "burn" or ctx.get("site") in DISCARD_SITES
+                                   or ctx.get("opponents_keep")):  # an owned keep keeps no token
             _discard(state, e)  # "If you failed to defeat enemies drawn in a dungeon, tomb, or monastery, discard them"
         else:
             _put_on_map(state, e["hex"] or ctx.get("hex"), token)  # rampaging stay; dens, ruins, sites keep theirs

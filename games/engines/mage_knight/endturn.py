@@ -143,6 +143,18 @@ def reward_pick(state, seat: int, card: str, events: list) -> None:
     begin(state, seat, events)
 
 
+def keep_bonus(state, seat: int) -> int:
+    """The keep's hand limit bonus (sites.json keep.passive): "if ending turn on/adjacent to an owned keep:
+    + number of keeps you own"."""
+    hexes = state["map"]["hexes"]
+    pos = state["seats"][seat].get("pos")
+    if not pos:
+        return 0
+    owned = [k for k, h in hexes.items() if h.get("site") == "keep" and h.get("owner") == seat]
+    near = {pos, *hexmap.neighbours(pos)}
+    return len(owned) if any(k in near for k in owned) else 0
+
+
 def finish(state, seat: int, events: list) -> None:
     turn = state["turn"]
     s = state["seats"][seat]
@@ -165,7 +177,7 @@ def finish(state, seat: int, events: list) -> None:
         levels = None
     if levels is not None and hasattr(levels, "gain"):
         levels.gain(state, seat, events)
-    missing = s["hand_limit"] - len(s["hand"])
+    missing = s["hand_limit"] + keep_bonus(state, seat) - len(s["hand"])
     if missing > 0:
         cards.draw(state, seat, missing, events)
     state["turn"] = None

@@ -6,6 +6,7 @@ turn)": the modifier joins the Influence pool with the first purchase of the tur
 
 Purchases (ids after "i-"):
   r:<unit>          recruit a Unit whose recruit sites include this site, within the Command limit
+  d:<unit>:<uid>    recruit with no Command token free, disbanding one of one's Units (removed from the game)
   h                 one point of Healing: 3 Influence at a village, 2 at a monastery
   a:<card>          an Advanced Action from the Unit offer at a monastery, 6 Influence (top of the deed deck)
   s:<card>:<src>    a Spell from the spell offer at a mage tower, 7 Influence + one mana of its colour
@@ -51,6 +52,15 @@ def add_unit(state, seat: int, unit_id: str, events: list) -> None:
     if bonus:
         cards.change_reputation(state, seat, bonus[0], events)
         s["fame"] += bonus[1]
+
+
+def disband(state, seat: int, uid: int, events: list) -> None:
+    """A disbanded Unit is removed from the game (it does not go back to a unit deck)."""
+    s = state["seats"][seat]
+    old = next(u for u in s["units"] if u["uid"] == uid)
+    s["units"].remove(old)
+    events.append(Event(f"Seat {seat + 1} disbands {unit_data.UNITS[old['id']].name}.", None,
+                        {"seat": seat, "unit": old["id"], "kind": "disband"}))
 
 
 def site_here(state, seat: int):
@@ -114,10 +124,15 @@ def options(state, seat: int) -> list[tuple[str, str]]:
     s = state["seats"][seat]
     have = influence_available(state, seat)
     out: list[tuple[str, str]] = []
-    if has_command(state, seat):
-        for u in dict.fromkeys(state["offers"].get("units", [])):
-            if is_unit(u) and site in unit_data.UNITS[u].recruit_sites and unit_data.UNITS[u].cost <= have:
-                out.append((f"i-r:{u}", f"recruit {unit_data.UNITS[u].name} ({unit_data.UNITS[u].cost})"))
+    for u in dict.fromkeys(state["offers"].get("units", [])):
+        if is_unit(u) and site in unit_data.UNITS[u].recruit_sites and unit_data.UNITS[u].cost <= have:
+            name, cost = unit_data.UNITS[u].name, unit_data.UNITS[u].cost
+            if has_command(state, seat):
+                out.append((f"i-r:{u}", f"recruit {name} ({cost})"))
+            else:  # rulebook: with no free Command token "you may disband one of your Units to make room"
+                for old in s["units"]:
+                    out.append((f"i-d:{u}:{old['uid']}",
+                                f"recruit {name} ({cost}), disbanding {unit_data.UNITS[old['id']].name}"))
     if site in HEAL_COST and HEAL_COST[site] <= have and (
             cards.wounds_in_hand(s) or any(u.get("wounded") for u in s["units"])):
         out.append(("i-h", f"buy 1 Healing ({HEAL_COST[site]})"))
@@ -138,6 +153,11 @@ def apply(state, seat: int, option_id: str, events: list) -> None:
     if kind == "r":
         _spend(state, seat, unit_data.UNITS[rest].cost)
         add_unit(state, seat, rest, events)
+    elif kind == "d":
+        unit_id, uid = rest.split(":")
+        _spend(state, seat, unit_data.UNITS[unit_id].cost)
+        disband(state, seat, int(uid), events)
+        add_unit(state, seat, unit_id, events)
     elif kind == "h":
         _spend(state, seat, HEAL_COST[site])
         if cards.wounds_in_hand(s):

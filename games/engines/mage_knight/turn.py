@@ -97,6 +97,8 @@ def first_level(state, seat: int) -> list[Option]:
         out.append(Option("t-rest", "rest"))
     if fresh and not s["deck"] and state.get("end_announced_by") is None:
         out.append(Option("t-announce", "announce the end of the round"))
+    if can_plunder(state, seat):
+        out.append(Option("t-plunder", "plunder the village (draw 2 cards, Reputation -1)"))
     out += _play_options(state, seat)
     if not turn["acted"]:
         pos = s["pos"]
@@ -318,6 +320,33 @@ def enterable_site(state, seat: int) -> str | None:
     return site
 
 
+def plunder_effect() -> dict | None:
+    """The village's plunder interaction (sites.json): its effect, or None if the data lists none."""
+    for i in site_facts.site("village").get("interactions", []):
+        if i.get("type") == "plunder":
+            return i.get("effect")
+    return None
+
+
+def can_plunder(state, seat: int) -> bool:
+    """Village: "plunder" is played "before your turn" (the rulebook's label; the data: outside your own
+    turn, at most once between two of your turns): here at the very start of one's own turn, before anything
+    is done, once."""
+    turn = state["turn"]
+    if turn["started"] or turn.get("plundered") or plunder_effect() is None:
+        return False
+    _, cell = interaction.site_here(state, seat)
+    return bool(cell and cell.get("site") == "village")
+
+
+def plunder(state, seat: int, events: list) -> None:
+    effect = plunder_effect()
+    state["turn"]["plundered"] = True
+    events.append(Event(f"Seat {seat + 1} plunders the village.", None, {"seat": seat, "kind": "plunder"}))
+    cards.change_reputation(state, seat, effect.get("reputation", -1), events)
+    cards.draw(state, seat, effect.get("draw_cards", 2), events)
+
+
 def can_burn(state, seat: int) -> bool:
     _, cell = interaction.site_here(state, seat)
     return bool(cell and cell.get("site") == "monastery" and not cell.get("burned"))
@@ -343,7 +372,7 @@ def apply(state, seat: int, option_id: str, events: list) -> None:
 def _apply_turn(state, seat: int, option_id: str, events: list) -> None:
     turn = state["turn"]
     verb, _, arg = option_id[2:].partition(":")
-    if verb not in ("rest", "end", "announce", "play", "back", "interact"):
+    if verb not in ("rest", "end", "announce", "play", "back", "interact", "plunder"):
         turn["started"] = True  # something was done: resting is no longer an option
     if verb == "back":
         turn["pending"] = None
@@ -363,6 +392,8 @@ def _apply_turn(state, seat: int, option_id: str, events: list) -> None:
         challenge(state, seat, arg, events)
     elif verb == "burn":
         burn(state, seat, events)
+    elif verb == "plunder":
+        plunder(state, seat, events)
     elif verb == "unit":
         use_unit(state, seat, arg, events)
     elif verb == "skill":
@@ -504,7 +535,18 @@ def move(state, seat: int, dest: str, events: list) -> None:
     cell = m["hexes"][dest]
     site = cell.get("site")
     assault = site_facts.is_fortified(site) and not cell.get("conquered")
-    if assault:
+    if opponents_keep(cell, seat):
+        # "an assault begins if you enter ... an opponent's Keep". Its owner is never there (no hero enters
+        # another hero's space: First Reconnaissance has "pvp_combat": false), so the keep is defended by a
+        # gray token and gives half Fame (sites.json keep.other_players_keep).
+        facts = site_facts.site("keep").get("other_players_keep") or {}
+        cards.change_reputation(state, seat, facts.get("reputation", -1), events)
+        fight = (facts.get("if_owner_absent") or {}).get("fight") or {"colour": "gray", "count": 1}
+        drawn = [enemy_data.draw(state, fight["colour"]) for _ in range(fight.get("count", 1))]
+        tokens = [t for t in drawn if t is not None] + tokens
+        begin_combat(state, seat, tokens, {"kind": "site", "hex": dest, "site": site, "fortified": 1,
+                                           "return_to": src, "opponents_keep": True, "half_fame": True}, events)
+    elif assault:
         # "Movement ends and an assault begins if you enter an unconquered Fortified Site"
         tokens = [dict(t, hex=dest) for t in cell["enemies"]] + tokens
         fort = 2 if site == "city" else 1
@@ -515,6 +557,10 @@ def move(state, seat: int, dest: str, events: list) -> None:
     elif tokens:
         begin_combat(state, seat, tokens, {"kind": "provoked", "hex": dest, "site": None, "fortified": 0,
                                            "return_to": None}, events)
+
+
+def opponents_keep(cell: dict, seat: int) -> bool:
+    return cell.get("site") == "keep" and bool(cell.get("conquered")) and cell.get("owner") not in (None, seat)
 
 
 def explore(state, seat: int, centre: str, events: list) -> None:
@@ -649,6 +695,13 @@ def after_combat(state, seat: int, events: list) -> None:
         cell["burned"] = True
         _conquer(state, seat, pos, cell)
         turn["rewards"] += list(site_facts.site("monastery")["burn"]["reward"])
+        return
+    if ctx.get("opponents_keep"):  # the keep changes hands: the owner's shield is replaced (no reward)
+        old = state["seats"][cell["owner"]]
+        old["shields"] = max(0, old.get("shields", 0) - 1)
+        cell["owner"] = None
+        _conquer(state, seat, pos, cell)
+        events.append(Event(f"Seat {seat + 1} takes the keep.", None, {"seat": seat, "hex": pos}))
         return
     first = not cell.get("conquered")
     ruins_id = (cell.get("ruins") or {}).get("id")
