@@ -393,3 +393,62 @@ def test_a_whole_two_player_game_through_the_api_only(monkeypatch):
     sources = set(Submission.objects.filter(game=g).values_list("source", flat=True))
     assert sources <= {"api", "forced"} and "api" in sources, sources
     assert Submission.objects.filter(game=g, source="api").count() == picks
+
+
+def _face_down(state: dict) -> list[dict]:
+    return [t for h in state["map"]["hexes"].values() for t in h["enemies"] if not t["face_up"]]
+
+
+def _mid_game_state(min_picks: int = 30) -> dict:
+    """A greedy 2-player game after ``min_picks`` picks, once some enemy token lies face down."""
+    from games.engines.bots import make_bot
+    from games.engines.registry import get_engine
+
+    engine = get_engine("mage_knight")
+    state = engine.new_game(players=2, options={}, seed=SEED)
+    bots = [make_bot("mage_knight", "greedy", i) for i in range(2)]
+    for n in range(2000):
+        if n >= min_picks and _face_down(state):
+            return state
+        if engine.is_step_complete(state):
+            engine.resolve(state)
+        seat = engine.pending(state)[0]
+        engine.apply(state, seat, bots[seat].choose(engine, state, seat, engine.prompt(state, seat)))
+    raise AssertionError("no face-down enemy in the game")
+
+
+def test_the_secrecy_check_catches_each_kind_of_leak(monkeypatch):
+    """The check above can fail: a view that shows the other hand, a face-down enemy, a face-down ruins token,
+    the tile deck or a deck's order is caught (so its passing over a whole game means something)."""
+    from games.engines.registry import get_engine
+
+    register_canaries(monkeypatch)
+    engine = get_engine("mage_knight")
+    state = _mid_game_state()
+    canaries = Canaries()
+    canaries.plant_in_hand(state, 1, HAND_CANARIES[1][0])
+    canaries.plant_in_deck(state, 1, DECK_CANARY[0])
+    canaries.observe(state)
+
+    def answer(view):
+        return {"view": view, "prompt": None, "result": None, "phase": state["step"]}
+
+    assert_nothing_hidden(answer(engine.view(state, 0)), state, 0, canaries)  # the honest view passes
+    assert_nothing_hidden(answer(engine.view(state, 1)), state, 1, canaries)
+    face_down = _face_down(state)
+    assert face_down and state["map"]["tile_deck"] and state["ruins"]["pile"]
+    leaks = {
+        "the other hand": lambda v: v["heroes"][1].update(cards=list(state["seats"][1]["hand"])),
+        "a hand card's name": lambda v: v.update(note=f"Seat 2 holds {HAND_CANARIES[1][1]}"),
+        "a face-down enemy": lambda v: v["map"].update(peek=[t["id"] for t in face_down]),
+        "a ruins token": lambda v: v.update(next_ruins=state["ruins"]["pile"][0]),
+        "the tile deck": lambda v: v["map"].update(next_tile=state["map"]["tile_deck"][-1]),
+        "a deck's order": lambda v: v.update(order=list(state["seats"][1]["deck"])),
+        "the deck canary": lambda v: v["me"]["hand"].append({"id": DECK_CANARY[0]}),
+    }
+    for what, leak in leaks.items():
+        view = engine.view(state, 0)
+        leak(view)
+        with pytest.raises(AssertionError):
+            assert_nothing_hidden(answer(view), state, 0, canaries)
+            print("not caught:", what)
