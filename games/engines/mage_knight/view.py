@@ -95,8 +95,7 @@ def view(state: dict, seat: int | None) -> dict[str, Any]:
                    "advanced": [{"id": c, "name": card_name(c)} for c in state["offers"]["advanced"]],
                    "spells": [{"id": c, "name": card_name(c)} for c in state["offers"]["spells"]]},
         "skill_offer": [{"id": k, "name": SKILLS[k]["name"]} for k in state["skill_offer"] if k in SKILLS],
-        "tactics": {"available": [{"id": x, "name": TACTICS[x]["name"], "number": TACTICS[x]["number"]}
-                                  for x in state["tactics"]["available"]],
+        "tactics": {"available": sorted(state["tactics"]["available"], key=lambda x: TACTICS[x]["number"]),
                     "chosen": dict(state["tactics"]["chosen"]), "removed": list(state["tactics"]["removed"])},
         "wounds_left": state["decks"]["wounds"],
         "turn": None if t is None else {"seat": t["seat"], "pool": t["pool"], "acted": t["acted"],
