@@ -326,7 +326,7 @@ LEFTOVERS = [
      "a lower-case atom"),
     (re.compile(r"\bdraw \d+(?! cards?\b)"), "a lower-case draw atom"),
     (re.compile(r"\d (ice|fire|cold_fire)\b"), "an element word after a number ('attack 2 fire')"),
-    (re.compile(r"(?<![\d+-])1 (wounds|cards|tokens|crystals|dice|mana tokens|enemies)\b"), "a wrong plural"),
+    (re.compile(r"(?<![\d+-])1 (wounds|cards|tokens|crystals|dice|mana tokens|enemies)\b", re.I), "a wrong plural"),
 ]
 
 

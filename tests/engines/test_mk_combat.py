@@ -409,7 +409,7 @@ def test_hero_takes_a_wound_per_armor_step_rounded_up():
     s = make_state(armor=3)
     fight(s, ["prowlers"])
     to_damage(s)
-    assert labels(s)["c-h0"] == "Take Prowlers's 4 damage (physical) on the hero: 2 wounds"
+    assert labels(s)["c-h0"] == "Take Prowlers' 4 damage (physical) on the hero: 2 wounds"
     pick(s, "c-h0")
     assert s["seats"][0]["hand"].count("wound") == 2 and s["decks"]["wounds"] == WOUND_SUPPLY - 2
 

@@ -751,3 +751,12 @@ def test_random_games_never_put_two_heroes_in_one_space_or_fight_a_hero():
         for seed in range(3):
             state = engine.new_game(players=players, options={}, seed=700 + seed)
             play_game(engine, state, [RandomBot(seed + i) for i in range(players)], on_step=check)
+
+
+def test_rest_labels_count_wounds_right():
+    """Issue 11 item 7, "correct plurals": one Wound is "the Wound", never "all 1 Wounds"."""
+    st = started(hand=("march", "wound"))
+    pick(st, "t-rest")
+    pick(st, "t-rd:march")
+    labels = dict((o.id, o.label) for o in turn.options(st, 0)[1])
+    assert labels["t-rw:all"] == "discard the Wound"

@@ -324,7 +324,7 @@ def _commit_block(state: dict, combat: dict, index: int, events: list[Event]) ->
     e = combat["enemies"][index]
     e["blocked"] = True
     _clear(state["turn"]["pool"], (), block=True)
-    events.append(Event(f"{_name(e)}'s attack is blocked.", data={"kind": "block", "enemy": e["id"]}))
+    events.append(Event(f"{_possessive(_name(e))} attack is blocked.", data={"kind": "block", "enemy": e["id"]}))
     if e["summoned_by"] is not None:
         _discard(state, e)  # "If a summoned monster is successfully blocked, discard it ... (but gain no Fame)"
 
@@ -340,7 +340,7 @@ def _damage_options(state: dict, combat: dict) -> list[Option]:
     for index in pending:
         e = combat["enemies"][index]
         facts = enemy_data.enemy(e["id"])
-        what = f"{facts.name}'s {e['damage']} damage ({_element(facts.element)})"
+        what = f"{_possessive(facts.name)} {e['damage']} damage ({_element(facts.element)})"
         wounds = _hero_wounds(seat, e["damage"])
         out.append(Option(f"c-h{index}", f"Take {what} on the hero: {wounds} wound{'s' if wounds != 1 else ''}"))
         for unit in _damageable_units(state, combat):
@@ -411,7 +411,7 @@ def _damage_unit(state: dict, combat: dict, index: int, uid: int, events: list[E
         # Resistant: "First, reduce amount of the damage by the Unit's Armor (without Wounding the Unit)."
         e["damage"] = max(0, e["damage"] - ufacts.armor)
         if e["damage"] == 0:
-            events.append(Event(f"{ufacts.name} shrugs off {facts.name}'s attack (resistance)."))
+            events.append(Event(f"{ufacts.name} shrugs off {_possessive(facts.name)} attack (resistance)."))
             return _after_damage(state, combat, events)
     if facts.has("paralyze"):
         # "it is immediately destroyed (remove it from the game)"
@@ -611,6 +611,11 @@ def _put_on_map(state: dict, where: str | None, token: dict) -> None:
 
 def _name(e: dict) -> str:
     return enemy_data.enemy(e["id"]).name
+
+
+def _possessive(name: str) -> str:
+    """"Werewolf's", "Cursed Hags'" (a plural name takes the apostrophe only)."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
 def _element(element: str) -> str:

@@ -487,7 +487,8 @@ def rest_options(state, seat: int) -> list[tuple[str, str]]:
         return [("t-rw:slow", "discard a Wound (slow recovery)")]
     out = [("t-rdone", "finish resting")]
     if cards.wounds_in_hand(s):
-        out.insert(0, ("t-rw:all", f"discard all {cards.wounds_in_hand(s)} Wounds"))
+        n = cards.wounds_in_hand(s)
+        out.insert(0, ("t-rw:all", f"discard all {n} Wounds" if n > 1 else "discard the Wound"))
         if cards.wounds_in_hand(s) > 1:
             out.insert(1, ("t-rw:one", "discard one Wound"))
     return out
