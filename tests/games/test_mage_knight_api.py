@@ -143,11 +143,13 @@ def named_enemies(text: str, ids: set[str]) -> list[str]:
     return found
 
 
+def decks(state: dict) -> list[list[str]]:
+    """Every deed deck: the seats' and the Dummy's (solo)."""
+    return [s["deck"] for s in state["seats"]] + ([state["dummy"]["deck"]] if state.get("dummy") else [])
+
+
 def deck_orders(state: dict) -> list[list[str]]:
-    orders = [s["deck"] for s in state["seats"]]
-    if state.get("dummy"):
-        orders.append(state["dummy"]["deck"])
-    return [o for o in orders if len(set(o)) >= 2]
+    return [d for d in decks(state) if len(set(d)) >= 2]
 
 
 class Canaries:
@@ -171,11 +173,16 @@ class Canaries:
         deck.insert(len(deck) // 2, cid)
         self.seen_by[cid] = set()
 
+    def plant_in_dummy_deck(self, state: dict, cid: str) -> None:
+        deck = state["dummy"]["deck"]
+        deck.insert(len(deck) // 2, cid)
+        self.seen_by[cid] = set()
+
     def observe(self, state: dict) -> None:
         everyone = set(range(state["players"]))
         for cid, seen in self.seen_by.items():
             holders = [i for i, s in enumerate(state["seats"]) if cid in s["hand"]]
-            in_deck = any(cid in s["deck"] for s in state["seats"])
+            in_deck = any(cid in d for d in decks(state))
             if holders:
                 seen.update(holders)
             elif not in_deck:
@@ -183,11 +190,10 @@ class Canaries:
 
     def hidden_now(self, state: dict, seat: int) -> set[str]:
         """Canaries ``seat`` may not see now: in another seat's hand, or in any deed deck (its own too)."""
-        out = set()
-        for cid in self.seen_by:
-            for i, s in enumerate(state["seats"]):
-                if (cid in s["hand"] and i != seat) or cid in s["deck"]:
-                    out.add(cid)
+        out = {cid for cid in self.seen_by if any(cid in d for d in decks(state))}
+        for i, s in enumerate(state["seats"]):
+            if i != seat:
+                out.update(cid for cid in self.seen_by if cid in s["hand"])
         return out
 
     def unseen_by(self, seat: int) -> set[str]:
