@@ -145,3 +145,16 @@ def test_no_keep_bonus_far_from_it_or_for_another_players_keep():
     st["seats"][0]["deck"] = ["swiftness"] * 8
     pick(st, "t-end")
     assert len(st["seats"][0]["hand"]) == 5
+
+
+def test_a_unit_reward_with_no_free_command_token_disbands_a_unit():
+    """Rulebook: with no free Command token "you may disband one of your Units to make room" -- for a Unit
+    reward too (the disbanded Unit is removed from the game)."""
+    st = started(hand=("march",), deck=())
+    st["seats"][0]["units"] = [{"id": "herbalist", "ready": True, "wounded": False, "uid": 5}]
+    st["turn"]["rewards"] = ["unit"]
+    st["turn"]["started"] = True
+    pick(st, "t-end")
+    assert sorted(ids(st)) == ["t-reward:peasants>5", "t-reward:utem_guardsmen>5"]
+    pick(st, "t-reward:utem_guardsmen>5")
+    assert [u["id"] for u in st["seats"][0]["units"]] == ["utem_guardsmen"] and st["turn"] is None

@@ -117,14 +117,19 @@ def reward_choices(state, seat: int, word: str) -> list[str]:
     offer = state["offers"].get(CHOSEN[word], [])
     if word == "unit":
         from . import interaction
-        if not interaction.has_command(state, seat):
-            return []
+        if not interaction.has_command(state, seat) and not state["seats"][seat]["units"]:
+            return []  # no Command token at all (none to free by disbanding)
         return [u for u in dict.fromkeys(offer) if interaction.is_unit(u)]
     return [c for c in dict.fromkeys(offer) if c in cards.CARDS]
 
 
 def reward_options(state, seat: int) -> list[tuple[str, str]]:
     word = state["turn"]["pending"]["word"]
+    if word == "unit":
+        from . import interaction
+        if not interaction.has_command(state, seat):  # make room: disband a Unit (rulebook)
+            return [(f"t-reward:{c}>{u['uid']}", f"take {cards.unit_name(c)}, disbanding {cards.unit_name(u['id'])}")
+                    for c in reward_choices(state, seat, word) for u in state["seats"][seat]["units"]]
     return [(f"t-reward:{c}", f"take {cards.unit_name(c) if word == 'unit' else cards.name(c)}")
             for c in reward_choices(state, seat, word)]
 
@@ -135,6 +140,9 @@ def reward_pick(state, seat: int, card: str, events: list) -> None:
     turn["pending"] = None
     if word == "unit":
         from . import interaction
+        card, _, disband = card.partition(">")
+        if disband:
+            interaction.disband(state, seat, int(disband), events)
         interaction.add_unit(state, seat, card, events)
     else:
         cards.take_from_offer(state, CHOSEN[word], card)
