@@ -156,7 +156,7 @@ def test_ranged_attack_defeats_when_it_reaches_the_total_armor_and_scores_fame()
     add(s, "ranged", 6)
     assert "c-a" not in ids(s)  # "If your attack is less than the total armor, nothing happens."
     add(s, "siege", 1)
-    assert labels(s)["c-a"] == "Defeat Prowlers and Wolf Riders (armor 7) with 7 ranged/siege attack"
+    assert labels(s)["c-a"] == "Defeat Prowlers and Wolf Riders (armor 7) with Ranged and Siege Attack 7"
     pick(s, "c-a")
     assert s["seats"][0]["fame"] == 2 + 3
     assert s["enemies"]["discards"]["green"] == ["prowlers", "wolf_riders"]
@@ -181,7 +181,7 @@ def test_fortified_enemy_takes_only_siege_in_the_ranged_phase():
     add(s, "ranged", 9)
     assert "c-a" not in ids(s)
     add(s, "siege", 3)
-    assert labels(s)["c-a"].endswith("with 3 siege attack")
+    assert labels(s)["c-a"].endswith("with Siege Attack 3")
     pick(s, "c-a")
     assert s["turn"]["combat_result"]["defeated"] == ["diggers"]
 
@@ -197,7 +197,7 @@ def test_ranged_points_a_fortified_target_ignored_stay_for_another_attack():
     pick(s, "c-a")
     assert sum(s["turn"]["pool"]["attack"]["siege"].values()) == 0
     pick(s, "c-t1")
-    assert labels(s)["c-a"] == "Defeat Prowlers (armor 3) with 3 ranged/siege attack"
+    assert labels(s)["c-a"] == "Defeat Prowlers (armor 3) with Ranged and Siege Attack 3"
 
 
 def test_site_defenders_are_fortified_and_double_fortified_ones_cannot_be_targeted():
@@ -577,7 +577,7 @@ def test_attack_phase_combines_any_attack_types_and_ignores_fortification():
     add(s, "ranged", 1)
     add(s, "siege", 1)
     pick(s, "c-t0")
-    assert labels(s)["c-a"] == "Defeat Diggers (armor 3) with 3 attack"
+    assert labels(s)["c-a"] == "Defeat Diggers (armor 3) with Attack 3"
     pick(s, "c-a")
     assert s["turn"]["combat_result"]["victory"]
 

@@ -243,8 +243,8 @@ def _attack_options(state: dict, combat: dict) -> list[Option]:
         armor = sum(armor_of(combat, i) for i in targets)
         if value >= armor:  # a weaker attack "has no effect": it is not offered
             names = " and ".join(_name(combat["enemies"][i]) for i in targets)
-            word = f"{kinds} attack" if ranged else "attack"
-            out.append(Option("c-a", f"Defeat {names} (armor {armor}) with {value} {word}"))
+            word = {"ranged/siege": "Ranged and Siege Attack", "siege": "Siege Attack"}.get(kinds, "Attack")
+            out.append(Option("c-a", f"Defeat {names} (armor {armor}) with {word} {value}"))
     return out
 
 
