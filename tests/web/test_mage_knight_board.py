@@ -322,11 +322,11 @@ RUINS_CANARY = "zcanary_ruins_qx7f"
 
 
 def bot_pick(game, seat: int) -> str:
-    """What a bot picks for ``seat`` now: the greedy bot when the engine has one, else a seeded random one."""
-    from games.engines.bots import GREEDY, RandomBot, make_bot
+    """What the server's bot would pick for ``seat`` now (games/bots.py: the game's greedy bot, one instance that
+    remembers its turn's plan, or the engine's default)."""
+    from games.bots import bot_pick as server_bot_pick
     from games.engines.registry import get_engine
-    bot = make_bot("mage_knight", "greedy") if "mage_knight" in GREEDY else RandomBot(game.state["n"] * 7 + seat)
-    return bot.choose(get_engine("mage_knight"), game.state, seat)
+    return server_bot_pick(slug="mage_knight", engine=get_engine("mage_knight"), state=game.state, seat=seat)
 
 
 def drive(game, done, limit: int = 4000):
@@ -398,8 +398,8 @@ def assert_no_canary(text: str, where: str, *, own_hand: bool = False) -> None:
 
 @needs_engine
 @pytest.mark.django_db
-def test_a_real_game_draws_its_map_hand_and_heroes_for_a_player_a_spectator_and_the_replay(login, stranger):
-    """Issue 15 "Surfaces": the game page, its live fragment and the replay draw the engine's view for a seat and for
+def test_a_real_game_draws_its_map_hand_and_heroes_for_a_player_and_a_spectator(login, stranger):
+    """Issue 15 "Surfaces": the game page and its live fragment draw the engine's view for a seat and for
     a spectator: every revealed hex in the SVG, the heroes' areas, the player's own hand only."""
     game, users = mk_game()
     drive(game, mid_game)
@@ -415,9 +415,6 @@ def test_a_real_game_draws_its_map_hand_and_heroes_for_a_player_a_spectator_and_
     assert 'id="mk-board"' in live and 'id="my-hand"' in live
     spectator = login(stranger).get(f"/games/{game.pk}/").content.decode()
     assert 'class="mk-map"' in spectator and 'id="my-hand"' not in spectator and "mk-map-form" not in spectator
-    replay = c.get(f"/games/{game.pk}/replay/")
-    assert replay.status_code == 200 and 'class="mk-map"' in replay.content.decode()
-    assert login(stranger).get(f"/games/{game.pk}/replay/").status_code == 200
 
 
 @needs_engine
@@ -472,8 +469,9 @@ def test_hidden_cards_enemies_and_ruins_never_reach_another_seats_page_fragment_
 
 @needs_engine
 @pytest.mark.django_db
-def test_a_finished_game_shows_the_final_table(login, stranger):
-    """Rules "Scoring": Fame plus achievements, the most Fame wins; the page shows the table to all."""
+def test_a_finished_game_shows_the_final_table_and_its_replay(login, stranger):
+    """Rules "Scoring": Fame plus achievements, the most Fame wins; the page shows the table to all, and the replay
+    draws the map for a player and a spectator."""
     game, users = mk_game(seed=5)
     drive(game, lambda s: False, limit=20000)
     game.refresh_from_db()
@@ -482,6 +480,8 @@ def test_a_finished_game_shows_the_final_table(login, stranger):
         html = login(viewer).get(f"/games/{game.pk}/").content.decode()
         assert 'id="result"' in html and "Final scores" in html and "Fame" in html
         assert 'id="my-hand"' not in html and "mk-map-form" not in html
+        replay = login(viewer).get(f"/games/{game.pk}/replay/")  # the replay draws each past view the same way
+        assert replay.status_code == 200 and 'class="mk-map"' in replay.content.decode()
 
 
 @needs_engine

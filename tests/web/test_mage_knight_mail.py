@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db
 
 def prompt_mail(game, seat: int) -> str:
     prompt = Prompt.objects.get(game=game, seat__position=seat, closed_at__isnull=True)
-    user = prompt.seat.player
+    user = prompt.seat.user
     rendered = render_prompt(prompt=prompt, user=user)
     return rendered.subject + "\n" + rendered.text + "\n" + rendered.html
 
@@ -100,5 +100,5 @@ def test_the_game_over_email_names_the_achievements(db):
         drive(game, lambda s: False, limit=20000)
     game.refresh_from_db()
     seat = Seat.objects.get(game=game, position=0)
-    text = render_finished(game=game, seat=seat, user=seat.player).text
+    text = render_finished(game=game, seat=seat, user=seat.user).text
     assert "Fame" in text and "greatest_" not in text

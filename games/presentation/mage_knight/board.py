@@ -51,7 +51,9 @@ def crystals(c: dict[str, Any] | None) -> list[dict[str, Any]]:
     return [{"colour": k, "n": int(c.get(k) or 0), "fill": labels.MANA[k]} for k in ("red", "blue", "green", "white")]
 
 
-def hero_area(h: dict[str, Any], seats, me: int | None, view: dict[str, Any]) -> dict[str, Any]:
+def hero_area(h: dict[str, Any], seats, me: int | None, view: dict[str, Any],
+              card_names: dict[str, str] | None = None) -> dict[str, Any]:
+    card_names = card_names or {}
     seat = h["seat"]
     row = next((s for s in seats or () if s.get("position") == seat), {})
     return {
@@ -66,6 +68,7 @@ def hero_area(h: dict[str, Any], seats, me: int | None, view: dict[str, Any]) ->
         "discard_count": h.get("discard_count", 0), "tactic": labels.tactic(h.get("tactic")),
         "skills": [labels.words(s) if not isinstance(s, dict) else s.get("name") or labels.words(s.get("id"))
                    for s in h.get("skills") or []],
+        "played": [card_names.get(c) or labels.words(c) for c in h.get("play_area") or []],
     }
 
 
@@ -97,7 +100,10 @@ def combat(view: dict[str, Any]) -> dict[str, Any] | None:
     if not c:
         return None
     enemies = []
-    for e in c.get("enemies") or []:
+    targets = set(c.get("targets") or [])
+    for i, e in enumerate(c.get("enemies") or []):
+        if e.get("gone"):  # a summoned monster sent back, or a summoner standing aside: not in the fight now
+            continue
         face_up = e.get("face_up", True)
         row = {"face_up": face_up, "colour": e.get("colour"), "fill": labels.ENEMY_COLOURS.get(e.get("colour"), "#999")}
         if face_up:
@@ -107,8 +113,7 @@ def combat(view: dict[str, Any]) -> dict[str, Any] | None:
                        resistances=", ".join(labels.words(a) for a in e.get("resistances") or []),
                        fortified=e.get("fortified"), fame=e.get("fame"),
                        blocked=bool(e.get("blocked")), defeated=bool(e.get("defeated")),
-                       damage_assigned=bool(e.get("damage_assigned") or e.get("assigned")),
-                       summoned=e.get("summoned"))
+                       targeted=e.get("index", i) in targets, summoned=bool(e.get("summoned")))
         enemies.append(row)
     ctx = c.get("context") or {}
     kind = ctx.get("kind")
@@ -118,6 +123,7 @@ def combat(view: dict[str, Any]) -> dict[str, Any] | None:
                  "challenge": "Challenge", "burn": "Burning a Monastery"}.get(kind, labels.words(kind or "combat")),
         "hex": ctx.get("hex"), "site": labels.site_name(ctx.get("site")) if ctx.get("site") else "",
         "fortified": ctx.get("fortified"), "wounds": c.get("wounds_taken", c.get("wounds")),
+        "knocked_out": bool(c.get("knocked_out")),
     }
 
 
@@ -164,10 +170,19 @@ def option_cards(view: dict[str, Any], options: list[dict[str, str]]) -> dict[st
     return out
 
 
+def _played_names() -> dict[str, str]:
+    """Card id -> name for cards in play areas (the view lists them by id; they are public once played)."""
+    try:
+        from games.engines.mage_knight.cards import CARDS
+    except ImportError:  # an engine without its card table still draws, with the ids in words
+        return {}
+    return {cid: c.name for cid, c in CARDS.items()}
+
+
 def board(*, view: dict[str, Any], seats: list[dict[str, Any]], prompt_options) -> dict[str, Any]:
     me_view = view.get("me") or None
     me = me_view.get("seat") if me_view else None
-    heroes = [hero_area(h, seats, me, view) for h in view.get("heroes") or []]
+    heroes = [hero_area(h, seats, me, view, _played_names()) for h in view.get("heroes") or []]
     mine = next((h for h in heroes if h["is_me"]), None)
     ordered = sorted(heroes, key=lambda h: (not h["is_me"], h["seat"]))
     turn = view.get("turn")
@@ -186,7 +201,8 @@ def board(*, view: dict[str, Any], seats: list[dict[str, Any]], prompt_options) 
         "turn_name": seat_name(seats, turn.get("seat")) if turn else "",
         "current_name": seat_name(seats, view.get("current")) if view.get("current") is not None else "",
         "phase_label": labels.PHASES.get(view.get("phase"), labels.words(view.get("phase") or "")),
-        "dummy": dict(dummy, hero_name=labels.words(dummy.get("hero", "")), tactic=labels.tactic(dummy.get("tactic")),
+        "dummy": dict(dummy, hero_name=dummy.get("name") or labels.words(dummy.get("hero", "")),
+                      tactic=labels.tactic(dummy.get("tactic")),
                       crystals=crystals(dummy.get("crystals"))) if dummy else None,
         "combat": combat(view), "result": result_table(view, heroes),
         "option_cards": option_cards(view, prompt_options or []),
