@@ -389,7 +389,7 @@ def test_option_labels_of_random_games_are_plain_english(players):
     """Issue 11 item 7: no option label a player sees in whole random games repeats the effect vocabulary."""
     engine = get_engine("mage_knight")
     seen: set[str] = set()
-    for seed in range(3):
+    for seed in range(5):
         state = engine.new_game(players=players, options={}, seed=400 + 10 * players + seed)
         play_game(engine, state, [_Recorder(seed * 5 + i, seen) for i in range(players)])
     bad = sorted((s, leftovers(s)) for s in seen if leftovers(s))

@@ -175,3 +175,4 @@ def test_no_plunder_after_acting_or_elsewhere():
     st["turn"]["started"] = True
     assert "t-plunder" not in ids(st)
     assert "t-plunder" not in ids(at("monastery"))
+    assert "t-plunder" not in ids(at("village", deck=()))  # nothing to draw

@@ -335,6 +335,8 @@ def can_plunder(state, seat: int) -> bool:
     turn = state["turn"]
     if turn["started"] or turn.get("plundered") or plunder_effect() is None:
         return False
+    if not state["seats"][seat]["deck"]:
+        return False  # nothing to draw: only the Reputation loss (effects of no use are not offered)
     _, cell = interaction.site_here(state, seat)
     return bool(cell and cell.get("site") == "village")
 
