@@ -1112,7 +1112,8 @@ SPECIALS: dict[str, Special] = {
     "mana_draw": Special(lambda a: f"set a Source die to a colour and gain {a[0]} mana tokens of it",
                          lambda st, se, a, ctx: bool(_free_dice(st)), _mana_draw_do,
                          lambda st, se, a: [(c, f"{c} ({plural(a[0], 'token')})") for c in mana.BASIC]),
-    "concentration": Special(lambda a: f"the next Action card you play powered needs no mana and gets +{a[0]}", _concentration_usable,
+    "concentration": Special(lambda a: f"the next Action card you play powered needs no mana and gets +{a[0]}",
+                             _concentration_usable,
                              _concentration_do),
     "crystal_mastery": Special(lambda a: "gain a crystal of a colour you already have",
                                lambda st, se, a, ctx: bool(_mastery_choices(st, se, a)), _mastery_do,
@@ -1126,7 +1127,8 @@ SPECIALS: dict[str, Special] = {
                           pays=True),
     "in_need": Special(lambda a: f"Influence {a[0]}, +{a[1]} per wound in your hand or on your Units", _influence_ok,
                        _in_need_do),
-    "ready_unit": Special(lambda a: f"ready a Unit of level {ROMAN[a[0]]} or lower", lambda st, se, a, ctx: bool(_spent_units(st, se, a[0])),
+    "ready_unit": Special(lambda a: f"ready a Unit of level {ROMAN[a[0]]} or lower",
+                          lambda st, se, a, ctx: bool(_spent_units(st, se, a[0])),
                           _ready_do, _ready_choices),
     "ready_all_units": Special(lambda a: "ready all your Units",
                                lambda st, se, a, ctx: not in_combat(st) and any(not u["ready"] for u in _units(st, se)),
@@ -1161,8 +1163,9 @@ SPECIALS: dict[str, Special] = {
                              _recruit_bonus(1, 1)),
     "mana_storm": Special(lambda a: "gain a crystal of a Source die's colour, then reroll that die",
                           lambda st, se, a, ctx: bool(_storm_choices(st, se, a)), _storm_do, _storm_choices),
-    "mana_bolt": Special(lambda a: f"pay a mana: blue for Attack {a[0]} (ice), red for Attack {a[0] - 1} (cold fire), "
-                                   f"white for Ranged Attack {a[0] - 2} (ice) or green for Siege Attack {a[0] - 3} (ice)",
+    "mana_bolt": Special(lambda a: f"pay a mana: blue for Attack {a[0]} (ice), red for Attack {a[0] - 1} "
+                                   f"(cold fire), white for Ranged Attack {a[0] - 2} (ice) or green for Siege "
+                                   f"Attack {a[0] - 3} (ice)",
                          lambda st, se, a, ctx: bool(_spend_choices(st, se, _bolt_useful(st, se))), _bolt_do,
                          lambda st, se, a: _bolt_choices(st, se, a), pays=True),
     "mana_claim": Special(lambda a: "gain 3 mana tokens of a Source die's colour",
