@@ -147,6 +147,7 @@ def test_the_map_draws_terrain_sites_shields_tokens_figures_and_the_frontier(sea
     assert ">Keep<" in html and "Face-down enemy token (Keep garrison (grey))" in html
     assert "Face-down ruins token" in html and "Ruins token: Altar blue" in html
     assert "Cursed Hags: armor 5, attack 3; Poison" in html  # the revealed rampaging token
+    assert '<text y="-0.5" class="mk-armor">5</text>' in html and '<text y="5.5" class="mk-attack">3</text>' in html
     assert "mk-ring rampaging" in html and 'fill="url(#mk-burned)"' in html
     assert "Hero of seat 1" in html and "Hero of seat 2" in html
     assert html.count('class="mk-frontier"') == 2 and 'data-tile="4,-1"' in html
@@ -155,6 +156,14 @@ def test_the_map_draws_terrain_sites_shields_tokens_figures_and_the_frontier(sea
     assert "Forest <small>3 by day, 5 by night</small>" in legend and "Mountain <small>impassable" in legend
     assert "Ocean" not in legend
     assert re.search(r'viewBox="-?[\d.]+ -?[\d.]+ [\d.]+ [\d.]+"', html)
+
+
+def test_a_tokens_face_says_its_attacks_in_short():
+    """Rules "Block": the element matters for blocking, so the token's face keeps it: 4F, 3I, 5CF, S for a summoner."""
+    from games.presentation.mage_knight.labels import attacks_short
+    assert attacks_short([{"value": 4, "element": "fire"}]) == "4F"
+    assert attacks_short([{"value": 5, "element": "cold_fire"}, {"value": 3, "element": "physical"}]) == "5CF/3"
+    assert attacks_short([{"summon": "brown"}]) == "S"
 
 
 def test_the_viewbox_holds_every_hex_and_every_frontier_tile():

@@ -120,6 +120,22 @@ def attack_text(attack: Any) -> str:
     return str(attack)
 
 
+ELEMENT_LETTERS = {"physical": "", "fire": "F", "ice": "I", "cold_fire": "CF"}
+
+
+def attacks_short(attacks: Any) -> str:
+    """Attacks for a token's face: "3", "4F", "2/5I"; a summoner "S" (the legend and the title say more)."""
+    if not isinstance(attacks, (list, tuple)):
+        attacks = [attacks]
+    out = []
+    for a in attacks:
+        if isinstance(a, dict):
+            out.append("S" if "summon" in a else f"{a.get('value', '?')}{ELEMENT_LETTERS.get(a.get('element') or '', '')}")
+        else:
+            out.append(str(a))
+    return "/".join(out)
+
+
 def attacks_text(attacks: Any) -> str:
     if attacks is None:
         return ""

@@ -35,7 +35,7 @@ def enemy_token(e: dict[str, Any]) -> dict[str, Any]:
              "fill": labels.ENEMY_COLOURS.get(colour, "#999"), "back": labels.ENEMY_COLOUR_NAMES.get(colour, colour)}
     if token["face_up"]:
         token.update(name=e.get("name") or labels.words(e.get("id", "")), armor=e.get("armor"),
-                     attacks=labels.attacks_text(e.get("attacks")),
+                     attacks=labels.attacks_text(e.get("attacks")), attacks_short=labels.attacks_short(e.get("attacks")),
                      abilities=", ".join(labels.words(a) for a in e.get("abilities") or []),
                      resistances=", ".join(labels.words(a) for a in e.get("resistances") or []),
                      fame=e.get("fame"))
