@@ -74,15 +74,24 @@ class EngineClock:
         return timed
 
     def measure(self, fn):
-        """(result, (wall ms, CPU ms of this thread, engine wall ms, engine CPU ms)) of ``fn()``."""
+        """(result, (wall ms, CPU ms of this thread, engine wall ms, engine CPU ms, SQL statements)) of ``fn()``."""
+        from django.db import connection
+
+        statements = [0]
+
+        def count(execute, sql, params, many, context):  # lighter than a debug cursor
+            statements[0] += 1
+            return execute(sql, params, many, context)
+
         self.on, self.spent, self.spent_cpu = True, 0.0, 0.0
-        t0, c0 = time.perf_counter(), time.thread_time()
-        try:
-            result = fn()
-        finally:
-            wall, cpu = time.perf_counter() - t0, time.thread_time() - c0
-            self.on = False
-        return result, (wall * 1000, cpu * 1000, self.spent * 1000, self.spent_cpu * 1000)
+        with connection.execute_wrapper(count):
+            t0, c0 = time.perf_counter(), time.thread_time()
+            try:
+                result = fn()
+            finally:
+                wall, cpu = time.perf_counter() - t0, time.thread_time() - c0
+                self.on = False
+        return result, (wall * 1000, cpu * 1000, self.spent * 1000, self.spent_cpu * 1000, statements[0])
 
 
 def run(n_games: int) -> None:
@@ -145,16 +154,17 @@ def run(n_games: int) -> None:
         r = rows[kind]
         if not r:
             continue
-        wall, cpu, eng, eng_cpu = ([x[i] for x in r] for i in range(4))
+        wall, cpu, eng, eng_cpu, sql = ([x[i] for x in r] for i in range(5))
         share = sum(eng_cpu) / sum(cpu)
         print(f"  {kind:26s} n={len(r):5d}  CPU ms p50 {pct(cpu, .5):5.2f} p99 {pct(cpu, .99):5.2f} "
               f"max {max(cpu):5.1f} | wall ms p50 {pct(wall, .5):6.2f} p99 {pct(wall, .99):6.2f} | engine CPU ms "
-              f"p50 {pct(eng_cpu, .5):4.2f} p99 {pct(eng_cpu, .99):4.2f}, {100 * share:4.1f}% of the CPU")
+              f"p50 {pct(eng_cpu, .5):4.2f} p99 {pct(eng_cpu, .99):4.2f}, {100 * share:4.1f}% of the CPU | "
+              f"{sum(sql) / len(sql):4.1f} SQL statements")
         out[kind] = {"n": len(r), "cpu_p50": round(pct(cpu, .5), 3), "cpu_p99": round(pct(cpu, .99), 3),
                      "cpu_max": round(max(cpu), 3), "wall_p50": round(pct(wall, .5), 3),
                      "wall_p99": round(pct(wall, .99), 3), "engine_cpu_p50": round(pct(eng_cpu, .5), 3),
                      "engine_cpu_p99": round(pct(eng_cpu, .99), 3), "engine_wall_p99": round(pct(eng, .99), 3),
-                     "engine_cpu_share": round(share, 3)}
+                     "engine_cpu_share": round(share, 3), "statements_mean": round(sum(sql) / len(sql), 1)}
     every = out["every pick"]
     for what, key in (("CPU", "cpu_p99"), ("wall", "wall_p99")):
         print(f"target (every pick p99 < {TARGET_P99_MS:g} ms, {what}): "
