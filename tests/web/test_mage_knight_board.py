@@ -266,13 +266,13 @@ def test_mail_situation_lists_hexes_around_the_hero_the_frontier_hand_pools_and_
     view = sample_view(0, combat=True)
     sections = dict(p.mail_sections(view, 0))
     around = sections["Around you"]
-    assert around[0].startswith("You are at 1,0 Plains (costs 2) - Village, shield of seat 2 - hero of seat 1")
+    assert around[0] == "You are at 1,0 Plains (costs 2) - Village, shield of seat 2"  # not "hero of seat 1"
     assert any(line.startswith("-1,0 Hills (costs 3) - Keep - enemies: a face-down gray enemy") for line in around)
     assert any("3,0 Hills" in line and "rampaging: Cursed Hags (armor 5, attack 3)" in line for line in around)
     assert any("Forest (costs 5)" in line for line in around)  # night cost
     assert "1,-3; 4,-1" in around[-2] and around[-1] == "Tiles left to explore: 7"
     assert sections["Your hand"][0] == "March (green): Move 2. Powered (green): Move 4."
-    assert sections["This turn (your)"][0].startswith("Move 3, Influence 0, Attack 2, Block 2 ice")
+    assert sections["This turn"][0].startswith("Move 3, Influence 0, Attack 2, Block 2 ice")
     assert sections["Combat"][1].startswith("Guardsmen: armor 7, attack 3") and "[blocked]" in sections["Combat"][1]
     assert "Crystals: 1 red, 2 green; mana tokens this turn: black" in sections["Your hero"]
     assert p.where(view) == "Round 2 of 3 (Night): seat 1's turn"

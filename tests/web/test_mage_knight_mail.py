@@ -31,7 +31,7 @@ def test_the_situation_sections_in_order_for_a_player():
     """The mail says what the page shows: the hero's tracks, the hand, this turn's pool, the map around the hero,
     the source, the offers and the other heroes."""
     sections = registry.presentation_for("mage_knight").mail_sections(sample_view(0), 0)
-    assert [title for title, _ in sections] == ["Your hero", "Your hand", "This turn (your)", "Around you",
+    assert [title for title, _ in sections] == ["Your hero", "Your hand", "This turn", "Around you",
                                                 "Mana source", "Offers", "The other heroes"]
     others = dict(sections)["The other heroes"]
     assert others == ["Seat 2 Arythea at 1,-1: Fame 4, Reputation -2, level 1; hand 5, deed deck 8; "

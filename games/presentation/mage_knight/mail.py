@@ -29,7 +29,7 @@ def _units(units: list[dict[str, Any]]) -> str:
                      for u in units) or "none"
 
 
-def _hex_line(h: dict[str, Any], time: str) -> str:
+def _hex_line(h: dict[str, Any], time: str, me: int | None = None) -> str:
     name, _, day, night = labels.terrain(h.get("terrain"))
     cost = "impassable" if day is None else f"costs {night if time == 'night' else day}"
     parts = [f"{h['q']},{h['r']} {name} ({cost})"]
@@ -53,13 +53,13 @@ def _hex_line(h: dict[str, Any], time: str) -> str:
     if ruins:
         parts.append(f"ruins token {labels.words(ruins.get('id', ''))}" if ruins.get("face_up")
                      else "a face-down ruins token")
-    heroes = h.get("heroes") or []
+    heroes = [s for s in h.get("heroes") or [] if s != me]
     if heroes:
         parts.append("hero" + ("es" if len(heroes) > 1 else "") + " of seat " + ", ".join(str(s + 1) for s in heroes))
     return " - ".join(parts)
 
 
-def around(view: dict[str, Any], pos: str | None) -> list[str]:
+def around(view: dict[str, Any], pos: str | None, me: int | None = None) -> list[str]:
     """The hexes near ``pos`` (nearest first), then the explore frontier."""
     vmap = view.get("map") or {}
     hexes = vmap.get("hexes") or []
@@ -67,7 +67,7 @@ def around(view: dict[str, Any], pos: str | None) -> list[str]:
     if pos:
         here = hg.parse(pos)
         near = [(hg.distance(here, (int(h["q"]), int(h["r"]))), h) for h in hexes]
-        lines = [("You are at " if d == 0 else "") + _hex_line(h, time)
+        lines = [("You are at " if d == 0 else "") + _hex_line(h, time, me)
                  for d, h in sorted(near, key=lambda x: (x[0], x[1]["r"], x[1]["q"])) if d <= NEAR]
     else:
         lines = ["Your hero is not on the map yet."]
@@ -105,8 +105,9 @@ def situation(view: dict[str, Any], seat: int) -> list[Section]:
     p = pool(view.get("turn"))
     if p:
         attack = ", ".join(f"{a['label']} {a['text']}" for a in p["attack"] if a["total"]) or "Attack 0"
-        whose = "your" if view["turn"].get("seat") == seat else f"seat {view['turn'].get('seat', 0) + 1}'s"
-        sections.append((f"This turn ({whose})", [
+        turn_seat = view["turn"].get("seat")
+        title = "This turn" if turn_seat == seat else f"This turn (seat {turn_seat + 1}'s)"
+        sections.append((title, [
             f"Move {p['move']}, Influence {p['influence']}, {attack}, Block {p['block_text']}"
             + (f", Heal {p['heal']}" if p["heal"] else "") + (" (resting)" if p["mode"] == "rest" else "")]))
     c = combat(view)
@@ -123,7 +124,7 @@ def situation(view: dict[str, Any], seat: int) -> list[Section]:
                          + (f"; resists {e['resistances']}" if e["resistances"] else "")
                          + (f" [{', '.join(state)}]" if state else ""))
         sections.append(("Combat", lines))
-    sections.append(("Around you", around(view, me.get("pos"))))
+    sections.append(("Around you", around(view, me.get("pos"), seat)))
     dice = [d.get("colour", "?") + (" (taken)" if d.get("taken") else "") for d in view.get("source") or []]
     time = view.get("time") or "day"
     sections.append(("Mana source", [", ".join(dice) or "no dice",
