@@ -140,17 +140,23 @@ class GreedyBot(Bot):
         return "t-end" if "t-end" in ids else ids[0]
 
     def _goal(self, state, seat) -> str | None:
-        """The nearest hex worth going to: an unowned adventure site or a village, or the map's edge to explore."""
+        """The nearest space worth going to: one to explore from while tiles are left, else an unowned adventure
+        site, or a village while a Command token is free."""
         s = state["seats"][seat]
         m = state["map"]
         pos = s["pos"]
         if pos is None:
             return None
-        goals = [k for k, h in m["hexes"].items()
-                 if (h.get("site") in ("village", "dungeon", "monster_den", "ancient_ruins", "tomb") and
-                     h.get("owner") is None and k != pos)]
-        if hexmap.tiles_left(m):
-            goals += [k for c in hexmap.legal_positions(m) for k in hexmap.neighbours(c) if k in m["hexes"]]
+        goals = []
+        if hexmap.tiles_left(m):  # the spaces from which a legal tile position can be explored
+            goals = [n for c in hexmap.legal_positions(m) for h in hexmap.tile_hexes(c)
+                     for n in hexmap.neighbours(h) if n in m["hexes"] and _harmless(m["hexes"][n])]
+        if not goals:
+            wanted = {"dungeon", "monster_den", "ancient_ruins", "tomb"}
+            if len(s["units"]) < s["command"]:
+                wanted.add("village")
+            goals = [k for k, h in m["hexes"].items() if h.get("site") in wanted and h.get("owner") is None
+                     and k != pos]
         if not goals:
             return None
         return min(goals, key=lambda k: (_distance(pos, k), k))
