@@ -61,6 +61,7 @@ class GreedyBot(Bot):
         self._turn_key: tuple | None = None
         self._picks = 0
         self._plan: str | None = None  # what the played cards are for: move | attack | block | influence
+        self._goal_cache: tuple = (None, None)
 
     def choose(self, engine: Engine, state: State, seat: int, prompt: Prompt | None = None) -> str:
         p = prompt or engine.prompt(state, seat)
@@ -147,6 +148,14 @@ class GreedyBot(Bot):
         pos = s["pos"]
         if pos is None:
             return None
+        key = (id(m), len(m["tiles"]), pos, len(s["units"]), s.get("shields", 0), state["n"] // 50)
+        if self._goal_cache[0] == key:  # the map changes only when a tile or a shield is placed
+            return self._goal_cache[1]
+        goal = self._find_goal(state, s, m, pos)
+        self._goal_cache = (key, goal)
+        return goal
+
+    def _find_goal(self, state, s, m, pos) -> str | None:
         goals = []
         if hexmap.tiles_left(m):  # the spaces from which a legal tile position can be explored
             goals = [n for c in hexmap.legal_positions(m) for h in hexmap.tile_hexes(c)
