@@ -13,7 +13,7 @@ import os
 
 from ..base import Event
 from ..rng import Rng
-from . import dummy, levels
+from . import dummy
 from .setup import COLOURS, roll_source
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -155,12 +155,9 @@ def turn_over(state: dict, who: int, ev: list) -> None:
 
 
 def _city_out(state: dict) -> bool:
-    m = state["map"]
-    return any(str(t["id"]).startswith("core_") and _is_city_tile(t["id"]) for t in m["tiles"])
-
-
-def _is_city_tile(tile_id: str) -> bool:
-    return tile_id in ("core_5", "core_6", "core_7", "core_8")
+    """A city tile on the map (turn.py also names the revealer when it explores one)."""
+    from .tiles import CITY_TILES
+    return any(t["id"] in CITY_TILES for t in state["map"]["tiles"])
 
 
 def core_out(state: dict) -> bool:

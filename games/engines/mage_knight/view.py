@@ -90,7 +90,8 @@ def view(state: dict, seat: int | None) -> dict[str, Any]:
         "dummy": None if d is None else {"hero": d["hero"], "name": HEROES[d["hero"]]["name"],
                                          "deck_count": len(d["deck"]), "discard_count": len(d["discard"]),
                                          "crystals": dict(d["crystals"]), "tactic": d["tactic"]},
-        "source": [{"colour": c, "taken": i in state["source"]["taken"]} for i, c in enumerate(state["source"]["dice"])],
+        "source": [{"colour": c, "taken": i in state["source"]["taken"]}
+                   for i, c in enumerate(state["source"]["dice"])],
         "offers": {"units": [{"id": u, "name": unit_name(u)} for u in state["offers"]["units"]],
                    "advanced": [{"id": c, "name": card_name(c)} for c in state["offers"]["advanced"]],
                    "spells": [{"id": c, "name": card_name(c)} for c in state["offers"]["spells"]]},
