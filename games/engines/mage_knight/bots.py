@@ -57,10 +57,11 @@ def _distance(a: str, b: str) -> int:
 
 
 class GreedyBot(Bot):
+    """Deterministic from the state alone: the server may ask a fresh instance in another process for each pick,
+    so nothing that steers a turn is kept between calls (the goal cache is only a speed-up)."""
+
     def __init__(self) -> None:
-        self._turn_key: tuple | None = None
-        self._picks = 0
-        self._plan: str | None = None  # what the played cards are for: move | attack | block | influence
+        self._plan: str | None = None  # what the card being played is for: move | attack | block | influence
         self._goal_cache: tuple = (None, None)
 
     def choose(self, engine: Engine, state: State, seat: int, prompt: Prompt | None = None) -> str:
@@ -72,12 +73,10 @@ class GreedyBot(Bot):
             return "tactic:great_start" if "tactic:great_start" in ids else ids[0]
         if d["kind"] != "turn":
             return engine.default_option(state, seat)
-        key = (state["round"], state["turns_taken"], seat)
-        if key != self._turn_key:
-            self._turn_key, self._picks, self._plan = key, 0, None
-        self._picks += 1
+        self._picks = state["n"] - state["turn"].get("first_pick", state["n"]) + 1
         if self._picks > MAX_PICKS:
             return engine.default_option(state, seat)
+        self._plan = None
         pick = self._turn(state, seat, ids, labels)
         return pick if pick in ids else engine.default_option(state, seat)
 
@@ -88,6 +87,7 @@ class GreedyBot(Bot):
         s = state["seats"][seat]
         pending = t.get("pending")
         if pending is not None:
+            self._plan = self._plan_for(state, seat)
             return self._pending(pending["kind"], ids, labels)
         if state.get("combat") is not None:
             return self._combat(state, seat, ids)
@@ -139,6 +139,16 @@ class GreedyBot(Bot):
             if play:
                 return play
         return "t-end" if "t-end" in ids else ids[0]
+
+    def _plan_for(self, state, seat) -> str:
+        """What a card being played now is for, read from the state (the choice that began its play is not
+        remembered): the combat's phase, influence for a unit to recruit here, else movement."""
+        c = state.get("combat")
+        if c is not None:
+            return "block" if c["phase"] == "block" else "attack"
+        if self._recruitable(state, seat):
+            return "influence"
+        return "move"
 
     def _goal(self, state, seat) -> str | None:
         """The nearest space worth going to: one to explore from while tiles are left, else an unowned adventure
@@ -199,7 +209,11 @@ class GreedyBot(Bot):
             if best:
                 return best[1]
             side = f"t-side:{plan}"
-            return side if side in ids else ("t-back" if "t-back" in ids else ids[0])
+            if side in ids:
+                return side
+            # Never back out of a card once its play has begun: every play then spends a card, so a turn moves on
+            # (backing out and choosing the same card again was a loop).
+            return next((o for o in ids if o.startswith("t-side:")), next((o for o in ids if o != "t-back"), ids[0]))
         if kind in ("choose", "special"):
             word = plan.lower()
             for o in ids:

@@ -34,7 +34,7 @@ def take_turn(state: dict, ev: list) -> bool:
     for _ in range(min(extra, len(d["deck"]))):
         flipped.append(d["deck"].pop())
     d["discard"] += flipped
-    ev.append(Event(f"The Dummy Player flips {len(flipped)} cards ({len(d['deck'])} left in its deck)", None,
+    ev.append(Event(f"The Dummy Player flips {len(flipped)} card{'' if len(flipped) == 1 else 's'} ({len(d['deck'])} left in its deck)", None,
                     {"seat": -1, "flipped": list(flipped)}))
     return False
 

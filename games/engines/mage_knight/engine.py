@@ -191,7 +191,8 @@ def options(state: dict, d: dict) -> tuple[str, list[Option]]:
         return f"Round {state['round']} ({state['time']}): choose your tactic", ops
     if kind == "rethink":
         aside = state["effect"]["set_aside"]
-        ops = [Option("done", f"Done: draw {len(aside)} card(s) and shuffle the discard pile into the deed deck")]
+        cards_drawn = {0: "no cards", 1: "1 card"}.get(len(aside), f"{len(aside)} cards")
+        ops = [Option("done", f"Done: draw {cards_drawn} and shuffle the discard pile into the deed deck")]
         if len(aside) < 3:
             ops += [Option(f"card:{c}", f"Discard {card_name(c)}") for c in dict.fromkeys(s["hand"])]
         return "Rethink: discard up to 3 cards, then draw as many", ops
@@ -223,7 +224,7 @@ def perform(state: dict, d: dict, option_id: str, ev: list) -> None:
         if option_id == "done":
             n = len(state["effect"]["set_aside"])
             _with_rng(state, lambda rng: rounds.rethink_done(state, seat, rng))
-            ev.append(Event(f"Seat {seat + 1} rethinks {n} card(s)", None, {"seat": seat, "rethink": n}))
+            ev.append(Event(f"Seat {seat + 1} rethinks {n} card{'' if n == 1 else 's'}", None, {"seat": seat, "rethink": n}))
         else:
             card = option_id.split(":", 1)[1]
             s["hand"].remove(card)

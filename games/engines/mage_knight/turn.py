@@ -54,6 +54,7 @@ def new_turn(seat: int) -> dict:
 
 def start(state, seat: int, events: list) -> None:
     state["turn"] = new_turn(seat)
+    state["turn"]["first_pick"] = state.get("n", 0)  # picks so far in the game: bots count a turn's picks from it
     events.append(Event(f"Seat {seat + 1}'s turn begins.", None, {"seat": seat, "kind": "turn_start"}))
     _, cell = interaction.site_here(state, seat)
     if cell and cell.get("site") == "magical_glade":  # start of turn: a gold (day) / black (night) token
