@@ -10,7 +10,8 @@ from .rng import Rng, seed_state
 
 # slug -> "module:Class" of that game's greedy bot.
 GREEDY = {"faltisia": "games.engines.faltisia.bots:GreedyBot",
-          "miskatonic": "games.engines.miskatonic.bots:GreedyBot"}
+          "miskatonic": "games.engines.miskatonic.bots:GreedyBot",
+          "mage_knight": "games.engines.mage_knight.bots:GreedyBot"}
 
 
 class Bot(ABC):

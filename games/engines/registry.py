@@ -10,6 +10,7 @@ from .base import Engine
 ENGINES: dict[str, str] = {
     "faltisia": "games.engines.faltisia.engine:FaltisiaEngine",
     "miskatonic": "games.engines.miskatonic.engine:MiskatonicEngine",
+    "mage_knight": "games.engines.mage_knight.engine:MageKnightEngine",
 }
 
 _loaded: dict[str, Engine] = {}

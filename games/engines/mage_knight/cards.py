@@ -1,0 +1,1216 @@
+"""Deed cards (cards.csv) and the effect vocabulary: parse once at import, apply to a turn.
+
+An effect string (README, "Effect vocabulary") parses into a JSON-able tree, so that a half-resolved
+effect can wait in the state for a pick:
+
+    ["atom", kind, *args]      move N | influence N | attack N elem | ranged N elem | siege N elem |
+                               block N elem | heal N | draw N | mana C | crystal C | reputation N |
+                               fame N | wound N | special NAME *ints
+    ["all", [tree, ...]]       A + B
+    ["any", [tree, ...]]       A | B   (the player picks one; "|" binds looser than "+"; parentheses group)
+
+`mana any` is a choice of a token of any of the six colours. Effects resolve through a queue kept in
+``state["turn"]["queue"]``; a choice stops the queue and opens ``state["turn"]["pending"]``
+(kind "choose" or "special"), which turn.py turns into options (`effect_options` / `effect_pick`).
+Specials (`special NAME`) are the named effects in SPECIALS below; cards.csv and units.csv share them.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import re
+from dataclasses import dataclass
+
+from ..base import Event
+from . import mana
+
+CSV_PATH = os.path.join(os.path.dirname(__file__), "cards.csv")
+KINDS = ("basic", "advanced", "spell", "artifact", "wound")
+ELEMENTS = ("physical", "fire", "ice", "cold_fire")
+ACTION_KINDS = ("basic", "advanced")
+ANY_COLOURS = ("red", "blue", "green", "white", "gold", "black")
+NUMERIC = ("move", "influence", "heal", "draw", "reputation", "fame", "wound")
+COMBAT = ("attack", "ranged", "siege", "block")
+WOUND = "wound"
+
+
+class EffectError(ValueError):
+    """An effect string outside the vocabulary."""
+
+
+# ---------------------------------------------------------------- parsing
+
+def parse(text: str) -> list:
+    tokens = re.findall(r"\(|\)|\||\+|[^\s()|+]+", text)
+    pos = 0
+
+    def alt():
+        nonlocal pos
+        parts = [seq()]
+        while pos < len(tokens) and tokens[pos] == "|":
+            pos += 1
+            parts.append(seq())
+        return parts[0] if len(parts) == 1 else ["any", parts]
+
+    def seq():
+        nonlocal pos
+        parts = [unit()]
+        while pos < len(tokens) and tokens[pos] == "+":
+            pos += 1
+            parts.append(unit())
+        return parts[0] if len(parts) == 1 else ["all", parts]
+
+    def unit():
+        nonlocal pos
+        if pos < len(tokens) and tokens[pos] == "(":
+            pos += 1
+            tree = alt()
+            if pos >= len(tokens) or tokens[pos] != ")":
+                raise EffectError(f"unclosed parenthesis in {text!r}")
+            pos += 1
+            return tree
+        words = []
+        while pos < len(tokens) and tokens[pos] not in ("(", ")", "|", "+"):
+            words.append(tokens[pos])
+            pos += 1
+        return atom(words, text)
+
+    tree = alt()
+    if pos != len(tokens):
+        raise EffectError(f"unexpected {tokens[pos]!r} in {text!r}")
+    return tree
+
+
+def atom(words: list[str], text: str) -> list:
+    if not words:
+        raise EffectError(f"empty effect in {text!r}")
+    kind, rest = words[0], words[1:]
+    try:
+        if kind in NUMERIC and len(rest) == 1:
+            return ["atom", kind, int(rest[0])]
+        if kind in COMBAT and len(rest) in (1, 2):
+            elem = rest[1] if len(rest) == 2 else "physical"
+            if elem not in ELEMENTS:
+                raise EffectError(f"unknown element {elem!r} in {text!r}")
+            return ["atom", kind, int(rest[0]), elem]
+        if kind == "mana" and len(rest) == 1:
+            if rest[0] == "any":
+                return ["any", [["atom", "mana", c] for c in ANY_COLOURS]]
+            if rest[0] in ANY_COLOURS:
+                return ["atom", "mana", rest[0]]
+        if kind == "crystal" and len(rest) == 1 and rest[0] in mana.BASIC:
+            return ["atom", "crystal", rest[0]]
+        if kind == "special" and rest:
+            if rest[0] not in SPECIALS:
+                raise EffectError(f"unknown special {rest[0]!r} in {text!r}")
+            return ["atom", "special", rest[0], *[int(x) if x.lstrip("-").isdigit() else x for x in rest[1:]]]
+    except ValueError as exc:
+        raise EffectError(f"bad number in {text!r}") from exc
+    raise EffectError(f"not in the vocabulary: {' '.join(words)!r} in {text!r}")
+
+
+def boosted(tree: list, n: int) -> list:
+    """The tree with +n on every Move/Influence/Attack/Block atom (Concentration, Will Focus)."""
+    if tree[0] == "atom":
+        if tree[1] in ("move", "influence"):
+            return ["atom", tree[1], tree[2] + n]
+        if tree[1] in COMBAT:
+            return ["atom", tree[1], tree[2] + n, tree[3]]
+        return tree
+    return [tree[0], [boosted(t, n) for t in tree[1]]]
+
+
+COMBAT_WORD = {"attack": "Attack", "ranged": "Ranged Attack", "siege": "Siege Attack", "block": "Block"}
+ELEMENT_WORD = {"fire": "fire", "ice": "ice", "cold_fire": "cold fire"}
+ANY_MANA = ["any", [["atom", "mana", c] for c in ANY_COLOURS]]
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """"1 wound", "2 wounds" (issue 11: correct plurals)."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def _counted(tree: list, n: int) -> str:
+    """n copies of one atom in a row ("mana any + mana any" -> "gain 2 mana tokens of any colour")."""
+    if tree == ANY_MANA:
+        return "gain a mana token of any colour" if n == 1 else f"gain {n} mana tokens of any colour"
+    if tree[0] == "atom" and tree[1] == "mana":
+        return f"gain a {tree[2]} mana token" if n == 1 else f"gain {n} {tree[2]} mana tokens"
+    if tree[0] == "atom" and tree[1] == "crystal":
+        return f"gain a {tree[2]} crystal" if n == 1 else f"gain {n} {tree[2]} crystals"
+    if tree[0] == "atom" and tree[1] == "special" and tree[2] == "extra_die":
+        return "use one more Source die this turn" if n == 1 else f"use {n} more Source dice this turn"
+    one = describe(tree)
+    return one if n == 1 else f"{one}, {'twice' if n == 2 else f'{n} times'}"
+
+
+def _is_cost(tree: list) -> bool:
+    return tree[0] == "atom" and tree[1] == "special" and SPECIALS[tree[2]].cost
+
+
+def _same_gain(branches: list) -> str:
+    """"gain a red, blue, green or white crystal" for a choice among mana tokens or among crystals only."""
+    kinds = {b[1] for b in branches if b[0] == "atom"}
+    if len(branches) < 2 or any(b[0] != "atom" for b in branches) or len(kinds) != 1 or kinds - {"mana", "crystal"}:
+        return ""
+    noun = "mana token" if kinds == {"mana"} else "crystal"
+    return f"gain a {_choice([b[2] for b in branches])} {noun}"
+
+
+def _choice(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " or " + parts[-1]
+
+
+def describe(tree: list) -> str:
+    """An effect tree in plain English: "Attack 2 or Block 2", "Ranged Attack 3 (fire)", "gain a blue crystal",
+    "Heal 2 wounds". Used for card text, option labels and unit abilities alike."""
+    if tree == ANY_MANA:
+        return _counted(tree, 1)
+    if tree[0] == "any":
+        same = _same_gain(tree[1])
+        if same:
+            return same
+        return _choice([f"({describe(t)})" if t[0] == "all" and len(t[1]) > 1 and not _is_cost(t[1][0])
+                        else describe(t) for t in tree[1]])
+    if tree[0] == "all":
+        parts = list(tree[1])
+        if parts and _is_cost(parts[0]) and len(parts) > 1:  # "discard a card: Move 3, ... or Block 3"
+            return f"{describe(parts[0])}: {describe(['all', parts[1:]] if len(parts) > 2 else parts[1])}"
+        words, i = [], 0
+        while i < len(parts):
+            n = 1
+            while i + n < len(parts) and parts[i + n] == parts[i]:
+                n += 1
+            t = parts[i]
+            word = f"({describe(t)})" if t[0] == "any" and t != ANY_MANA and not _same_gain(t[1]) else _counted(t, n)
+            if word.startswith("gain ") and words and words[-1].startswith(("gain ", "Gain ")) or (
+                    word.startswith("gain ") and len(words) > 1 and words[0].startswith("gain ")):
+                word = word[5:]  # "gain a blue mana token, a blue crystal and Fame +1"
+            words.append(word)
+            i += n
+        return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    kind, args = tree[1], tree[2:]
+    if kind in COMBAT:
+        elem = "" if args[1] == "physical" else f" ({ELEMENT_WORD[args[1]]})"
+        return f"{COMBAT_WORD[kind]} {args[0]}{elem}"
+    if kind in ("mana", "crystal"):
+        return _counted(tree, 1)
+    if kind == "special":
+        return SPECIALS[args[0]].label(args[1:])
+    if kind == "wound":
+        return f"take {plural(args[0], 'wound')}"
+    if kind == "heal":
+        return f"Heal {plural(args[0], 'wound')}"
+    if kind == "draw":
+        return f"draw {plural(args[0], 'card')}"
+    if kind in ("reputation", "fame"):
+        return f"{kind.title()} {args[0]:+d}"
+    return f"{kind.title()} {args[0]}"
+
+
+def sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def card_text(kind: str, colour: str, basic: list | None, powered: list | None, powered_name: str = "") -> str:
+    """The text a person reads on a card, written from the effects the engine plays (simplified ones
+    included, so the text never promises what the engine does not do). tools/compile_cards.py stores it."""
+    if kind == WOUND:
+        return "A Wound: cannot be played; heal it to remove it from your hand."
+    b, p = sentence(describe(basic)), sentence(describe(powered))
+    if kind == "artifact":
+        return f"{b}. Thrown away: {p}."
+    if kind == "spell":
+        return (f"With {colour} mana: {b}. {powered_name or 'Powered'} (at night, with {colour} and black "
+                f"mana): {p}.")
+    return f"{b}. Powered ({colour} mana): {p}." if colour else f"{b}. Powered: {p}."
+
+
+# ---------------------------------------------------------------- the card table
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    id: str
+    name: str
+    kind: str
+    colour: str
+    copies: int
+    basic: list | None
+    powered: list | None
+    text: str
+
+
+def load(path: str = CSV_PATH) -> dict[str, Card]:
+    out: dict[str, Card] = {}
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            if row["kind"] not in KINDS:
+                raise EffectError(f"{row['id']}: unknown kind {row['kind']!r}")
+            out[row["id"]] = Card(
+                id=row["id"], name=row["name"], kind=row["kind"], colour=row["colour"],
+                copies=int(row["copies"]), text=row["text"],
+                basic=parse(row["basic"]) if row["basic"] else None,
+                powered=parse(row["powered"]) if row["powered"] else None)
+    return out
+
+
+# SPECIALS must exist before the table is parsed (atom() checks names): CARDS is loaded at the bottom.
+
+
+def deck_of(kind: str) -> list[str]:
+    """Every copy of the cards of one kind (setup deals the advanced, spell and artifact decks from it)."""
+    return [c.id for c in CARDS.values() if c.kind == kind for _ in range(c.copies)]
+
+
+def colour(card_id: str) -> str:
+    """The card's mana colour ("" for a colourless artifact or a wound)."""
+    return CARDS[card_id].colour
+
+
+def name(card_id: str) -> str:
+    c = CARDS.get(card_id)
+    return c.name if c else card_id
+
+
+# ---------------------------------------------------------------- the turn's pool
+
+def empty_pool() -> dict:
+    return {"move": 0, "influence": 0, "heal": 0,
+            "attack": {"melee": {}, "ranged": {}, "siege": {}}, "block": {}}
+
+
+def add_pool(turn, kind: str, n: int, elem: str = "physical") -> None:
+    pool = turn["pool"]
+    if kind in ("move", "influence", "heal"):
+        pool[kind] += n
+    elif kind == "block":
+        pool["block"][elem] = pool["block"].get(elem, 0) + n
+    else:
+        modifier = turn.get("attack_modifier")
+        if modifier == "cold_fire":
+            elem = "cold_fire"
+        elif modifier == "siege":
+            kind = "siege"
+        bucket = pool["attack"]["melee" if kind == "attack" else kind]
+        bucket[elem] = bucket.get(elem, 0) + n
+
+
+# ---------------------------------------------------------------- when an effect is of use
+
+def in_combat(state) -> bool:
+    return state.get("combat") is not None
+
+
+def combat_allowed(state) -> set:
+    if not in_combat(state):
+        return set()
+    from .turn import _combat  # imported lazily: combat.py imports modules that import this one
+    return set(_combat().allowed(state))
+
+
+def wounds_in_hand(seat_state) -> int:
+    return sum(1 for c in seat_state["hand"] if c == WOUND)
+
+
+def atom_usable(state, seat: int, tree: list, ctx: dict) -> bool:
+    kind = tree[1]
+    turn = state["turn"]
+    if kind == "move":
+        return not in_combat(state) and not turn.get("acted")
+    if kind == "influence":  # of use for an interaction, which is the turn's action
+        return not in_combat(state) and (not turn.get("acted") or turn.get("action") == "interact")
+    if kind in COMBAT:
+        key = {"attack": "melee"}.get(kind, kind)
+        return key in ctx["allowed"]
+    if kind == "heal":  # "healing effects at any time except during combat"
+        s = state["seats"][seat]
+        return not in_combat(state) and (wounds_in_hand(s) > 0 or any(u.get("wounded") for u in s["units"]))
+    if kind == "draw":
+        return bool(state["seats"][seat]["deck"])
+    if kind in ("mana", "crystal"):
+        return True
+    if kind == "special":
+        return SPECIALS[tree[2]].usable(state, seat, tree[3:], ctx)
+    return False  # reputation, fame, wound: side effects only
+
+
+def usable(state, seat: int, tree: list | None, ctx: dict | None = None) -> bool:
+    """Would playing this effect now do something useful (and can its costs be paid)?"""
+    if tree is None:
+        return False
+    ctx = ctx if ctx is not None else make_ctx(state, seat)
+    if tree[0] == "atom":
+        return atom_usable(state, seat, tree, ctx)
+    if tree[0] == "any":
+        return any(usable(state, seat, t, ctx) for t in tree[1])
+    costs = [t for t in tree[1] if t[0] == "atom" and t[1] == "special" and SPECIALS[t[2]].cost]
+    rest = [t for t in tree[1] if t not in costs]
+    return all(usable(state, seat, t, ctx) for t in costs) and any(usable(state, seat, t, ctx) for t in rest)
+
+
+def pays_more(tree: list | None) -> bool:
+    """Does the effect ask for a mana besides the card's own (Mana Bolt, Pure Magic, Magic Talent powered)?"""
+    if tree is None:
+        return False
+    if tree[0] == "atom":
+        return tree[1] == "special" and SPECIALS[tree[2]].pays
+    return any(pays_more(t) for t in tree[1])
+
+
+def usable_after_paying(state, seat: int, tree: list | None, combo: list[str], ctx: dict) -> bool:
+    """``usable`` once the card's own mana (``combo``) is paid: a "pay one more mana" effect is offered only
+    if a second mana is left to pay it with. The payment is taken tentatively and undone."""
+    if not pays_more(tree):
+        return True
+    undo = []
+    try:
+        for src in combo:
+            undo.append(mana._take(state, seat, src))
+        return usable(state, seat, tree, ctx)
+    finally:
+        for u in reversed(undo):
+            u()
+
+
+def make_ctx(state, seat: int, exclude: str | None = None) -> dict:
+    """``exclude``: a card still in the hand that is the one being played (not there to pay its costs)."""
+    return {"allowed": combat_allowed(state), "exclude": exclude}
+
+
+# ---------------------------------------------------------------- resolving an effect
+
+def start(state, seat: int, tree: list, events: list) -> None:
+    """Queue an effect (its card already left the hand) and resolve as far as no pick is needed."""
+    turn = state["turn"]
+    turn["queue"] = [tree] + turn.get("queue", [])
+    run(state, seat, events)
+
+
+def run(state, seat: int, events: list) -> None:
+    turn = state["turn"]
+    while turn["queue"] and turn.get("pending") is None:
+        node = turn["queue"].pop(0)
+        if node[0] == "all":
+            turn["queue"] = list(node[1]) + turn["queue"]
+        elif node[0] == "any":
+            ctx = make_ctx(state, seat)
+            branches = [b for b in node[1] if usable(state, seat, b, ctx)]
+            if len(branches) == 1:
+                turn["queue"].insert(0, branches[0])
+            elif branches:
+                turn["pending"] = {"kind": "choose", "branches": branches}
+        else:
+            apply_atom(state, seat, node, events)
+
+
+def apply_atom(state, seat: int, node: list, events: list) -> None:
+    turn = state["turn"]
+    s = state["seats"][seat]
+    kind, args = node[1], node[2:]
+    if kind in ("move", "influence"):
+        if atom_usable(state, seat, node, make_ctx(state, seat)):
+            add_pool(turn, kind, args[0])
+    elif kind in COMBAT:
+        if atom_usable(state, seat, node, make_ctx(state, seat)):
+            add_pool(turn, kind, args[0] + ambush_bonus(turn, kind), args[1])
+    elif kind == "heal":
+        heal(state, seat, args[0], events)
+    elif kind == "draw":
+        draw(state, seat, args[0], events)
+    elif kind == "mana":
+        turn["tokens"].append(args[0])
+    elif kind == "crystal":
+        mana.crystal_gain(s, args[0], turn)
+    elif kind == "fame":
+        s["fame"] += args[0]
+        events.append(Event(f"{hero_name(state, seat)} gains {args[0]} Fame.", None, {"seat": seat}))
+    elif kind == "reputation":
+        change_reputation(state, seat, args[0], events)
+    elif kind == "wound":
+        take_wounds(state, seat, args[0], events)
+    elif kind == "special":
+        spec = SPECIALS[args[0]]
+        choices = spec.choices(state, seat, list(args[1:])) if spec.choices else None
+        if choices is None:
+            spec.do(state, seat, list(args[1:]), None, events)
+        elif len(choices) == 1:
+            spec.do(state, seat, list(args[1:]), choices[0][0], events)
+        elif choices:
+            turn["pending"] = {"kind": "special", "name": args[0], "args": list(args[1:]),
+                               "choices": [list(c) for c in choices]}
+
+
+def ambush_bonus(turn, kind: str) -> int:
+    """Ambush: "first Attack card this turn gets +1 or first Block card +2 (whichever comes first)"."""
+    bonus = turn.get("ambush")
+    if not bonus or not turn.get("from_card"):
+        return 0
+    turn["ambush"] = None
+    return bonus[1] if kind == "block" else bonus[0]
+
+
+def _ambush(state, seat, args, choice, events):
+    state["turn"]["ambush"] = [args[0], args[1]]
+
+
+def effect_options(state, seat: int) -> list[tuple[str, str]]:
+    """The picks of an open effect choice: (option id, label)."""
+    p = state["turn"]["pending"]
+    if p["kind"] == "choose":
+        return [(f"fx:{i}", describe(b)) for i, b in enumerate(p["branches"])]
+    return [(f"fx:{c[0]}", c[1]) for c in p["choices"]]
+
+
+def effect_pick(state, seat: int, option_id: str, events: list) -> None:
+    turn = state["turn"]
+    p = turn["pending"]
+    choice = option_id[3:]
+    turn["pending"] = None
+    if p["kind"] == "choose":
+        turn["queue"].insert(0, p["branches"][int(choice)])
+    else:
+        SPECIALS[p["name"]].do(state, seat, p["args"], choice, events)
+    run(state, seat, events)
+
+
+# ---------------------------------------------------------------- seat helpers
+
+def hero_name(state, seat: int) -> str:
+    return f"Seat {seat + 1}"
+
+
+def draw(state, seat: int, n: int, events: list | None) -> int:
+    """Draw up to n cards from the top of the deed deck (the list's end, as setup.py deals); no reshuffle
+    in the middle of a round."""
+    s = state["seats"][seat]
+    drawn = [s["deck"].pop() for _ in range(min(n, len(s["deck"])))]
+    k = len(drawn)
+    s["hand"].extend(drawn)
+    if events is not None and k:
+        events.append(Event(f"{hero_name(state, seat)} draws {k} card{'s' if k > 1 else ''}.", None,
+                            {"seat": seat, "drew": k}))
+        events.append(Event("You draw " + ", ".join(name(c) for c in drawn) + ".", (seat,), {"cards": drawn}))
+    return k
+
+
+def heal(state, seat: int, n: int, events: list) -> None:
+    """Heal: each point throws a Wound card from the hand back to the supply; spare points stay in the
+    pool for healing Units (turn.py). Nothing during combat."""
+    if in_combat(state):
+        return
+    s = state["seats"][seat]
+    k = min(n, wounds_in_hand(s))
+    for _ in range(k):
+        s["hand"].remove(WOUND)
+    state["decks"]["wounds"] = state["decks"].get("wounds", 0) + k
+    if state.get("turn") is not None:
+        state["turn"]["pool"]["heal"] += n - k
+    if k:
+        events.append(Event(f"{hero_name(state, seat)} heals {k} Wound{'s' if k > 1 else ''}.", None,
+                            {"seat": seat, "healed": k}))
+
+
+def take_wounds(state, seat: int, n: int, events: list, into: str = "hand") -> None:
+    s = state["seats"][seat]
+    for _ in range(n):
+        s[into].append(WOUND)
+    state["decks"]["wounds"] = max(0, state["decks"].get("wounds", 0) - n)
+    events.append(Event(f"{hero_name(state, seat)} takes {n} Wound{'s' if n > 1 else ''}.", None,
+                        {"seat": seat, "wounds": n}))
+
+
+def change_reputation(state, seat: int, n: int, events: list) -> None:
+    s = state["seats"][seat]
+    before = s["reputation"]
+    s["reputation"] = max(-7, min(7, before + n))
+    if s["reputation"] != before:
+        events.append(Event(f"{hero_name(state, seat)}'s Reputation {'rises' if n > 0 else 'falls'} to "
+                            f"{s['reputation']}.", None, {"seat": seat, "reputation": s["reputation"]}))
+
+
+def throw_away(state, seat: int, card_id: str) -> None:
+    s = state["seats"][seat]
+    s["hand"].remove(card_id)
+    s["removed"].append(card_id)
+
+
+def action_cards_in_hand(state, seat: int) -> list[str]:
+    return [c for c in dict.fromkeys(state["seats"][seat]["hand"]) if CARDS[c].kind in ACTION_KINDS]
+
+
+def take_from_offer(state, offer: str, card_id: str) -> None:
+    """Remove a card from an offer and refill it from its deck (new cards join at the top slot)."""
+    state["offers"][offer].remove(card_id)
+    deck = state["decks"].get(offer) or []
+    if deck:
+        state["offers"][offer].insert(0, deck.pop())  # the top of a deck is its end
+
+
+# ---------------------------------------------------------------- specials
+
+@dataclass(frozen=True)
+class Special:
+    label: object           # args -> str
+    usable: object          # (state, seat, args, ctx) -> bool
+    do: object              # (state, seat, args, choice | None, events) -> None
+    choices: object = None  # (state, seat, args) -> [(id, label)] or None (no pick)
+    cost: bool = False      # a cost: a card whose cost cannot be paid cannot be played
+    pays: bool = False      # asks for one more mana besides the card's own (turn.py checks both can be paid)
+
+
+def _yes(*_a):
+    return True
+
+
+def _units(state, seat):
+    return state["seats"][seat]["units"]
+
+
+def unit_level(unit_id: str) -> int:
+    from . import units
+    return units.UNITS[unit_id].level if unit_id in units.UNITS else 1
+
+
+def _spendable(state, seat, exclude_crystals=True):
+    """(source, colour it gives) for one mana of a basic colour, gold by day offered as each colour."""
+    out, seen = [], set()
+    for colour in mana.BASIC:
+        for src in mana.sources_for(state, seat, colour):
+            if exclude_crystals and src.startswith("crystal"):
+                continue
+            key = (mana.label(state, src), colour)
+            if key not in seen:
+                seen.add(key)
+                out.append((src, colour))
+    return out
+
+
+def _spend_choices(state, seat, useful=None):
+    return [(f"{src}>{colour}", f"{mana.label(state, src)} as {colour}" if "gold" in mana.label(state, src)
+             else mana.label(state, src))
+            for src, colour in _spendable(state, seat, exclude_crystals=False)
+            if useful is None or useful(colour)]
+
+
+def _split(choice):
+    src, colour = choice.split(">")
+    return src, colour
+
+
+# discard_card: a cost; discard another non-Wound card from the hand
+def _discardables(state, seat):
+    s = state["seats"][seat]
+    return [c for c in dict.fromkeys(s["hand"]) if c != WOUND]
+
+
+def _hand_without(state, seat, ctx):
+    hand = list(state["seats"][seat]["hand"])
+    if ctx.get("exclude") in hand:
+        hand.remove(ctx["exclude"])  # the card being played cannot pay for itself
+    return hand
+
+
+def _discard_usable(state, seat, args, ctx):
+    return any(c != WOUND for c in _hand_without(state, seat, ctx))
+
+
+def _discard_do(state, seat, args, choice, events):
+    s = state["seats"][seat]
+    s["hand"].remove(choice)
+    s["discard"].append(choice)
+    events.append(Event(f"{hero_name(state, seat)} discards {name(choice)}.", None, {"seat": seat}))
+
+
+def _crystallize_do(state, seat, args, choice, events):
+    src, colour = _split(choice)
+    mana.pay(state, seat, src)
+    mana.crystal_gain(state["seats"][seat], colour, state["turn"])
+
+
+def _extra_die(state, seat, args, choice, events):
+    state["turn"]["dice_allowed"] = state["turn"].get("dice_allowed", 1) + 1
+
+
+def _free_dice(state):
+    return [i for i in range(len(state["source"]["dice"])) if i not in state["source"]["taken"]]
+
+
+def _mana_draw_do(state, seat, args, choice, events):
+    i = _free_dice(state)[0]
+    turn = state["turn"]
+    state["source"]["taken"].append(i)
+    state["source"]["dice"][i] = choice
+    turn.setdefault("keep_dice", {})[str(i)] = choice
+    turn["tokens"].extend([choice] * args[0])
+
+
+def _concentration_usable(state, seat, args, ctx):
+    return any(CARDS[c].kind in ACTION_KINDS for c in _hand_without(state, seat, ctx))
+
+
+def _concentration_do(state, seat, args, choice, events):
+    state["turn"]["boost"] = args[0]
+
+
+def _mastery_choices(state, seat, args):
+    cr = state["seats"][seat]["crystals"]
+    return [(c, f"a {c} crystal") for c in mana.BASIC if 0 < cr[c] < mana.CRYSTAL_MAX]
+
+
+def _mastery_do(state, seat, args, choice, events):
+    mana.crystal_gain(state["seats"][seat], choice, state["turn"])
+
+
+def _crystal_return(state, seat, args, choice, events):
+    state["turn"]["crystal_return"] = True
+
+
+PURE = {"green": "move", "white": "influence", "blue": "block", "red": "attack"}
+
+
+def _pure_useful(state, seat):
+    ctx = make_ctx(state, seat)
+    return lambda colour: atom_usable(state, seat, ["atom", PURE[colour], 1, "physical"], ctx)
+
+
+def _pure_do(state, seat, args, choice, events):
+    src, colour = _split(choice)
+    mana.pay(state, seat, src)
+    add_pool(state["turn"], PURE[colour], args[0])
+
+
+def _in_need_do(state, seat, args, choice, events):
+    s = state["seats"][seat]
+    wounds = wounds_in_hand(s) + sum(unit_wounds(u) for u in s["units"])
+    add_pool(state["turn"], "influence", args[0] + args[1] * wounds)
+
+
+def _spent_units(state, seat, max_level):
+    return [u for u in _units(state, seat) if not u["ready"] and unit_level(u["id"]) <= max_level]
+
+
+def _ready_choices(state, seat, args):
+    return [(str(u["uid"]), unit_name(u["id"])) for u in _spent_units(state, seat, args[0])]
+
+
+def _ready_do(state, seat, args, choice, events):
+    for u in _units(state, seat):
+        if str(u["uid"]) == choice:
+            u["ready"] = True
+
+
+def _ready_all(state, seat, args, choice, events):
+    for u in _units(state, seat):
+        u["ready"] = True
+
+
+def _heal_unit_choices(state, seat, args):
+    return [(str(u["uid"]), unit_name(u["id"])) for u in _units(state, seat) if u.get("wounded")]
+
+
+def _heal_unit_do(state, seat, args, choice, events):
+    for u in _units(state, seat):
+        if str(u["uid"]) == choice:
+            heal_unit_wound(u)
+
+
+def unit_wounds(u: dict) -> int:
+    """A wounded unit has one wound, or two after a poisonous attack (combat.py sets ``"wounds": 2``)."""
+    return u.get("wounds", 1) if u.get("wounded") else 0
+
+
+def heal_unit_wound(u: dict) -> None:
+    """Heal one wound of a unit: a poisoned unit "will need to be healed twice" (rulebook, Poison)."""
+    if unit_wounds(u) > 1:
+        u["wounds"] -= 1
+    else:
+        u["wounded"] = False
+        u.pop("wounds", None)
+
+
+def unit_name(unit_id):
+    from . import units
+    return units.UNITS[unit_id].name if unit_id in units.UNITS else unit_id
+
+
+def _aa_pairs(state, seat, offer):
+    pairs = []
+    for c in action_cards_in_hand(state, seat):
+        for o in state["offers"].get(offer, []):
+            if CARDS.get(o) and CARDS[o].colour == CARDS[c].colour and CARDS[c].colour:
+                pairs.append((f"{c}>{o}", f"throw away {name(c)}, take {name(o)}"))
+    return pairs
+
+
+def _training(dest):
+    def do(state, seat, args, choice, events):
+        c, o = choice.split(">")
+        throw_away(state, seat, c)
+        take_from_offer(state, "advanced", o)
+        state["seats"][seat][dest].append(o)
+        events.append(Event(f"{hero_name(state, seat)} throws away {name(c)} and takes {name(o)}.", None,
+                            {"seat": seat}))
+    return do
+
+
+def _decompose_choices(state, seat, args):
+    return [(c, f"throw away {name(c)}") for c in action_cards_in_hand(state, seat) if CARDS[c].colour]
+
+
+def _decompose(powered):
+    def do(state, seat, args, choice, events):
+        colour = CARDS[choice].colour
+        throw_away(state, seat, choice)
+        s = state["seats"][seat]
+        for c in ([x for x in mana.BASIC if x != colour] if powered else [colour, colour]):
+            mana.crystal_gain(s, c, state["turn"])
+    return do
+
+
+def _learn_spell_choices(state, seat, args):
+    out = []
+    for sp in state["offers"].get("spells", []):
+        colour = CARDS[sp].colour if sp in CARDS else ""
+        srcs = mana.sources_for(state, seat, colour) if colour else []
+        if srcs:
+            out.append((f"{sp}>{srcs[0]}", f"{name(sp)}, paying with {mana.label(state, srcs[0])}"))
+    return out
+
+
+def _learn_spell_do(state, seat, args, choice, events):
+    sp, src = choice.split(">")
+    mana.pay(state, seat, src)
+    take_from_offer(state, "spells", sp)
+    state["seats"][seat]["discard"].append(sp)
+    events.append(Event(f"{hero_name(state, seat)} learns {name(sp)}.", None, {"seat": seat}))
+
+
+def _book_spell_do(state, seat, args, choice, events):
+    c, o = choice.split(">")
+    throw_away(state, seat, c)
+    take_from_offer(state, "spells", o)
+    s = state["seats"][seat]
+    s["hand"].append(o)
+    mana.crystal_gain(s, CARDS[o].colour, state["turn"])
+
+
+def _recruit_bonus(rep, fame):
+    def do(state, seat, args, choice, events):
+        state["turn"]["recruit_bonus"] = [rep, fame]
+    return do
+
+
+def _storm_choices(state, seat, args):
+    seen, out = set(), []
+    for i in _free_dice(state):
+        d = state["source"]["dice"][i]
+        if d in mana.BASIC and d not in seen:
+            seen.add(d)
+            out.append((str(i), f"the {d} die"))
+    return out
+
+
+def _storm_do(state, seat, args, choice, events):
+    i = int(choice)
+    mana.crystal_gain(state["seats"][seat], state["source"]["dice"][i], state["turn"])
+    state["source"]["dice"][i] = mana.roll(state)
+
+
+BOLT = {"blue": ("attack", 0, "ice"), "red": ("attack", 1, "cold_fire"), "white": ("ranged", 2, "ice"),
+        "green": ("siege", 3, "ice")}
+
+
+def _bolt_useful(state, seat):
+    allowed = combat_allowed(state)
+    return lambda colour: {"attack": "melee"}.get(BOLT[colour][0], BOLT[colour][0]) in allowed
+
+
+def _bolt_choices(state, seat, args):
+    out = []
+    for i, lab in _spend_choices(state, seat, _bolt_useful(state, seat)):
+        kind, minus, elem = BOLT[_split(i)[1]]
+        out.append((i, f"{lab}: {describe(['atom', kind, args[0] - minus, elem])}"))
+    return out
+
+
+def _bolt_do(state, seat, args, choice, events):
+    src, colour = _split(choice)
+    mana.pay(state, seat, src)
+    kind, minus, elem = BOLT[colour]
+    add_pool(state["turn"], kind, args[0] - minus, elem)
+
+
+def _claim_do(state, seat, args, choice, events):
+    state["turn"]["tokens"].extend([state["source"]["dice"][int(choice)]] * 3)
+
+
+def _restoration_do(state, seat, args, choice, events):
+    pos = state["seats"][seat].get("pos")
+    terrain = state["map"]["hexes"].get(pos, {}).get("terrain") if pos else None
+    heal(state, seat, 5 if terrain == "forest" else 3, events)
+
+
+def _free_recruit_choices(state, seat, args):
+    from . import interaction
+    return [(u, unit_name(u)) for u in dict.fromkeys(state["offers"].get("units", []))
+            if interaction.is_unit(u) and interaction.has_command(state, seat)]
+
+
+def _free_recruit_do(state, seat, args, choice, events):
+    from . import interaction
+    interaction.add_unit(state, seat, choice, events)
+
+
+def _endless_do(state, seat, args, choice, events):
+    state["turn"]["tokens"].extend([args[0]] * 3 + ["black"])
+
+
+def _gem_pouch_do(state, seat, args, choice, events):
+    s = state["seats"][seat]
+    for _ in range(2):
+        face = mana.roll(state)
+        if face == "black":
+            s["fame"] += 1
+        else:
+            colour = face if face in mana.BASIC else min(mana.BASIC, key=lambda c: s["crystals"][c])
+            mana.crystal_gain(s, colour, state["turn"])
+        events.append(Event(f"{hero_name(state, seat)} rolls {face}.", None, {"seat": seat}))
+
+
+def _day_night_token(state, seat, args, choice, events):
+    state["turn"]["tokens"].append("gold" if state["time"] == "day" else "black")
+
+
+def _risk_wound(state, seat, args, choice, events):
+    faces = [mana.roll(state) for _ in range(args[0])]
+    bad = sum(1 for f in faces if f in ("black", "red"))
+    events.append(Event(f"{hero_name(state, seat)} rolls {', '.join(faces)}.", None, {"seat": seat}))
+    if bad:
+        take_wounds(state, seat, bad, events)
+
+
+def _wound_self(state, seat, args, choice, events):
+    """A unit's ability that wounds the unit itself (Utem Swordsmen's Attack/Block 6)."""
+    for u in _units(state, seat):
+        if u["uid"] == state["turn"].get("unit_uid"):
+            u["wounded"] = True
+            u["wounds"] = max(1, u.get("wounds", 1))
+
+
+# Unit abilities that act on one enemy (combat.TARGET_EFFECTS) or on all the seat's units for the combat.
+
+def _target_usable(effect):
+    def ok(state, seat, args, ctx):
+        from .turn import _combat
+        return in_combat(state) and bool(_combat().enemy_targets(state, effect))
+    return ok
+
+
+def _target_choices(effect):
+    def choices(state, seat, args):
+        from .turn import _combat
+        return [(str(i), lab) for i, lab in _combat().enemy_targets(state, effect)]
+    return choices
+
+
+def _target_do(effect):
+    def do(state, seat, args, choice, events):
+        from .turn import _combat
+        _combat().target_enemy(state, effect, int(choice), events)
+    return do
+
+
+def _resist_all_usable(state, seat, args, ctx):
+    """Altem Guardians: "all your Units gain all resistances" for this combat; of use before damage is dealt."""
+    c = state.get("combat")
+    return bool(c) and c["phase"] in ("ranged", "block", "damage") and not state["turn"].get("units_resist_all")
+
+
+def _resist_all_do(state, seat, args, choice, events):
+    state["turn"]["units_resist_all"] = True
+    events.append(Event(f"{hero_name(state, seat)}'s Units gain all resistances this combat.", None, {"seat": seat}))
+
+
+def _attack_modifier_usable(state, seat, args, ctx):
+    """Altem Mages (black mana): "this combat all your attacks become Cold Fire, or all become Siege"."""
+    return in_combat(state) and not state["turn"].get("attack_modifier")
+
+
+def _attack_modifier_do(state, seat, args, choice, events):
+    turn = state["turn"]
+    turn["attack_modifier"] = choice
+    attack = turn["pool"]["attack"]
+    held = [(kind, elem, n) for kind in ("melee", "ranged", "siege") for elem, n in attack[kind].items() if n]
+    for kind in ("melee", "ranged", "siege"):
+        attack[kind] = {}
+    for kind, elem, n in held:  # the attacks already in the pool change too
+        add_pool(turn, {"melee": "attack"}.get(kind, kind), n, elem)
+    events.append(Event(f"{hero_name(state, seat)}'s attacks become " +
+                        ("cold fire" if choice == "cold_fire" else "siege attacks") + " this combat.", None,
+                        {"seat": seat}))
+
+
+OPEN_TERRAIN = ("plains", "desert", "wasteland")  # Song of Wind
+ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV"}
+
+
+def _terrain_word(where: str) -> str:
+    return {"all": "all terrains", "open": "plains, deserts and wastelands", "swamp": "swamps", "lake": "lakes",
+            "forest": "forests", "hills": "hills", "mountain": "mountains"}.get(where, where)
+
+
+def _terrain_set(state, seat, args, choice, events):
+    """This turn, ``args[0]`` (a terrain or "all") costs ``args[1]`` (Frost Bridge, Path Finding powered);
+    a lake made so is passable."""
+    state["turn"].setdefault("terrain", []).append(["set", args[0], args[1]])
+
+
+def _terrain_minus(state, seat, args, choice, events):
+    """This turn, ``args[0]`` ("all", "open" or a terrain) costs ``args[1]`` less, not below ``args[2]``."""
+    state["turn"].setdefault("terrain", []).append(["minus", args[0], args[1], args[2]])
+
+
+def terrain_modified(turn, terrain: str, cost: int | None) -> int | None:
+    """A terrain's Move cost after this turn's modifiers (the replacements first, then reductions)."""
+    mods = (turn or {}).get("terrain") or []
+
+    def hits(where):
+        return where in (terrain, "all") or (where == "open" and terrain in OPEN_TERRAIN)
+    for m in mods:
+        if m[0] == "set" and hits(m[1]) and (cost is not None or m[1] == terrain):
+            cost = m[2] if cost is None else min(cost, m[2])
+    for m in mods:
+        if m[0] == "minus" and cost is not None and hits(m[1]):
+            cost = max(m[3], cost - m[2]) if cost > m[3] else cost
+    return cost
+
+
+# ---------------------------------------------------------------- skills (skills.csv `special <skill id>`)
+
+def _by_time(day_kind, day_n, night_n, elem="physical"):
+    """A skill giving one amount by Day and another at Night (Dark Paths, Bright Negotiation, ...)."""
+    def tree(state):
+        n = day_n if state["time"] == "day" else night_n
+        return ["atom", day_kind, n, elem] if day_kind in COMBAT else ["atom", day_kind, n]
+
+    def ok(state, seat, args, ctx):
+        return atom_usable(state, seat, tree(state), ctx)
+
+    def do(state, seat, args, choice, events):
+        apply_atom(state, seat, tree(state), events)
+    return Special(lambda a: f"{day_kind.title()} {day_n} by Day, {night_n} at Night", ok, do)
+
+
+def _dark_fire_do(state, seat, args, choice, events):
+    mana.crystal_gain(state["seats"][seat], "red", state["turn"])
+    state["turn"]["tokens"].append(choice)
+
+
+def _invocation_choices(state, seat, args):
+    out = []
+    for c in dict.fromkeys(state["seats"][seat]["hand"]):
+        for colour in (("red", "black") if c == WOUND else ("white", "green")):
+            out.append((f"{c}>{colour}", f"discard {name(c)} for a {colour} token"))
+    return out
+
+
+def _invocation_do(state, seat, args, choice, events):
+    card, colour = choice.split(">")
+    s = state["seats"][seat]
+    s["hand"].remove(card)
+    s["discard"].append(card)
+    state["turn"]["tokens"].append(colour)
+
+
+def _no_pain_do(state, seat, args, choice, events):
+    s = state["seats"][seat]
+    s["hand"].remove(WOUND)
+    s["discard"].append(WOUND)
+    draw(state, seat, 1, events)
+
+
+def _glitter_do(state, seat, args, choice, events):
+    add_pool(state["turn"], "influence", sum(1 for v in state["seats"][seat]["crystals"].values() if v > 0))
+
+
+def _ready_units(state, seat):
+    return sum(1 for u in _units(state, seat) if u["ready"] and not u.get("wounded"))
+
+
+def _forward_march_do(state, seat, args, choice, events):
+    add_pool(state["turn"], "move", min(3, _ready_units(state, seat)))
+
+
+def _inspiration_choices(state, seat, args):
+    return ([(f"r{u['uid']}", f"ready {unit_name(u['id'])}") for u in _units(state, seat) if not u["ready"]] +
+            [(f"h{u['uid']}", f"heal {unit_name(u['id'])}") for u in _units(state, seat) if u.get("wounded")])
+
+
+def _inspiration_do(state, seat, args, choice, events):
+    for u in _units(state, seat):
+        if str(u["uid"]) == choice[1:]:
+            if choice[0] == "r":
+                u["ready"] = True
+            else:
+                heal_unit_wound(u)
+
+
+def _motivation(colour):
+    def do(state, seat, args, choice, events):
+        draw(state, seat, 2, events)
+        fames = [s["fame"] for s in state["seats"]]
+        mine = fames[seat]
+        if fames.count(mine) == 1 and mine == min(fames) and len(fames) > 1:  # "if you alone have the least Fame"
+            state["turn"]["tokens"].append(colour)
+    return Special(lambda a: "draw 2 cards", lambda st, se, a, ctx: bool(st["seats"][se]["deck"]), do)
+
+
+SKILL_SPECIALS = {
+    "arythea_dark_paths": _by_time("move", 1, 2),
+    "arythea_dark_negotiation": _by_time("influence", 2, 3),
+    "tovak_double_time": _by_time("move", 2, 1),
+    "tovak_night_sharpshooting": _by_time("ranged", 1, 2),
+    "norowas_day_sharpshooting": _by_time("ranged", 2, 1),
+    "norowas_bright_negotiation": _by_time("influence", 3, 2),
+    "arythea_dark_fire_magic": Special(lambda a: "a red crystal and a red or black token", _yes, _dark_fire_do,
+                                       lambda st, se, a: [("red", "red token"), ("black", "black token")]),
+    "arythea_invocation": Special(lambda a: "discard a card for a mana token",
+                                  lambda st, se, a, ctx: bool(st["seats"][se]["hand"]), _invocation_do,
+                                  _invocation_choices),
+    "tovak_i_feel_no_pain": Special(lambda a: "discard a Wound and draw a card",
+                                    lambda st, se, a, ctx: not in_combat(st) and wounds_in_hand(st["seats"][se]) > 0,
+                                    _no_pain_do),
+    "goldyx_glittering_fortune": Special(lambda a: "Influence 1 per crystal colour",
+                                         lambda st, se, a, ctx: atom_usable(st, se, ["atom", "influence", 1], ctx)
+                                         and any(v > 0 for v in st["seats"][se]["crystals"].values()), _glitter_do),
+    "norowas_forward_march": Special(lambda a: "Move 1 per ready Unit (max 3)",
+                                     lambda st, se, a, ctx: _ready_units(st, se) > 0 and atom_usable(
+                                         st, se, ["atom", "move", 1], ctx), _forward_march_do),
+    "norowas_inspiration": Special(lambda a: "ready or heal a Unit",
+                                   lambda st, se, a, ctx: not in_combat(st) and bool(_inspiration_choices(st, se, a)),
+                                   _inspiration_do, _inspiration_choices),
+    "arythea_motivation": _motivation("red"),
+    "tovak_motivation": _motivation("blue"),
+    "goldyx_motivation": _motivation("green"),
+    "norowas_motivation": _motivation("white"),
+}
+
+
+def _influence_ok(state, seat, args, ctx):
+    return not in_combat(state)
+
+
+SPECIALS: dict[str, Special] = {
+    "discard_card": Special(lambda a: "discard a card", _discard_usable, _discard_do,
+                            lambda st, se, a: [(c, f"discard {name(c)}") for c in _discardables(st, se)], cost=True),
+    "crystallize": Special(lambda a: "pay a mana of a basic colour and gain a crystal of that colour",
+                           lambda st, se, a, ctx: bool(_spendable(st, se)), _crystallize_do,
+                           lambda st, se, a: [(f"{s}>{c}", f"{mana.label(st, s)} into a {c} crystal")
+                                              for s, c in _spendable(st, se)], pays=True),
+    "extra_die": Special(lambda a: "use one more Source die this turn", _yes, _extra_die),
+    "mana_draw": Special(lambda a: f"set a Source die to a colour and gain {a[0]} mana tokens of it",
+                         lambda st, se, a, ctx: bool(_free_dice(st)), _mana_draw_do,
+                         lambda st, se, a: [(c, f"{c} ({plural(a[0], 'token')})") for c in mana.BASIC]),
+    "concentration": Special(lambda a: f"the next Action card you play powered needs no mana and gets +{a[0]}",
+                             _concentration_usable,
+                             _concentration_do),
+    "crystal_mastery": Special(lambda a: "gain a crystal of a colour you already have",
+                               lambda st, se, a, ctx: bool(_mastery_choices(st, se, a)), _mastery_do,
+                               _mastery_choices),
+    "crystal_return": Special(lambda a: "the crystals you spend this turn come back at its end", _yes, _crystal_return),
+    "pure_magic": Special(lambda a: f"pay a mana: green for Move {a[0]}, white for Influence {a[0]}, blue for Block "
+                                   f"{a[0]} or red for Attack {a[0]}",
+                          lambda st, se, a, ctx: bool(_spend_choices(st, se, _pure_useful(st, se))), _pure_do,
+                          lambda st, se, a: [(i, f"{lab}: {PURE[_split(i)[1]].title()} {a[0]}")
+                                             for i, lab in _spend_choices(st, se, _pure_useful(st, se))],
+                          pays=True),
+    "in_need": Special(lambda a: f"Influence {a[0]}, +{a[1]} per wound in your hand or on your Units", _influence_ok,
+                       _in_need_do),
+    "ready_unit": Special(lambda a: f"ready a Unit of level {ROMAN[a[0]]} or lower",
+                          lambda st, se, a, ctx: bool(_spent_units(st, se, a[0])),
+                          _ready_do, _ready_choices),
+    "ready_all_units": Special(lambda a: "ready all your Units",
+                               lambda st, se, a, ctx: not in_combat(st) and any(not u["ready"] for u in _units(st, se)),
+                               _ready_all),
+    "heal_unit": Special(lambda a: "heal a Unit",
+                         lambda st, se, a, ctx: not in_combat(st) and bool(_heal_unit_choices(st, se, a)),
+                         _heal_unit_do, _heal_unit_choices),
+    "training": Special(lambda a: "throw away an Action card: take an Advanced Action of its colour from the "
+                                  "offer into your discard pile",
+                        lambda st, se, a, ctx: bool(_aa_pairs(st, se, "advanced")), _training("discard"),
+                        lambda st, se, a: _aa_pairs(st, se, "advanced")),
+    "training_hand": Special(lambda a: "throw away an Action card: take an Advanced Action of its colour from the "
+                                       "offer into your hand",
+                             lambda st, se, a, ctx: bool(_aa_pairs(st, se, "advanced")), _training("hand"),
+                             lambda st, se, a: _aa_pairs(st, se, "advanced")),
+    "decompose": Special(lambda a: "throw away an Action card: gain 2 crystals of its colour",
+                         lambda st, se, a, ctx: bool(_decompose_choices(st, se, a)), _decompose(False),
+                         _decompose_choices),
+    "decompose_powered": Special(lambda a: "throw away an Action card: gain a crystal of each other basic colour",
+                                 lambda st, se, a, ctx: bool(_decompose_choices(st, se, a)), _decompose(True),
+                                 _decompose_choices),
+    "learn_spell": Special(lambda a: "pay a mana: take a Spell of that colour from the offer",
+                           lambda st, se, a, ctx: bool(_learn_spell_choices(st, se, a)), _learn_spell_do,
+                           _learn_spell_choices, pays=True),
+    "book_spell": Special(lambda a: "throw away an Action card: take a Spell of its colour into your hand and "
+                                    "gain a crystal of that colour",
+                          lambda st, se, a, ctx: bool(_aa_pairs(st, se, "spells")), _book_spell_do,
+                          lambda st, se, a: _aa_pairs(st, se, "spells")),
+    "recruit_reputation": Special(lambda a: "Reputation +1 per Unit recruited this turn", _influence_ok,
+                                  _recruit_bonus(1, 0)),
+    "recruit_glory": Special(lambda a: "Reputation and Fame +1 per Unit recruited this turn", _influence_ok,
+                             _recruit_bonus(1, 1)),
+    "mana_storm": Special(lambda a: "gain a crystal of a Source die's colour, then reroll that die",
+                          lambda st, se, a, ctx: bool(_storm_choices(st, se, a)), _storm_do, _storm_choices),
+    "mana_bolt": Special(lambda a: f"pay a mana: blue for Attack {a[0]} (ice), red for Attack {a[0] - 1} "
+                                   f"(cold fire), white for Ranged Attack {a[0] - 2} (ice) or green for Siege "
+                                   f"Attack {a[0] - 3} (ice)",
+                         lambda st, se, a, ctx: bool(_spend_choices(st, se, _bolt_useful(st, se))), _bolt_do,
+                         lambda st, se, a: _bolt_choices(st, se, a), pays=True),
+    "mana_claim": Special(lambda a: "gain 3 mana tokens of a Source die's colour",
+                          lambda st, se, a, ctx: bool(_storm_choices(st, se, a)), _claim_do,
+                          lambda st, se, a: [(i, f"{lab}: 3 tokens") for i, lab in _storm_choices(st, se, a)]),
+    "restoration": Special(lambda a: "Heal 3 wounds (5 in a forest)",
+                           lambda st, se, a, ctx: not in_combat(st) and wounds_in_hand(st["seats"][se]) > 0,
+                           _restoration_do),
+    "free_recruit": Special(lambda a: "recruit a Unit from the offer for free",
+                            lambda st, se, a, ctx: not in_combat(st) and bool(_free_recruit_choices(st, se, a)),
+                            _free_recruit_do, _free_recruit_choices),
+    "endless_mana": Special(lambda a: f"gain 3 {a[0]} mana tokens and a black one", _yes, _endless_do),
+    "gem_pouch": Special(lambda a: "roll a mana die twice: gain a crystal of each colour rolled (Fame +1 for black)",
+                         _yes, _gem_pouch_do),
+    "day_night_token": Special(lambda a: "gain a gold mana token by day or a black one at night", _yes,
+                               _day_night_token),
+    "wound_self": Special(lambda a: "the Unit is wounded", lambda *a: False, _wound_self),
+    "freeze_enemy": Special(lambda a: "one enemy without ice resistance does not attack this combat and gets "
+                                      "Armor -3 (at least 1)", _target_usable("freeze_enemy"),
+                            _target_do("freeze_enemy"), _target_choices("freeze_enemy")),
+    "illusion": Special(lambda a: "one unfortified enemy does not attack this combat", _target_usable("illusion"),
+                        _target_do("illusion"), _target_choices("illusion")),
+    "all_resistances": Special(lambda a: "all your Units gain all resistances this combat", _resist_all_usable,
+                               _resist_all_do),
+    "cold_fire_or_siege": Special(lambda a: "all your attacks become cold fire, or all become siege attacks, this "
+                                            "combat", _attack_modifier_usable, _attack_modifier_do,
+                                  lambda st, se, a: [("cold_fire", "all attacks become cold fire"),
+                                                     ("siege", "all attacks become siege attacks")]),
+    "ready_unit_level_2": Special(lambda a: "ready a level I-II Unit",
+                                  lambda st, se, a, ctx: bool(_spent_units(st, se, 2)),
+                                  lambda st, se, a, ch, ev: _ready_do(st, se, [2], ch, ev),
+                                  lambda st, se, a: _ready_choices(st, se, [2])),
+    "forest_path": Special(lambda a: "forests cost less this turn (not applied)", lambda *a: False,
+                           lambda *a: None),
+    "terrain_set": Special(lambda a: f"{_terrain_word(a[0])} cost {a[1]} this turn",
+                           lambda *a: False, _terrain_set),
+    "terrain_minus": Special(lambda a: f"{_terrain_word(a[0])} cost {a[1]} less "
+                                       f"(at least {a[2]}) this turn", lambda *a: False, _terrain_minus),
+    "ambush": Special(lambda a: f"the first Attack card played this turn gets +{a[0]}, or the first Block card +{a[1]}",
+                      lambda *a: False,
+                      _ambush),
+    "risk_wound": Special(lambda a: f"roll {plural(a[0], 'mana die', 'mana dice')}: take a wound for each red or black",
+                          lambda *a: False, _risk_wound),
+}
+
+SPECIALS.update(SKILL_SPECIALS)
+
+CARDS: dict[str, Card] = load()

@@ -1,0 +1,194 @@
+"""Mana: the Source dice, crystals, pure mana tokens, and paying a colour.
+
+Rules (mage-knight-rules.txt, "Mana"):
+- Pure mana comes from Source dice or tokens and must be used by the end of the turn.
+- Crystals: max 3 of each basic colour; converted to pure mana at any point of the turn.
+- Gold: by day, any basic colour. Black: at night, powers some effects (here: only a spell's strong
+  effect, the only black cost in the base deed cards).
+- One die per turn from the Source, which must be used: a die is only ever taken to pay a cost, so it
+  is always used; at the end of the turn it is rerolled and returned.
+- Setup / round start: reroll black or gold dice until at least half the dice show basic colours.
+
+A payment source is a short string, also used in option ids: "die:<index>", "token:<colour>",
+"crystal:<colour>".
+"""
+
+from __future__ import annotations
+
+from ..rng import Rng
+
+BASIC = ("red", "blue", "green", "white")
+DIE_FACES = ("red", "blue", "green", "white", "gold", "black")
+CRYSTAL_MAX = 3
+
+
+# ---------------------------------------------------------------- dice
+
+def roll(state) -> str:
+    rng = Rng(state["rng"])
+    face = DIE_FACES[rng.below(len(DIE_FACES))]
+    state["rng"] = rng.state
+    return face
+
+
+def reroll_source(state) -> None:
+    """Roll every Source die, then reroll the black and gold ones until at least half show basic colours."""
+    dice = state["source"]["dice"]
+    for i in range(len(dice)):
+        dice[i] = roll(state)
+    while 2 * sum(1 for d in dice if d in BASIC) < len(dice):
+        for i, d in enumerate(dice):
+            if d not in BASIC:
+                dice[i] = roll(state)
+    state["source"]["taken"] = []
+
+
+def return_dice(state, keep: dict | None = None) -> None:
+    """End of turn: reroll the taken dice and give them back. ``keep`` maps die index -> colour for
+    dice returned without a reroll (Mana Draw)."""
+    keep = keep or {}
+    src = state["source"]
+    for i in src["taken"]:
+        src["dice"][i] = keep.get(str(i)) or keep.get(i) or roll(state)
+    src["taken"] = []
+
+
+# ---------------------------------------------------------------- what a mana can stand for
+
+def stands_for(mana: str, need: str, time: str) -> bool:
+    """May one mana of colour ``mana`` pay for ``need`` at this time of day?"""
+    if mana == "gold":
+        return time == "day" and need in BASIC        # gold: any basic colour, by day only
+    if mana == "black":
+        return time == "night" and need == "black"    # black: only at night, only where black is asked
+    return mana == need
+
+
+def crystal_gain(seat_state, colour: str, turn) -> bool:
+    """Gain a crystal; at the cap of 3 the mana is kept as a token instead. True if a crystal was added."""
+    if colour not in BASIC:
+        return False
+    if seat_state["crystals"][colour] < CRYSTAL_MAX:
+        seat_state["crystals"][colour] += 1
+        return True
+    if turn is not None:
+        turn["tokens"].append(colour)
+    return False
+
+
+# ---------------------------------------------------------------- paying
+
+def dice_left(state) -> int:
+    turn = state["turn"]
+    return turn.get("dice_allowed", 1) - turn.get("dice_used", 0)
+
+
+def sources_for(state, seat: int, need: str) -> list[str]:
+    """Every distinct way to pay one mana of ``need`` now (cheapest-to-lose first: tokens, dice, crystals)."""
+    time = state["time"]
+    turn = state["turn"]
+    out: list[str] = []
+    for colour in dict.fromkeys(turn["tokens"]):
+        if stands_for(colour, need, time):
+            out.append(f"token:{colour}")
+    if dice_left(state) > 0:
+        seen = set()
+        for i, d in enumerate(state["source"]["dice"]):
+            if i not in state["source"]["taken"] and d not in seen and stands_for(d, need, time):
+                seen.add(d)
+                out.append(f"die:{i}")
+    if need in BASIC and state["seats"][seat]["crystals"].get(need, 0) > 0:
+        out.append(f"crystal:{need}")
+    stolen = state["seats"][seat].get("tactic_die")
+    if stolen and stands_for(stolen, need, time):
+        out.append(f"stolen:{stolen}")  # the Mana Steal tactic's die, on top of the turn's one die
+    return out
+
+
+def payments(state, seat: int, needs: list[str]) -> list[list[str]]:
+    """Every distinct combination of sources paying all of ``needs`` (at most one die in all unless more
+    dice are allowed this turn)."""
+    if not needs:
+        return [[]]
+    out = []
+    for src in sources_for(state, seat, needs[0]):
+        undo = _take(state, seat, src)
+        for rest in payments(state, seat, needs[1:]):
+            out.append([src] + rest)
+        undo()
+    seen, uniq = set(), []
+    for combo in out:
+        key = tuple(sorted(combo))
+        if key not in seen:
+            seen.add(key)
+            uniq.append(combo)
+    return uniq
+
+
+def _take(state, seat, src):
+    """Tentatively remove a source (for enumerating combinations); returns the undo."""
+    kind, what = src.split(":")
+    turn = state["turn"]
+    if kind == "token":
+        turn["tokens"].remove(what)
+        return lambda: turn["tokens"].append(what)
+    if kind == "crystal":
+        state["seats"][seat]["crystals"][what] -= 1
+        return lambda: state["seats"][seat]["crystals"].__setitem__(what, state["seats"][seat]["crystals"][what] + 1)
+    if kind == "stolen":
+        state["seats"][seat]["tactic_die"] = None
+        return lambda: state["seats"][seat].__setitem__("tactic_die", what)
+    i = int(what)
+    state["source"]["taken"].append(i)
+    turn["dice_used"] = turn.get("dice_used", 0) + 1
+
+    def undo():
+        state["source"]["taken"].remove(i)
+        turn["dice_used"] -= 1
+    return undo
+
+
+def pay(state, seat: int, src: str) -> str:
+    """Spend one source for real; returns the colour it showed."""
+    kind, what = src.split(":")
+    turn = state["turn"]
+    if kind == "token":
+        turn["tokens"].remove(what)
+        return what
+    if kind == "crystal":
+        state["seats"][seat]["crystals"][what] -= 1
+        turn.setdefault("crystals_spent", []).append(what)
+        return what
+    if kind == "stolen":  # used: it goes back to the Source, rerolled, at the end of the turn
+        state["seats"][seat].pop("tactic_die", None)
+        turn["stolen_die_used"] = True
+        return what
+    i = int(what)
+    state["source"]["taken"].append(i)
+    turn["dice_used"] = turn.get("dice_used", 0) + 1
+    turn["die_taken"] = True
+    return state["source"]["dice"][i]
+
+
+def label(state, src: str) -> str:
+    kind, what = src.split(":")
+    if kind == "token":
+        return f"a {what} mana token"
+    if kind == "crystal":
+        return f"a {what} crystal"
+    if kind == "stolen":
+        return f"your stolen {what} die"
+    return f"the {state['source']['dice'][int(what)]} die"
+
+
+def labels(state, combo: list[str]) -> str:
+    return " and ".join(label(state, s) for s in combo)
+
+
+def can_pay(state, seat: int, needs: list[str]) -> bool:
+    return bool(payments(state, seat, needs))
+
+
+def usable_colours(state, seat: int) -> list[str]:
+    """Basic colours one mana could be paid in now (for effects that ask 'pay one mana of any colour')."""
+    return [c for c in BASIC if sources_for(state, seat, c)]

@@ -1,0 +1,246 @@
+"""Regenerate ../cards.csv from the shared component data (/work/shared/data/mage-knight).
+
+Run: python games/engines/mage_knight/tools/compile_cards.py [data_dir]
+
+One row per deed card of the base set: the standard 16-card deck, the four base heroes' replacement
+cards, the base advanced actions, spells and artifacts, and the wound. Effects are written in the
+README's effect vocabulary. Structured effects convert mechanically; effects the sources keep as an
+MKD tree (or that the vocabulary cannot say) come from SIMPLIFIED below: either a `special NAME`
+that cards.py implements, or the nearest honest vocabulary effect. Every SIMPLIFIED row with a
+non-empty reason is listed in docs/rules-decisions/mage-knight.md ("Cards, mana and the turn").
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[3]))  # the repo root, for the describer in cards.py
+
+from games.engines.mage_knight import cards  # noqa: E402  (cards.py parses the current cards.csv on import)
+
+OUT = HERE.parent / "cards.csv"
+DEFAULT_DATA = Path("/work/shared/data/mage-knight")
+
+BASE_HEROES = ("Arythea", "Tovak", "Goldyx", "Norowas")
+
+# id -> (basic, powered, reason the effect differs from the printed card; "" = exact).
+# Specials are implemented in cards.py (SPECIALS).
+SIMPLIFIED: dict[str, tuple[str, str, str]] = {
+    # standard deck
+    "crystallize": ("special crystallize", "crystal red | crystal blue | crystal green | crystal white", ""),
+    "mana_draw": ("special extra_die", "special mana_draw 2", ""),
+    "concentration": ("mana blue | mana white | mana red", "special concentration 2",
+                      "powered: the next Action card played powered this turn needs no mana and gets +2 "
+                      "on each Move/Influence/Attack/Block it gives (the printed card names the +2 once)"),
+    "improvisation": ("special discard_card + (move 3 | influence 3 | attack 3 | block 3)",
+                      "special discard_card + (move 5 | influence 5 | attack 5 | block 5)", ""),
+    # hero cards
+    "tovak_cold_toughness": ("attack 2 ice | block 3 ice", "block 5 ice",
+                             "powered: the +1 Ice Block per ability/attack colour/resistance of the blocked "
+                             "enemy is not counted"),
+    "goldyx_will_focus": ("mana blue | mana white | mana red | crystal green", "special concentration 3",
+                          "powered: as Concentration (next powered Action card free, +3)"),
+    "norowas_noble_manners": ("influence 2 + fame 1", "influence 4 + fame 1 + reputation 1",
+                              "the Fame +1 (and Reputation +1) is gained at once, not only if the Influence "
+                              "is used in an interaction"),
+    # advanced actions
+    "crystal_mastery": ("special crystal_mastery", "special crystal_return", ""),
+    "frost_bridge": ("move 2 + special terrain_set swamp 1",
+                     "move 4 + special terrain_set swamp 1 + special terrain_set lake 1", ""),
+    "ice_shield": ("block 3 ice", "block 3 ice", "powered: the Armor -3 on the blocked enemy is not applied"),
+    "magic_talent": ("special discard_card + mana any", "special learn_spell",
+                     "basic: instead of casting a Spell from the offer, discard a card to gain a mana token "
+                     "of any colour"),
+    "pure_magic": ("special pure_magic 4", "special pure_magic 7", ""),
+    "steady_tempo": ("move 2", "move 4", "it always goes back into the deed deck at end of turn (endturn.py), "
+                     "the 'may' is not asked"),
+    "ambush": ("move 2 + special ambush 1 2", "move 4 + special ambush 2 4", ""),
+    "in_need": ("special in_need 3 1", "special in_need 5 2",
+                "MKD's Influence 3 (+1 per Wound) / 5 (+2) kept over the summary's 2 / 4"),
+    "path_finding": ("move 2 + special terrain_minus all 1 2", "move 4 + special terrain_set all 2", ""),
+    "refreshing_walk": ("move 2 + heal 1", "move 4 + heal 2", ""),
+    "regeneration": ("heal 1 + special ready_unit 2", "heal 2 + special ready_unit 3", ""),
+    "training": ("special training", "special training_hand", ""),
+    "blood_ritual": ("wound 1 + crystal red + mana any", "wound 1 + mana any + mana any + mana any",
+                     "powered: the choice to turn one of the tokens into a crystal is not offered"),
+    "decompose": ("special decompose", "special decompose_powered", ""),
+    "into_the_heat": ("attack 2 | block 2", "attack 3 | block 3",
+                      "the +2/+3 to every Unit's attacks and blocks (and no damage to Units) becomes one "
+                      "Attack or Block of that size"),
+    "maximal_effect": ("special discard_card + (move 4 | influence 4 | attack 4 | block 4)",
+                       "special discard_card + (move 6 | influence 6 | attack 6 | block 6)",
+                       "instead of using another Action card's effect three times (twice powered) and throwing "
+                       "it away, discard a card for a 4 (6) Move/Influence/Attack/Block"),
+    "agility": ("move 2", "move 4", "leftover Move cannot be spent as Attack in combat"),
+    "diplomacy": ("influence 2", "influence 4", "Influence cannot be spent as Block in combat"),
+    "heroic_tale": ("influence 3 + special recruit_reputation", "influence 6 + special recruit_glory", ""),
+    "learning": ("influence 2", "influence 4", "the once-a-turn Advanced Action purchase is not offered"),
+    "mana_storm": ("special mana_storm", "special extra_die + special extra_die + special extra_die",
+                   "powered: three extra Source dice this turn, without the reroll and black/gold as any colour"),
+    "song_of_wind": ("move 2 + special terrain_minus open 1 0", "move 2 + special terrain_minus open 2 0",
+                     "powered: crossing lakes for a blue mana is not offered"),
+    # spells
+    "chill": ("block 4 ice", "block 4 ice + attack 2 ice",
+              "'one enemy does not attack' becomes Ice Block 4 (powered: and Ice Attack 2 for the Armor -4)"),
+    "mana_bolt": ("special mana_bolt 8", "special mana_bolt 11", ""),
+    "mana_claim": ("special mana_claim", "special mana_claim",
+                   "gain 3 tokens of a basic-coloured die's colour (the die stays in the Source); the "
+                   "one-a-turn choice and the curse are not implemented"),
+    "space_bending": ("move 2", "move 4", "moving/exploring two spaces away and Time Bending's extra turn "
+                      "become Move 2 (4)"),
+    "energy_flow": ("special ready_unit 4", "special ready_unit 4 + special heal_unit",
+                    "no effect on other players' Units"),
+    "meditation": ("draw 2", "draw 3", "shuffling discards back into the deck becomes drawing 2 (3) cards"),
+    "restoration": ("special restoration", "special restoration + special ready_unit 3",
+                    "powered: readies one Unit of level I-III, not Units up to a total level of 3 (5)"),
+    "tremor": ("attack 3", "attack 5", "the Armor reduction (one or all enemies) becomes an Attack of that size"),
+    "underground_travel": ("move 3", "move 4", "flying over three spaces ignoring terrain becomes Move 3 (4)"),
+    "burning_shield": ("block 4 fire", "block 4 fire + attack 4 fire",
+                       "the Fire Attack 4 after a successful block is given at once, for the Attack phase; "
+                       "powered: destroying the blocked enemy becomes that Fire Attack 4"),
+    "demolish": ("siege 3", "attack 6", "ignoring fortifications / Armor -1 becomes Siege Attack 3; "
+                 "Disintegrate (destroy an enemy) becomes Attack 6"),
+    "fireball": ("ranged 5 fire", "wound 1 + siege 8 fire", ""),
+    "flame_wall": ("attack 5 fire | block 7 fire", "attack 7 fire | block 9 fire",
+                   "powered: +2 flat instead of +2 per enemy token"),
+    "mana_meltdown": ("crystal red", "crystal red + crystal red",
+                      "no effect on other players; you gain the crystal(s) directly"),
+    "call_to_arms": ("move 3 | influence 3 | attack 3 | block 3", "special free_recruit",
+                     "basic: borrowing a Unit's ability from the offer becomes Move/Influence/Attack/Block 3"),
+    "expose": ("ranged 2", "ranged 3", "removing fortifications/resistances is not applied"),
+    "mind_read": ("crystal red | crystal blue | crystal green | crystal white",
+                  "crystal red | crystal blue | crystal green | crystal white",
+                  "other players do not discard (Mind Steal keeps nothing)"),
+    "whirlwind": ("block 5", "attack 6", "'one enemy does not attack' becomes Block 5; Tornado (destroy an "
+                  "enemy) becomes Attack 6"),
+    "wings_of_wind": ("move 3", "move 5", "flight ignoring terrain becomes Move 3; Wings of Night "
+                      "(cancel attacks) becomes Move 5"),
+    "snowstorm": ("ranged 5 ice", "wound 1 + siege 8 ice", ""),
+    # artifacts (powered = thrown away)
+    "sapphire_ring": ("mana blue + crystal blue + fame 1", "special endless_mana blue",
+                      "powered: 3 blue and 1 black tokens stand for 'unlimited' mana; no Fame per Spell"),
+    "emerald_ring": ("mana green + crystal green + fame 1", "special endless_mana green",
+                     "powered: 3 green and 1 black tokens stand for 'unlimited' mana; no Fame per Spell"),
+    "ruby_ring": ("mana red + crystal red + fame 1", "special endless_mana red",
+                  "powered: 3 red and 1 black tokens stand for 'unlimited' mana; no Fame per Spell"),
+    "diamond_ring": ("mana white + crystal white + fame 1", "special endless_mana white",
+                     "powered: 3 white and 1 black tokens stand for 'unlimited' mana; no Fame per Spell"),
+    "amulet_of_darkness": ("mana any", "mana any + mana any + mana any", "the terrain/black-by-day changes "
+                           "are not applied"),
+    "amulet_of_the_sun": ("mana gold", "mana gold + mana gold + mana gold",
+                          "the night-time changes are not applied (a gold token is still unusable at night)"),
+    "banner_of_courage": ("special ready_unit 4", "special ready_all_units",
+                          "basic: banners are not attached; ready one Unit now instead"),
+    "banner_of_fear": ("block 4", "block 4 + block 4",
+                       "banners are not attached; cancelling attacks becomes Block"),
+    "banner_of_glory": ("attack 2 | block 2", "attack 4 | block 4",
+                        "banners are not attached; Unit bonuses become an Attack or Block"),
+    "banner_of_protection": ("heal 1", "heal 3", "banners are not attached; protection becomes Heal"),
+    "book_of_wisdom": ("special training_hand", "special book_spell", ""),
+    "endless_bag_of_gold": ("influence 4 + fame 2", "influence 9 + fame 3", ""),
+    "endless_gem_pouch": ("special gem_pouch", "mana red + mana blue + mana green + mana white + special "
+                          "day_night_token",
+                          "basic: a gold roll gives a crystal of the colour you hold fewest of (no pick)"),
+    "golden_grail": ("heal 2 + fame 2", "heal 6 + draw 2", "Fame (draws) are given at once, not per healed Wound"),
+    "horn_of_wrath": ("siege 5 + special risk_wound 1", "siege 5 + siege 5 + special risk_wound 5",
+                      "powered: always the full +5 with five dice rolled (no smaller bonus)"),
+    "sword_of_justice": ("attack 3 + attack 3", "attack 6",
+                         "discarding cards for Attack 3 each becomes Attack 6; powered doubling becomes Attack 6"),
+}
+
+ELEMENT_WORD = {"physical": "", "fire": " fire", "ice": " ice", "cold_fire": " cold_fire"}
+
+
+class NotVocabulary(Exception):
+    pass
+
+
+def to_vocab(e, top: bool = True) -> str:
+    """A structured effect (the data's compact dict) as a vocabulary string; raise if it has no form."""
+    if not isinstance(e, dict):
+        raise NotVocabulary(repr(e))
+    if "mkd_effect" in e or "special" in e or "if" in e or "none" in e:
+        raise NotVocabulary(json.dumps(e)[:60])
+    if "choose_one" in e:
+        s = " | ".join(to_vocab(x, False) for x in e["choose_one"])
+        return s if top else f"({s})"
+    if "all_of" in e:
+        s = " + ".join(to_vocab(x, False) for x in e["all_of"])
+        return s if top else f"({s})"
+    elem = ELEMENT_WORD.get(e.get("element", "physical"), "")
+    for key, word in (("attack", "attack"), ("ranged_attack", "ranged"), ("siege_attack", "siege"),
+                      ("block", "block")):
+        if key in e:
+            return f"{word} {e[key]}{elem}"
+    for key, word in (("move", "move"), ("influence", "influence"), ("heal", "heal"), ("draw_cards", "draw"),
+                      ("reputation", "reputation"), ("fame", "fame"), ("take_wound", "wound")):
+        if key in e:
+            return f"{word} {e[key]}"
+    if "gain_mana_token" in e:
+        return " + ".join([f"mana {e['gain_mana_token']}"] * int(e.get("amount", 1)))
+    if "gain_crystal" in e:
+        return f"crystal {e['gain_crystal']}"
+    raise NotVocabulary(json.dumps(e)[:60])
+
+
+def _text(card: dict, basic: str, powered: str, kind: str) -> str:
+    """Plain English from the effects the engine plays (cards.card_text): the same describer as the option
+    labels, so what a card says is what it does (the data's summaries describe the printed cards, which the
+    simplified ones differ from)."""
+    colour = card.get("colour") if card.get("colour") in ("red", "blue", "green", "white") else ""
+    return cards.card_text(kind, colour, cards.parse(basic) if basic else None,
+                           cards.parse(powered) if powered else None, card.get("powered_name") or "")
+
+
+def row(card: dict, kind: str, copies: int) -> dict:
+    cid = card["id"]
+    if cid in SIMPLIFIED:
+        basic, powered, _ = SIMPLIFIED[cid]
+    else:
+        basic, powered = to_vocab(card["basic"]), to_vocab(card["powered"])
+    colour = card.get("colour") or ""
+    if colour not in ("red", "blue", "green", "white"):
+        colour = ""
+    return {"id": cid, "name": card["name"], "kind": kind, "colour": colour, "copies": copies,
+            "basic": basic, "powered": powered, "text": _text(card, basic, powered, kind)}
+
+
+def compile_rows(data: Path) -> list[dict]:
+    rows: list[dict] = []
+    basic = json.loads((data / "basic_actions.json").read_text())
+    for c in basic["standard_deck"]:
+        rows.append(row(c, "basic", int(c.get("copies") or 1)))
+    wanted = {r["card_id"]: r["replaces"] for h in basic["hero_replacements"] if h["hero"] in BASE_HEROES
+              for r in h["replacements"] if r.get("edition") == "base game"}
+    for c in basic["hero_cards"]:
+        if c["id"] in wanted:
+            r = row(c, "basic", 1)
+            r["text"] = f"{c.get('hero')}'s card (replaces {wanted[c['id']]}). " + r["text"]
+            rows.append(r)
+    for fname, kind in (("advanced_actions.json", "advanced"), ("spells.json", "spell"),
+                        ("artifacts.json", "artifact")):
+        for c in json.loads((data / fname).read_text())["cards"]:
+            if c.get("set") == "base":
+                rows.append(row(c, kind, int(c.get("copies") or 1)))
+    rows.append({"id": "wound", "name": "Wound", "kind": "wound", "colour": "", "copies": 0, "basic": "",
+                 "powered": "", "text": cards.card_text("wound", "", None, None)})
+    return rows
+
+
+def main(argv: list[str]) -> None:
+    data = Path(argv[1]) if len(argv) > 1 else DEFAULT_DATA
+    rows = compile_rows(data)
+    with OUT.open("w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=["id", "name", "kind", "colour", "copies", "basic", "powered", "text"],
+                           lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+    print(f"{len(rows)} cards -> {OUT}")
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,739 @@
+"""A player's turn as picks (rules: "Your Turn: Actions and Rest", "Playing Cards", "Movement").
+
+engine.py calls:
+    start(state, seat, events)                 open the turn (state["turn"])
+    options(state, seat) -> (text, [Option])   what the seat may pick now
+    apply(state, seat, option_id, events)      apply a pick (engine.py checked it is among options())
+    default(state, seat) -> option id          the safe pick at a deadline
+The turn is over when state["turn"] is None.
+
+First level: "play <card>", "move to <hex>", "explore", "interact", "enter <site>", "challenge",
+"burn the monastery", "use <unit>", "rest", "announce the end of the round", "end turn". A card
+opens a second level: how to play it (basic / powered, paying with ... / sideways as ...). Choices
+inside an effect ("Attack 2 or Block 2") are a further pick (cards.effect_options). In combat the
+seat sees combat.py's picks plus the card and unit plays the phase allows (combat.allowed).
+
+Option ids: "t-..." (this module), "fx:..." (an effect choice, cards.py), "i-..." (a purchase,
+interaction.py), "c-..." (combat.py).
+"""
+
+from __future__ import annotations
+
+from ..base import Event, Option
+from ..rng import Rng
+from . import cards, endturn, hexmap, interaction, mana
+from . import enemies as enemy_data
+from . import sites as site_facts
+from . import units as unit_data
+
+SIDEWAYS = ("move", "influence", "attack", "block")
+ADVENTURE = ("dungeon", "tomb", "monster_den", "spawning_grounds", "ancient_ruins")
+REENTERABLE = ("dungeon", "tomb")  # a fresh enemy every visit; the others are empty once conquered
+FAME_PER_TILE = 1  # First Reconnaissance: "fame_per_tile_revealed": 1
+
+
+_COMBAT = []
+
+
+def _combat():
+    """combat.py, imported on first use (it imports modules that import this one)."""
+    if not _COMBAT:
+        from . import combat
+        _COMBAT.append(combat)
+    return _COMBAT[0]
+
+
+# ---------------------------------------------------------------- start
+
+def new_turn(seat: int) -> dict:
+    return {"seat": seat, "mode": "regular", "acted": False, "action": None, "started": False,
+            "moved_from": [], "die_taken": False, "dice_used": 0, "dice_allowed": 1, "tokens": [],
+            "pool": cards.empty_pool(), "pending": None, "queue": [], "boost": 0, "rewards": [],
+            "rep_applied": False, "combat_result": None}
+
+
+def start(state, seat: int, events: list) -> None:
+    state["turn"] = new_turn(seat)
+    state["turn"]["first_pick"] = state.get("n", 0)  # picks so far in the game: bots count a turn's picks from it
+    events.append(Event(f"Seat {seat + 1}'s turn begins.", None, {"seat": seat, "kind": "turn_start"}))
+    _, cell = interaction.site_here(state, seat)
+    if cell and cell.get("site") == "magical_glade":  # start of turn: a gold (day) / black (night) token
+        state["turn"]["tokens"].append("gold" if state["time"] == "day" else "black")
+
+
+# ---------------------------------------------------------------- options
+
+def options(state, seat: int) -> tuple[str, list[Option]]:
+    turn = state["turn"]
+    pending = turn.get("pending")
+    if pending is not None:
+        kind = pending["kind"]
+        if kind in ("choose", "special"):
+            return "Choose the effect", [Option(i, lab) for i, lab in cards.effect_options(state, seat)]
+        if kind == "card":
+            card = pending["card"]
+            return (f"How do you play {cards.name(card)}?",
+                    [Option(i, lab) for i, lab in card_modes(state, seat, card)] + [Option("t-back", "back")])
+        if kind == "rest":
+            return "Rest: discard", [Option(i, lab) for i, lab in rest_options(state, seat)]
+        if kind == "interact":
+            return ("Interact: spend Influence", [Option(i, lab) for i, lab in interaction.options(state, seat)]
+                    + [Option("t-back", "done")])
+        if kind == "reward":
+            return "Choose your reward", [Option(i, lab) for i, lab in endturn.reward_options(state, seat)]
+    if state.get("combat") is not None:
+        opts = list(_combat().options(state, seat))
+        opts += _play_options(state, seat) + _unit_options(state, seat) + _skill_options(state, seat)
+        return "Combat", opts
+    return "Your turn", first_level(state, seat)
+
+
+def first_level(state, seat: int) -> list[Option]:
+    turn = state["turn"]
+    s = state["seats"][seat]
+    m = state["map"]
+    out: list[Option] = []
+    fresh = not turn["started"]
+    if fresh and s["hand"]:
+        out.append(Option("t-rest", "rest"))
+    if fresh and not s["deck"] and state.get("end_announced_by") is None:
+        out.append(Option("t-announce", "announce the end of the round"))
+    if can_plunder(state, seat):
+        out.append(Option("t-plunder", "plunder the village (draw 2 cards, Reputation -1)"))
+    out += _play_options(state, seat)
+    if not turn["acted"]:
+        pos = s["pos"]
+        for n in move_targets(state, seat):
+            out.append(Option(f"t-move:{n}", f"move to {n} ({move_cost(state, n)})"))
+        if turn["pool"]["move"] >= hexmap.EXPLORE_COST:
+            for c in hexmap.explore_options(m, pos):
+                out.append(Option(f"t-explore:{c}", f"explore at {c} (2)"))
+    if interaction.can_interact(state, seat):
+        out.append(Option("t-interact", "interact"))
+    if not turn["acted"]:
+        site = enterable_site(state, seat)
+        if site:
+            out.append(Option("t-enter", f"enter the {site_facts.site(site)['name']}"))
+        for h in hexmap.adjacent_rampaging(m, s["pos"]) if s["pos"] else []:
+            out.append(Option(f"t-challenge:{h}", f"challenge the enemies at {h}"))
+        if can_burn(state, seat):
+            out.append(Option("t-burn", "burn the monastery"))
+    out += _unit_options(state, seat) + _skill_options(state, seat)
+    for u in s["units"]:
+        if u.get("wounded") and turn["pool"]["heal"] >= cards.unit_level(u["id"]):
+            more = " (one of its 2 wounds: poisoned)" if cards.unit_wounds(u) > 1 else ""
+            out.append(Option(f"t-healunit:{u['uid']}", f"heal {cards.unit_name(u['id'])}{more}"))
+    if not turn["queue"]:
+        out.append(Option("t-end", "end turn"))
+    return out
+
+
+def _play_options(state, seat: int) -> list[Option]:
+    hand = state["seats"][seat]["hand"]
+    # Any non-wound card can go sideways when some sideways use is open: no need to price every mode then.
+    sideways = any(sideways_ok(state, stat) for stat in SIDEWAYS)
+    return [Option(f"t-play:{c}", f"play {cards.name(c)}") for c in dict.fromkeys(hand)
+            if c != cards.WOUND and (sideways or card_modes(state, seat, c))]
+
+
+def sideways_ok(state, stat: str) -> bool:
+    turn = state["turn"]
+    if state.get("combat") is None:
+        if stat == "move":
+            return not turn["acted"]
+        if stat == "influence":
+            return not turn["acted"] or turn.get("action") == "interact"
+        return False
+    allowed = cards.combat_allowed(state)
+    if "sideways" not in allowed:
+        return False
+    return (stat == "attack" and "melee" in allowed) or (stat == "block" and "block" in allowed)
+
+
+def card_modes(state, seat: int, card_id: str) -> list[tuple[str, str]]:
+    """The ways to play a card now: (option id, label)."""
+    card = cards.CARDS[card_id]
+    if card.kind == cards.WOUND:
+        return []  # "Wound Cards: Cannot be played unless explicitly stated"
+    ctx = cards.make_ctx(state, seat, exclude=card_id)
+    out: list[tuple[str, str]] = []
+    basic_ok = cards.usable(state, seat, card.basic, ctx)
+    power_ok = cards.usable(state, seat, card.powered, ctx)
+    if card.kind in cards.ACTION_KINDS:
+        if basic_ok:
+            out.append(("t-basic", f"basic: {cards.describe(card.basic)}"))
+        if power_ok:
+            boost = state["turn"].get("boost", 0)
+            if boost:
+                effect = cards.describe(cards.boosted(card.powered, boost))
+                out.append(("t-pw", f"powered for free (+{boost}): {effect}"))
+            else:
+                for combo in mana.payments(state, seat, [card.colour]):
+                    if cards.usable_after_paying(state, seat, card.powered, combo, ctx):
+                        out.append(("t-pw:" + "/".join(combo), f"powered: {cards.describe(card.powered)}, paying "
+                                                               f"with {mana.labels(state, combo)}"))
+    elif card.kind == "spell":
+        # "Spell Cards: Powered by one corresponding Mana for their basic effect. At night, they can be
+        # powered with Mana and one Black Mana for a stronger effect."
+        if basic_ok:
+            for combo in mana.payments(state, seat, [card.colour]):
+                if cards.usable_after_paying(state, seat, card.basic, combo, ctx):
+                    out.append(("t-basic:" + "/".join(combo),
+                                f"{cards.describe(card.basic)}, paying with {mana.labels(state, combo)}"))
+        if power_ok and state["time"] == "night":
+            for combo in mana.payments(state, seat, [card.colour, "black"]):
+                if cards.usable_after_paying(state, seat, card.powered, combo, ctx):
+                    out.append(("t-pw:" + "/".join(combo), f"powered: {cards.describe(card.powered)}, paying "
+                                                           f"with {mana.labels(state, combo)}"))
+    elif card.kind == "artifact":
+        if basic_ok:
+            out.append(("t-basic", f"basic: {cards.describe(card.basic)}"))
+        if power_ok:
+            out.append(("t-pw", f"throw away: {cards.describe(card.powered)}"))
+    for stat in SIDEWAYS:  # "Any Non-Wound Card: Can be played sideways for 1 Move, Influence, Attack, or Block"
+        if sideways_ok(state, stat):
+            out.append((f"t-side:{stat}", f"sideways as {stat.title()} 1"))
+    return out
+
+
+def _unit_options(state, seat: int) -> list[Option]:
+    if state.get("combat") is not None and not _combat().units_allowed(state):
+        return []
+    out = []
+    for u in state["seats"][seat]["units"]:
+        if not u["ready"] or u.get("wounded"):
+            continue
+        for i, (tree, colour) in enumerate(unit_abilities(u["id"])):
+            if tree is None or not cards.usable(state, seat, tree):
+                continue
+            if colour and not mana.sources_for(state, seat, colour):
+                continue
+            label = f"use {cards.unit_name(u['id'])}: {cards.describe(tree)}"
+            if colour:
+                label += f" (paying {mana.label(state, mana.sources_for(state, seat, colour)[0])})"
+            out.append(Option(f"t-unit:{u['uid']}:{i}", label))
+    return out
+
+
+_UNIT_CACHE: dict[str, list] = {}
+_SKILLS: dict[str, dict] = {}
+
+
+def skill_rows() -> dict[str, dict]:
+    """skills.csv (mkcore's file) read once: id -> row with the parsed effect (None if not implemented)."""
+    if not _SKILLS:
+        import csv
+        import os
+        with open(os.path.join(os.path.dirname(__file__), "skills.csv"), newline="") as f:
+            for row in csv.DictReader(f):
+                try:
+                    row["tree"] = cards.parse(row["effect"])
+                except cards.EffectError:
+                    row["tree"] = None
+                _SKILLS[row["id"]] = row
+    return _SKILLS
+
+
+def _skill_options(state, seat: int) -> list[Option]:
+    """A learned skill, once a turn or once a round as its token says, when its effect is of use now."""
+    s = state["seats"][seat]
+    turn = state["turn"]
+    fighting = state.get("combat") is not None
+    out = []
+    for sk in s.get("skills", []):
+        row = skill_rows().get(sk)
+        if not row or row["tree"] is None or row["usage"] == "passive":
+            continue
+        if sk in (turn.get("skills_used", []) if row["usage"] == "once_per_turn" else s.get("skills_used", [])):
+            continue
+        if (row["phase"] == "no_combat" and fighting) or (row["phase"] == "combat_only" and not fighting):
+            continue
+        if cards.usable(state, seat, row["tree"]):
+            out.append(Option(f"t-skill:{sk}", f"use {row['name']}: {row['summary']}"))
+    return out
+
+
+def use_skill(state, seat: int, sk: str, events: list) -> None:
+    row = skill_rows()[sk]
+    state["turn"]["from_card"] = False
+    if row["usage"] == "once_per_turn":
+        state["turn"].setdefault("skills_used", []).append(sk)
+    else:
+        state["seats"][seat].setdefault("skills_used", []).append(sk)
+    events.append(Event(f"Seat {seat + 1} uses {row['name']}.", None, {"seat": seat, "skill": sk}))
+    cards.start(state, seat, row["tree"], events)
+
+
+def unit_abilities(unit_id: str) -> list[tuple[list | None, str | None]]:
+    """A unit's abilities parsed once; an ability naming a special no module implements is None."""
+    if unit_id not in _UNIT_CACHE:
+        parsed = []
+        for text, colour in unit_data.abilities(unit_id):
+            try:
+                parsed.append((cards.parse(text), colour))
+            except cards.EffectError:
+                parsed.append((None, colour))
+        _UNIT_CACHE[unit_id] = parsed
+    return _UNIT_CACHE[unit_id]
+
+
+def move_cost(state, key: str) -> int | None:
+    """hexmap.move_cost with this turn's terrain modifiers (Path Finding, Frost Bridge, Song of Wind)."""
+    m = state["map"]
+    base = hexmap.move_cost(m, key, state["time"])
+    h = m["hexes"].get(key)
+    if h is None or not state["turn"].get("terrain"):
+        return base
+    if base is None and (hexmap.is_rampaging(h) or h.get("site") == "city"):
+        return None
+    return cards.terrain_modified(state["turn"], h["terrain"], base)
+
+
+def move_targets(state, seat: int) -> list[str]:
+    """Neighbouring spaces the Move pool can pay for ("Total your Move Points and spend them according to
+    the Terrain Cost"); another hero's space is not entered (player-vs-player combat is not played)."""
+    turn = state["turn"]
+    s = state["seats"][seat]
+    if state.get("combat") is not None or turn["acted"] or not s["pos"]:
+        return []
+    m = state["map"]
+    others = {o["pos"] for i, o in enumerate(state["seats"]) if i != seat}
+    out = []
+    for n in hexmap.neighbours(s["pos"]):
+        cost = move_cost(state, n)
+        if cost is None or cost > turn["pool"]["move"]:
+            continue
+        if n in others and m["hexes"][n].get("site") != "portal":
+            continue
+        out.append(n)
+    return out
+
+
+def enterable_site(state, seat: int) -> str | None:
+    _, cell = interaction.site_here(state, seat)
+    if not cell or cell.get("site") not in ADVENTURE:
+        return None
+    site = cell["site"]
+    if cell.get("conquered") and site not in REENTERABLE:
+        return None
+    if site == "ancient_ruins" and not cell.get("ruins"):
+        return None
+    return site
+
+
+def plunder_effect() -> dict | None:
+    """The village's plunder interaction (sites.json): its effect, or None if the data lists none."""
+    for i in site_facts.site("village").get("interactions", []):
+        if i.get("type") == "plunder":
+            return i.get("effect")
+    return None
+
+
+def can_plunder(state, seat: int) -> bool:
+    """Village: "plunder" is played "before your turn" (the rulebook's label; the data: outside your own
+    turn, at most once between two of your turns): here at the very start of one's own turn, before anything
+    is done, once."""
+    turn = state["turn"]
+    if turn["started"] or turn.get("plundered") or plunder_effect() is None:
+        return False
+    if not state["seats"][seat]["deck"]:
+        return False  # nothing to draw: only the Reputation loss (effects of no use are not offered)
+    _, cell = interaction.site_here(state, seat)
+    return bool(cell and cell.get("site") == "village")
+
+
+def plunder(state, seat: int, events: list) -> None:
+    effect = plunder_effect()
+    state["turn"]["plundered"] = True
+    events.append(Event(f"Seat {seat + 1} plunders the village.", None, {"seat": seat, "kind": "plunder"}))
+    cards.change_reputation(state, seat, effect.get("reputation", -1), events)
+    cards.draw(state, seat, effect.get("draw_cards", 2), events)
+
+
+def can_burn(state, seat: int) -> bool:
+    _, cell = interaction.site_here(state, seat)
+    return bool(cell and cell.get("site") == "monastery" and not cell.get("burned"))
+
+
+# ---------------------------------------------------------------- apply
+
+def apply(state, seat: int, option_id: str, events: list) -> None:
+    turn = state["turn"]
+    if option_id.startswith("fx:"):
+        cards.effect_pick(state, seat, option_id, events)
+    elif option_id.startswith("c-"):
+        _combat().apply(state, seat, option_id, events)
+    elif option_id.startswith("i-"):
+        interaction.apply(state, seat, option_id, events)
+    else:
+        _apply_turn(state, seat, option_id, events)
+    turn = state["turn"]
+    if turn is not None and state.get("combat") is None and turn.get("combat_result"):
+        after_combat(state, seat, events)
+
+
+def _apply_turn(state, seat: int, option_id: str, events: list) -> None:
+    turn = state["turn"]
+    verb, _, arg = option_id[2:].partition(":")
+    if verb not in ("rest", "end", "announce", "play", "back", "interact", "plunder"):
+        turn["started"] = True  # something was done: resting is no longer an option
+    if verb == "back":
+        turn["pending"] = None
+    elif verb == "play":
+        turn["pending"] = {"kind": "card", "card": arg}
+    elif verb in ("basic", "pw", "side"):
+        play_card(state, seat, turn["pending"]["card"], verb, arg, events)
+    elif verb == "move":
+        move(state, seat, arg, events)
+    elif verb == "explore":
+        explore(state, seat, arg, events)
+    elif verb == "interact":
+        turn["pending"] = {"kind": "interact"}
+    elif verb == "enter":
+        enter_site(state, seat, events)
+    elif verb == "challenge":
+        challenge(state, seat, arg, events)
+    elif verb == "burn":
+        burn(state, seat, events)
+    elif verb == "plunder":
+        plunder(state, seat, events)
+    elif verb == "unit":
+        use_unit(state, seat, arg, events)
+    elif verb == "skill":
+        use_skill(state, seat, arg, events)
+    elif verb == "healunit":
+        heal_unit(state, seat, int(arg), events)
+    elif verb == "rest":
+        turn["started"] = True
+        turn["mode"] = "rest"
+        turn["pending"] = {"kind": "rest", "step": "first"}
+        events.append(Event(f"Seat {seat + 1} rests.", None, {"seat": seat}))
+    elif verb in ("rd", "rw", "rdone"):
+        rest_pick(state, seat, verb, arg, events)
+    elif verb == "announce":
+        # "a player with an empty Deed Deck announces the end of the round instead of taking a turn"
+        state["end_announced_by"] = seat
+        events.append(Event(f"Seat {seat + 1} announces the end of the round.", None,
+                            {"seat": seat, "kind": "round_end_announced"}))
+        state["turn"] = None
+    elif verb == "reward":
+        endturn.reward_pick(state, seat, arg, events)
+    elif verb == "end":
+        endturn.begin(state, seat, events)
+
+
+# ---------------------------------------------------------------- playing cards
+
+def play_card(state, seat: int, card_id: str, verb: str, arg: str, events: list) -> None:
+    turn = state["turn"]
+    s = state["seats"][seat]
+    card = cards.CARDS[card_id]
+    turn["pending"] = None
+    turn["from_card"] = True
+    s["hand"].remove(card_id)
+    if verb == "side":
+        s["play_area"].append(card_id)
+        cards.add_pool(turn, arg, 1 + (cards.ambush_bonus(turn, arg) if arg in ("attack", "block") else 0))
+        events.append(Event(f"Seat {seat + 1} plays {card.name} sideways for {arg.title()} 1.", None,
+                            {"seat": seat, "card": card_id, "mode": "sideways"}))
+        return
+    for src in (arg.split("/") if arg else []):
+        mana.pay(state, seat, src)
+    powered = verb == "pw"
+    tree = card.powered if powered else card.basic
+    if powered and card.kind in cards.ACTION_KINDS and not arg and turn.get("boost"):
+        tree = cards.boosted(tree, turn["boost"])
+        turn["boost"] = 0
+    if powered and card.kind == "artifact":
+        s["removed"].append(card_id)  # "thrown away (removed from the game) for a stronger effect"
+    else:
+        s["play_area"].append(card_id)
+    how = ("thrown away" if card.kind == "artifact" else "powered") if powered else "basic"
+    turn.setdefault("played", []).append([card_id, how])
+    events.append(Event(f"Seat {seat + 1} plays {card.name} ({how}).", None,
+                        {"seat": seat, "card": card_id, "mode": how}))
+    cards.start(state, seat, tree, events)
+
+
+def use_unit(state, seat: int, arg: str, events: list) -> None:
+    uid, index = (int(x) for x in arg.split(":"))
+    unit = next(u for u in state["seats"][seat]["units"] if u["uid"] == uid)
+    tree, colour = unit_abilities(unit["id"])[index]
+    if colour:
+        mana.pay(state, seat, mana.sources_for(state, seat, colour)[0])
+    unit["ready"] = False
+    state["turn"]["unit_uid"] = uid
+    state["turn"]["from_card"] = False
+    events.append(Event(f"Seat {seat + 1} uses {cards.unit_name(unit['id'])}.", None, {"seat": seat, "unit": uid}))
+    cards.start(state, seat, tree, events)
+
+
+def heal_unit(state, seat: int, uid: int, events: list) -> None:
+    unit = next(u for u in state["seats"][seat]["units"] if u["uid"] == uid)
+    # "Healing a Unit costs Healing points equal to its level", once per wound: a poisoned Unit twice.
+    state["turn"]["pool"]["heal"] -= cards.unit_level(unit["id"])
+    cards.heal_unit_wound(unit)
+    events.append(Event(f"Seat {seat + 1} heals {cards.unit_name(unit['id'])}.", None, {"seat": seat}))
+
+
+# ---------------------------------------------------------------- rest
+
+def rest_options(state, seat: int) -> list[tuple[str, str]]:
+    """Standard Rest: "If you have at least one non-wound card in hand, discard one non-wound card and any
+    number of Wounds." Slow Recovery: "If your hand consists only of Wounds, discard one Wound"."""
+    s = state["seats"][seat]
+    step = state["turn"]["pending"]["step"]
+    non_wounds = [c for c in dict.fromkeys(s["hand"]) if c != cards.WOUND]
+    if step == "first":
+        if non_wounds:
+            return [(f"t-rd:{c}", f"discard {cards.name(c)}") for c in non_wounds]
+        return [("t-rw:slow", "discard a Wound (slow recovery)")]
+    out = [("t-rdone", "finish resting")]
+    if cards.wounds_in_hand(s):
+        n = cards.wounds_in_hand(s)
+        out.insert(0, ("t-rw:all", f"discard all {n} Wounds" if n > 1 else "discard the Wound"))
+        if cards.wounds_in_hand(s) > 1:
+            out.insert(1, ("t-rw:one", "discard one Wound"))
+    return out
+
+
+def rest_pick(state, seat: int, verb: str, arg: str, events: list) -> None:
+    s = state["seats"][seat]
+    turn = state["turn"]
+    if verb == "rd":
+        s["hand"].remove(arg)
+        s["discard"].append(arg)
+        events.append(Event(f"Seat {seat + 1} discards {cards.name(arg)} to rest.", None, {"seat": seat}))
+        if cards.wounds_in_hand(s):
+            turn["pending"] = {"kind": "rest", "step": "wounds"}
+            return
+    elif verb == "rw":
+        n = {"slow": 1, "one": 1, "all": cards.wounds_in_hand(s)}[arg]
+        for _ in range(n):
+            s["hand"].remove(cards.WOUND)
+            s["discard"].append(cards.WOUND)
+        events.append(Event(f"Seat {seat + 1} discards {n} Wound{'s' if n > 1 else ''} to rest.", None,
+                            {"seat": seat}))
+        if arg == "one" and cards.wounds_in_hand(s):
+            return
+    turn["pending"] = None
+    endturn.begin(state, seat, events)
+
+
+# ---------------------------------------------------------------- moving and exploring
+
+def move(state, seat: int, dest: str, events: list) -> None:
+    turn = state["turn"]
+    s = state["seats"][seat]
+    m = state["map"]
+    src = s["pos"]
+    turn["pool"]["move"] -= move_cost(state, dest)
+    turn["moved_from"].append(src)
+    s["pos"] = dest
+    events.append(Event(f"Seat {seat + 1} moves to {dest}.", None, {"seat": seat, "to": dest}))
+    events += hexmap.reveal_garrisons_near(m, dest, state["time"])
+    # "You are attacked if your move takes you between spaces adjacent to a Rampaging Enemy."
+    tokens = []
+    for h in hexmap.provoking(m, src, dest):
+        tokens += [dict(t, hex=h) for t in m["hexes"][h]["enemies"]]
+    cell = m["hexes"][dest]
+    site = cell.get("site")
+    assault = site_facts.is_fortified(site) and not cell.get("conquered")
+    if opponents_keep(cell, seat):
+        # "an assault begins if you enter ... an opponent's Keep". Its owner is never there (no hero enters
+        # another hero's space: First Reconnaissance has "pvp_combat": false), so the keep is defended by a
+        # gray token and gives half Fame (sites.json keep.other_players_keep).
+        facts = site_facts.site("keep").get("other_players_keep") or {}
+        cards.change_reputation(state, seat, facts.get("reputation", -1), events)
+        fight = (facts.get("if_owner_absent") or {}).get("fight") or {"colour": "gray", "count": 1}
+        drawn = [enemy_data.draw(state, fight["colour"]) for _ in range(fight.get("count", 1))]
+        tokens = [t for t in drawn if t is not None] + tokens
+        begin_combat(state, seat, tokens, {"kind": "site", "hex": dest, "site": site, "fortified": 1,
+                                           "return_to": src, "opponents_keep": True, "half_fame": True}, events)
+    elif assault:
+        # "Movement ends and an assault begins if you enter an unconquered Fortified Site"
+        tokens = [dict(t, hex=dest) for t in cell["enemies"]] + tokens
+        fort = 2 if site == "city" else 1
+        # "Every time you make an assault, you lose 1 Reputation" (sites.json: assault.reputation -1)
+        cards.change_reputation(state, seat, site_facts.assault_reputation(site), events)
+        begin_combat(state, seat, tokens, {"kind": "site", "hex": dest, "site": site, "fortified": fort,
+                                           "return_to": src}, events)
+    elif tokens:
+        begin_combat(state, seat, tokens, {"kind": "provoked", "hex": dest, "site": None, "fortified": 0,
+                                           "return_to": None}, events)
+
+
+def opponents_keep(cell: dict, seat: int) -> bool:
+    return cell.get("site") == "keep" and bool(cell.get("conquered")) and cell.get("owner") not in (None, seat)
+
+
+def explore(state, seat: int, centre: str, events: list) -> None:
+    """"You can reveal the top map tile for 2 Move Points"; First Reconnaissance: +1 Fame per tile."""
+    turn = state["turn"]
+    s = state["seats"][seat]
+    turn["pool"]["move"] -= hexmap.EXPLORE_COST
+    rng = Rng(state["rng"])
+    draws = []
+
+    def draw_enemy(colour):
+        state["rng"] = rng.state
+        token = enemy_data.draw(state, colour)
+        rng.state = state["rng"]
+        draws.append(token)
+        return token
+
+    draw_ruins = None
+    if state.get("ruins", {}).get("pile") is not None and "ruins_pile" not in state["map"]:
+        def draw_ruins():
+            pile = state["ruins"]["pile"]
+            return pile.pop() if pile else None
+    _, evs = hexmap.explore(state["map"], centre, rng, draw_enemy, state["time"], draw_ruins)
+    state["rng"] = rng.state
+    events += evs
+    s["fame"] += FAME_PER_TILE
+    events.append(Event(f"Seat {seat + 1} explores and gains {FAME_PER_TILE} Fame.", None,
+                        {"seat": seat, "fame": FAME_PER_TILE}))
+    if evs and evs[0].data.get("city") and state.get("city_revealed_by") is None:
+        state["city_revealed_by"] = seat
+    for e in evs:  # "a monastery: an Advanced Action card joins the Unit offer" (kept apart: offers["monastery"])
+        if e.data.get("type") == "monastery_revealed":
+            deck = state["decks"].get("advanced") or []
+            for _ in range(min(int(e.data.get("advanced_actions", 1)), len(deck))):
+                state.setdefault("offers", {}).setdefault("monastery", []).append(deck.pop())
+    events += hexmap.reveal_garrisons_near(state["map"], s["pos"], state["time"])
+
+
+# ---------------------------------------------------------------- actions that start a combat
+
+def begin_combat(state, seat: int, tokens: list, context: dict, events: list) -> None:
+    turn = state["turn"]
+    turn["acted"] = True
+    turn["action"] = context["kind"]
+    turn["pending"] = None
+    _combat().start(state, seat, tokens, context, events)
+    if state.get("combat") is None and turn.get("combat_result"):
+        after_combat(state, seat, events)
+
+
+def enter_site(state, seat: int, events: list) -> None:
+    """"Enter an Adventure Site (like Ancient Ruins or a Dungeon) as an action"."""
+    pos, cell = interaction.site_here(state, seat)
+    site = cell["site"]
+    ruins_id = (cell.get("ruins") or {}).get("id")
+    if site == "ancient_ruins":
+        events += hexmap.reveal_ruins(state["map"], pos)
+        token = site_facts.ruins_token(ruins_id)
+        if token["kind"] == "altar":
+            state["turn"]["acted"] = True
+            state["turn"]["action"] = "altar"
+            state["turn"]["pending"] = None
+            _altar(state, seat, pos, cell, token, events)
+            return
+    colours = site_facts.entry_enemies(site, ruins_id)
+    if site in REENTERABLE:
+        tokens = []  # "fresh token each entry"
+    else:
+        tokens = [dict(t, hex=pos) for t in cell.get("enemies", [])]
+    for colour in colours[len(tokens):]:
+        t = enemy_data.draw(state, colour)
+        if t is not None:
+            tokens.append(t)
+    begin_combat(state, seat, tokens, {"kind": "site", "hex": pos, "site": site, "fortified": 0,
+                                       "return_to": None}, events)
+
+
+def _altar(state, seat, pos, cell, token, events):
+    """An altar ruins token: pay the mana it shows for its Fame (taken automatically if affordable)."""
+    needs = [c for c, n in token.get("pay_mana", {}).items() for _ in range(n)]
+    combos = mana.payments(state, seat, needs)
+    if not combos:
+        events.append(Event(f"Seat {seat + 1} cannot pay the altar's mana.", None, {"seat": seat}))
+        return
+    for src in combos[0]:
+        mana.pay(state, seat, src)
+    state["seats"][seat]["fame"] += token.get("fame", 0)
+    _conquer(state, seat, pos, cell)
+    hexmap.discard_ruins(state["map"], pos)
+    events.append(Event(f"Seat {seat + 1} pays the altar and gains {token.get('fame', 0)} Fame.", None,
+                        {"seat": seat}))
+
+
+def challenge(state, seat: int, where: str, events: list) -> None:
+    cell = state["map"]["hexes"][where]
+    tokens = [dict(t, hex=where) for t in cell["enemies"]]
+    begin_combat(state, seat, tokens, {"kind": "challenge", "hex": where, "site": None, "fortified": 0,
+                                       "return_to": None}, events)
+
+
+def burn(state, seat: int, events: list) -> None:
+    """"As an action, you can burn a Monastery (with a reputation penalty)": Reputation -3, fight a violet
+    enemy (no units); victory destroys it and gives an Artifact at the end of the turn."""
+    pos, cell = interaction.site_here(state, seat)
+    facts = site_facts.site("monastery")["burn"]
+    cards.change_reputation(state, seat, facts["reputation"], events)
+    tokens = [t for t in (enemy_data.draw(state, c) for c in facts["enemies"]) if t is not None]
+    begin_combat(state, seat, tokens, {"kind": "burn", "hex": pos, "site": "monastery", "fortified": 0,
+                                       "return_to": None}, events)
+
+
+def _conquer(state, seat, pos, cell) -> None:
+    cell["conquered"] = True
+    if cell.get("owner") is None:
+        cell["owner"] = seat
+        state["seats"][seat]["shields"] = state["seats"][seat].get("shields", 0) + 1
+
+
+def after_combat(state, seat: int, events: list) -> None:
+    """The outcome for the site ("Mark with a shield. Claim indicated reward at turn end")."""
+    turn = state["turn"]
+    result = turn["combat_result"]
+    turn["combat_result"] = None
+    turn["last_combat"] = result
+    ctx = result["context"]
+    if not result["victory"] or ctx.get("kind") not in ("site", "burn"):
+        return
+    pos = ctx["hex"]
+    cell = state["map"]["hexes"][pos]
+    site = ctx.get("site")
+    if ctx["kind"] == "burn":
+        cell["burned"] = True
+        _conquer(state, seat, pos, cell)
+        turn["rewards"] += list(site_facts.site("monastery")["burn"]["reward"])
+        return
+    if ctx.get("opponents_keep"):  # the keep changes hands: the owner's shield is replaced (no reward)
+        old = state["seats"][cell["owner"]]
+        old["shields"] = max(0, old.get("shields", 0) - 1)
+        cell["owner"] = None
+        _conquer(state, seat, pos, cell)
+        events.append(Event(f"Seat {seat + 1} takes the keep.", None, {"seat": seat, "hex": pos}))
+        return
+    first = not cell.get("conquered")
+    ruins_id = (cell.get("ruins") or {}).get("id")
+    _conquer(state, seat, pos, cell)
+    if first or site not in REENTERABLE:
+        turn["rewards"] += site_facts.conquest_reward(site, ruins_id)
+    if site == "ancient_ruins":
+        hexmap.discard_ruins(state["map"], pos)
+
+
+# ---------------------------------------------------------------- default
+
+def default(state, seat: int) -> str:
+    """Rest at the start of a turn (if possible), else end it safely."""
+    turn = state["turn"]
+    pending = turn.get("pending")
+    text, opts = options(state, seat)
+    ids = [o.id for o in opts]
+    if pending is not None:
+        if "t-back" in ids:
+            return "t-back"
+        if "t-rdone" in ids:
+            return "t-rdone"
+        return ids[0]
+    if state.get("combat") is not None:
+        return _combat().default_option(state)
+    if "t-rest" in ids:
+        return "t-rest"
+    if "t-end" in ids:
+        return "t-end"
+    return ids[0]

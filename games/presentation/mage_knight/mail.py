@@ -1,0 +1,172 @@
+"""Mage Knight's situation in a prompt email, as short plain-text sections, from ``engine.view(state, seat)`` only.
+
+The map becomes a short list: the hexes within two spaces of the player's hero (terrain and its cost now, site,
+shield, tokens, other heroes) and where a tile may be explored. Face-down tokens are named by their colour only,
+because that is all the view holds. (What happened since the last prompt is the mail's own section.)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..generic.mail import Section
+from . import hexgeom as hg
+from . import labels
+from .board import combat, pool
+
+NEAR = 2  # how far around the hero the email lists the map
+
+
+def _crystals(c: dict[str, Any] | None) -> str:
+    c = c or {}
+    parts = [f"{c[k]} {k}" for k in ("red", "blue", "green", "white") if c.get(k)]
+    return ", ".join(parts) or "none"
+
+
+def _units(units: list[dict[str, Any]]) -> str:
+    return ", ".join(f"{u.get('name') or labels.words(u.get('id', ''))} ("
+                     + ("wounded" if u.get("wounded") else "ready" if u.get("ready", True) else "spent") + ")"
+                     for u in units) or "none"
+
+
+def _hex_line(h: dict[str, Any], time: str, me: int | None = None) -> str:
+    name, _, day, night = labels.terrain(h.get("terrain"))
+    cost = "impassable" if day is None else f"costs {night if time == 'night' else day}"
+    parts = [f"{h['q']},{h['r']} {name} ({cost})"]
+    if h.get("site"):
+        site = labels.site_name(h["site"])
+        if isinstance(h.get("owner"), int):
+            site += f", shield of seat {h['owner'] + 1}"
+        if h.get("burned"):
+            site += ", burned"
+        parts.append(site)
+    foes = []
+    for e in h.get("enemies") or []:
+        if e.get("face_up"):
+            foes.append(f"{e.get('name') or labels.words(e.get('id', ''))} (armor {e.get('armor')}, attack "
+                        f"{labels.attacks_text(e.get('attacks'))})")
+        else:
+            foes.append(f"a face-down {e.get('colour')} enemy")
+    if foes:
+        parts.append(("rampaging: " if h.get("rampaging") else "enemies: ") + "; ".join(foes))
+    ruins = h.get("ruins")
+    if ruins:
+        parts.append(f"ruins token {labels.words(ruins.get('id', ''))}" if ruins.get("face_up")
+                     else "a face-down ruins token")
+    heroes = [s for s in h.get("heroes") or [] if s != me]
+    if heroes:
+        parts.append("hero" + ("es" if len(heroes) > 1 else "") + " of seat " + ", ".join(str(s + 1) for s in heroes))
+    return " - ".join(parts)
+
+
+def around(view: dict[str, Any], pos: str | None, me: int | None = None) -> list[str]:
+    """The hexes near ``pos`` (nearest first), then the explore frontier."""
+    vmap = view.get("map") or {}
+    hexes = vmap.get("hexes") or []
+    time = view.get("time") or "day"
+    if pos:
+        here = hg.parse(pos)
+        near = [(hg.distance(here, (int(h["q"]), int(h["r"]))), h) for h in hexes]
+        lines = [("You are at " if d == 0 else "") + _hex_line(h, time, me)
+                 for d, h in sorted(near, key=lambda x: (x[0], x[1]["r"], x[1]["q"])) if d <= NEAR]
+    else:
+        lines = ["Your hero is not on the map yet."]
+    explore = vmap.get("explore") or []
+    if explore:
+        lines.append("A new tile may be explored at (2 Move, from a space next to it): " + "; ".join(explore))
+    if vmap.get("tiles_left") is not None:
+        lines.append(f"Tiles left to explore: {vmap['tiles_left']}")
+    return lines
+
+
+def card_line(c: dict[str, Any]) -> str:
+    colour = c.get("colour")
+    head = c.get("name") or labels.words(c.get("id", ""))
+    if colour and c.get("kind") != "wound":
+        head += f" ({colour})"
+    return head + (f": {c['text']}" if c.get("text") else "")
+
+
+def situation(view: dict[str, Any], seat: int) -> list[Section]:
+    heroes = {h["seat"]: h for h in view.get("heroes") or []}
+    me = heroes.get(seat) or {}
+    mine = view.get("me") or {}
+    sections: list[Section] = []
+    sections.append(("Your hero", [
+        f"{me.get('name') or labels.words(me.get('hero', ''))} (seat {seat + 1})" + (f" at {me['pos']}" if me.get("pos") else ""),
+        f"Fame {me.get('fame', 0)}, Reputation {me.get('reputation', 0)}, level {me.get('level', 1)}, "
+        f"armor {me.get('armor')}, hand limit {me.get('hand_limit')}, command {me.get('command')}",
+        f"Deed deck {me.get('deck_count', 0)} cards, discard pile {me.get('discard_count', 0)}",
+        f"Crystals: {_crystals(me.get('crystals'))}" + (f"; mana tokens this turn: {', '.join(mine['tokens'])}"
+                                                       if mine.get("tokens") else ""),
+        f"Units: {_units(me.get('units') or [])}",
+    ] + ([f"Tactic: {labels.tactic(me['tactic'])['name']}"] if me.get("tactic") else [])))
+    sections.append(("Your hand", [card_line(c) for c in mine.get("hand") or []] or ["(empty)"]))
+    p = pool(view.get("turn"))
+    if p:
+        attack = ", ".join(f"{a['label']} {a['text']}" for a in p["attack"] if a["total"]) or "Attack 0"
+        turn_seat = view["turn"].get("seat")
+        title = "This turn" if turn_seat == seat else f"This turn (seat {turn_seat + 1}'s)"
+        sections.append((title, [
+            f"Move {p['move']}, Influence {p['influence']}, {attack}, Block {p['block_text']}"
+            + (f", Heal {p['heal']}" if p["heal"] else "") + (" (resting)" if p["mode"] == "rest" else "")]))
+    c = combat(view)
+    if c:
+        lines = [f"{c['kind']}{' at ' + c['hex'] if c['hex'] else ''}{' (' + c['site'] + ')' if c['site'] else ''}: "
+                 f"{c['phase']}"]
+        for e in c["enemies"]:
+            if not e["face_up"]:
+                lines.append(f"a face-down {e['colour']} enemy")
+                continue
+            state = [s for s, on in (("blocked", e["blocked"]), ("defeated", e["defeated"])) if on]
+            lines.append(f"{e['name']}: armor {e['armor']}, attack {e['attacks']}"
+                         + (f"; {e['abilities']}" if e["abilities"] else "")
+                         + (f"; resists {e['resistances']}" if e["resistances"] else "")
+                         + (f" [{', '.join(state)}]" if state else ""))
+        sections.append(("Combat", lines))
+    sections.append(("Around you", around(view, me.get("pos"), seat)))
+    dice = [d.get("colour", "?") + (" (taken)" if d.get("taken") else "") for d in view.get("source") or []]
+    time = view.get("time") or "day"
+    sections.append(("Mana source", [", ".join(dice) or "no dice",
+                                     "Night: black mana powers spells, gold cannot be used." if time == "night"
+                                     else "Day: gold counts as any basic colour, black cannot be used."]))
+    offers = view.get("offers") or {}
+
+    def names(items):
+        return ", ".join(i.get("name") or labels.words(i.get("id", "")) if isinstance(i, dict) else labels.words(i)
+                         for i in items) or "none"
+    sections.append(("Offers", [f"Units: {names(offers.get('units') or [])}",
+                                f"Advanced actions: {names(offers.get('advanced') or [])}",
+                                f"Spells: {names(offers.get('spells') or [])}"]))
+    tactics = view.get("tactics") or {}
+    if view.get("phase") == "tactics" and tactics.get("available"):
+        sections.append(("Tactics", ["Still to choose: " + ", ".join(
+            f"{t['name']} ({t['number']})" if t["number"] else t["name"]
+            for t in (labels.tactic(x) for x in tactics["available"]))]))
+    others = []
+    for s, h in sorted(heroes.items()):
+        if s == seat:
+            continue
+        others.append(f"Seat {s + 1} {h.get('name') or labels.words(h.get('hero', ''))}"
+                      + (f" at {h['pos']}" if h.get("pos") else "")
+                      + f": Fame {h.get('fame', 0)}, Reputation {h.get('reputation', 0)}, level {h.get('level', 1)}; "
+                      f"hand {h.get('hand_count', 0)}, deed deck {h.get('deck_count', 0)}; units: {_units(h.get('units') or [])}")
+    dummy = view.get("dummy")
+    if dummy:
+        others.append(f"Dummy Player {labels.words(dummy.get('hero', ''))}: deed deck {dummy.get('deck_count', 0)}, "
+                      f"crystals {_crystals(dummy.get('crystals'))}")
+    if others:
+        sections.append(("The other heroes", others))
+    return sections
+
+
+def where_in_game(view: dict[str, Any]) -> str:
+    """A short "round, day or night, whose turn" line for the subject and heading (seats 1-based)."""
+    if view.get("over"):
+        return "Game over"
+    head = f"Round {view.get('round')} of {view.get('rounds_total')} ({(view.get('time') or 'day').capitalize()})"
+    current = view.get("current")
+    who = f"seat {current + 1}" if isinstance(current, int) and current >= 0 else "the Dummy Player"
+    if view.get("phase") == "tactics":
+        return f"{head}: tactics, {who} chooses"
+    return f"{head}: {who}'s turn"
