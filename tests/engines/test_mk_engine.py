@@ -114,3 +114,28 @@ def test_a_turn_is_one_step():
     assert E.is_step_complete(s) and E.pending(s) == []
     E.resolve(s)
     assert E.step(s) == step + 1 and E.pending(s) == [1 - seat]
+
+
+def test_events_that_open_with_a_seat_carry_a_wording_that_names_the_player():
+    """Issue 11 item 1 for this game: "every surface ... render them in plain English with the players' names";
+    an event "Seat 2 moves to ..." carries ``wording`` "{seat} moves to ..." with ``seat`` its 0-based position."""
+    from games.engines.bots import RandomBot
+    from games.presentation.wording import fill_wording
+
+    engine = MageKnightEngine()
+    state = engine.new_game(players=2, options={}, seed=3)
+    bots = [RandomBot(1), RandomBot(2)]
+    worded = 0
+    for _ in range(300):
+        if engine.is_over(state):
+            break
+        for seat in engine.pending(state):
+            for event in engine.apply(state, seat, bots[seat].choose(engine, state, seat)):
+                seat_of = event.data.get("seat")
+                if isinstance(seat_of, int) and seat_of >= 0 and event.text.startswith(f"Seat {seat_of + 1} "):
+                    text = fill_wording(event.data, {0: "alice", 1: "bob"})
+                    assert text == ("alice", "bob")[seat_of] + event.text[len(f"Seat {seat_of + 1}"):]
+                    worded += 1
+        if engine.is_step_complete(state):
+            engine.resolve(state)
+    assert worded > 20

@@ -19,6 +19,20 @@ from .view import card_name, view as _view
 
 
 
+def _with_wording(event: Event) -> Event:
+    """An event whose text opens with its seat ("Seat 2 moves to ...") also carries that sentence as
+    ``data["wording"]`` with ``{seat}`` in the seat's place, so every surface can name the player ("bob moves to
+    ...", games/presentation/wording.py) while the engine's own text stays 1-based for everyone else."""
+    seat = event.data.get("seat")
+    if "wording" in event.data or not isinstance(seat, int) or isinstance(seat, bool) or seat < 0:
+        return event
+    opening = f"Seat {seat + 1}"
+    if not event.text.startswith(opening) or event.text[len(opening):len(opening) + 1].isdigit():
+        return event
+    rest = event.text[len(opening):].replace("{", "{{").replace("}", "}}")
+    return Event(event.text, event.seats, {**event.data, "wording": "{seat}" + rest})
+
+
 class MageKnightEngine(Engine):
     slug = "mage_knight"
     name = "Mage Knight"
@@ -76,7 +90,7 @@ class MageKnightEngine(Engine):
         run(state, ev)
         if state["dec"] is not None and (state["dec"]["seat"] != state["owner"] or state["dec"].get("fresh")):
             state["held"], state["dec"] = state["dec"], None
-        return ev
+        return [_with_wording(e) for e in ev]
 
     def is_step_complete(self, state: State) -> bool:
         return not state["over"] and state["dec"] is None
