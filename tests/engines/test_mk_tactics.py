@@ -200,3 +200,15 @@ def test_sparing_power_cards_return_at_the_round_end():
     deck = len(seat["deck"])
     tactic_turn.end_of_round(seat)
     assert len(seat["deck"]) == deck + 1 and "stored" not in seat and "tactic_used" not in seat
+
+
+def test_greedy_bot_takes_long_night_before_announcing():
+    """Long Night "when your Deed deck is empty": the GreedyBot takes the 3 cards rather than announce the end."""
+    from games.engines.mage_knight.bots import GreedyBot
+    s, me = game_with("long_night")
+    seat = s["seats"][me]
+    seat["discard"] += seat["deck"]
+    seat["deck"] = []
+    E._last = None
+    assert {"t-announce", "t-tactic:night"} <= set(ids(s))
+    assert GreedyBot().choose(E, s, me) == "t-tactic:night"
