@@ -84,12 +84,13 @@ def pending_options(state, seat: int) -> tuple[str, list[Option]]:
     s = state["seats"][seat]
     if pending["kind"] == "meditate":
         n = len(pending["set_aside"])
-        ops = [Option("t-tactic:done", f"done: shuffle {n} card{'' if n == 1 else 's'} in and draw as many")]
+        what = "no cards" if n == 0 else f"{n} card{'' if n == 1 else 's'}"
+        ops = [Option("t-tactic:done", f"done: shuffle {what} in and draw as many")]
         if n < MEDITATE_MAX:
             ops += [Option(f"t-tactic:card:{c}", f"shuffle in {cards.name(c)}") for c in dict.fromkeys(s["hand"])]
         return "Midnight Meditation: choose up to 5 cards", ops
     n = len(pending["dice"])
-    ops = [Option("t-tactic:done", f"done: reroll {n} di{'e' if n == 1 else 'ce'}")]
+    ops = [Option("t-tactic:done", "done: reroll no dice" if n == 0 else f"done: reroll {n} di{'e' if n == 1 else 'ce'}")]
     if n < SEARCH_MAX:
         dice = state["source"]["dice"]
         seen = set()
