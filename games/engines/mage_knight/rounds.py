@@ -208,6 +208,7 @@ def prepare_round(state: dict, rng: Rng, ev: list) -> None:
     refresh_offers(state, rng)
     state["tactics"]["available"] = [t for t in tactics_of(state["time"]) if t not in state["tactics"]["removed"]]
     state["tactics"]["chosen"] = {}
+    state["tactics"].pop("extra_turn", None)  # The Right Moment's turn never outlives its round
     if state["dummy"] is not None:
         state["dummy"]["tactic"] = None
     for i, s in enumerate(state["seats"]):
