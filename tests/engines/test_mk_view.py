@@ -28,11 +28,13 @@ def midgame(players, seed, picks=150):
 
 
 def scramble(s, keep_seat):
-    """Every secret changed: other seats' hands, every deck's order, face-down enemies and ruins, skill piles."""
+    """Every secret changed: other seats' hands, Sparing Power's stored cards, every deck's order, face-down enemies and ruins, skill piles."""
     t = copy.deepcopy(s)
     for i, seat in enumerate(t["seats"]):
         seat["deck"].reverse()
         seat["skill_pile"].reverse()
+        if seat.get("stored"):  # face down under Sparing Power: hidden from its owner too
+            seat["stored"] = ["canary_card"] * len(seat["stored"])
         if i != keep_seat:
             seat["hand"] = ["wound"] * len(seat["hand"])
     for key in ("advanced", "spells", "artifacts", "units_regular", "units_elite"):

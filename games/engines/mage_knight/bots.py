@@ -94,6 +94,8 @@ class GreedyBot(Bot):
         wounds = s["hand"].count("wound")
         if "t-rest" in ids and (wounds >= 2 or wounds == len(s["hand"])):
             return "t-rest"
+        if "t-tactic:night" in ids:  # Long Night: 3 cards back as the deck beat announcing the round's end
+            return "t-tactic:night"
         if "t-announce" in ids:
             return "t-announce"
         if "t-interact" in ids and self._recruitable(state, seat):

@@ -185,7 +185,8 @@ def finish(state, seat: int, events: list) -> None:
         levels = None
     if levels is not None and hasattr(levels, "gain"):
         levels.gain(state, seat, events)
-    missing = s["hand_limit"] + keep_bonus(state, seat) - len(s["hand"])
+    from .tactic_turn import hand_limit_bonus  # Planning
+    missing = s["hand_limit"] + keep_bonus(state, seat) + hand_limit_bonus(state, seat) - len(s["hand"])
     if missing > 0:
         cards.draw(state, seat, missing, events)
     state["turn"] = None

@@ -11,7 +11,7 @@ from collections import Counter
 from . import cards, enemies, units
 from .setup import HEROES, WOUNDS
 
-PILES = ("deck", "hand", "discard", "play_area", "removed")
+PILES = ("deck", "hand", "discard", "play_area", "removed", "stored")  # stored: under Sparing Power
 _ALL = {k: Counter(cards.deck_of(k)) for k in ("advanced", "spell", "artifact")}
 _ENEMIES = Counter({e.id: e.copies for e in enemies.ENEMIES.values()})
 _UNITS = Counter({u.id: u.copies for u in units.UNITS.values()})
@@ -29,7 +29,7 @@ def check(state: dict) -> list[str]:
     for i, s in enumerate(state["seats"]):
         owned = Counter()
         for p in PILES:
-            owned.update(s[p])
+            owned.update(s.get(p, ()))
         basics = Counter({c: n for c, n in owned.items() if _kind(c) == "basic"})
         if basics != Counter(HEROES[s["hero"]]["deck"]):
             bad.append(f"seat {i}: basic cards not conserved: {dict(basics - Counter(HEROES[s['hero']]['deck']))} "

@@ -13,7 +13,7 @@ import os
 
 from ..base import Event
 from ..rng import Rng
-from . import dummy
+from . import dummy, tactic_turn
 from .setup import COLOURS, roll_source
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -114,6 +114,9 @@ def next_actor(state: dict) -> int | None:
         owed = set(state["final_turns"]) if owed is None else owed & set(state["final_turns"])
     if owed is not None and not owed:
         return None
+    extra = state["tactics"].pop("extra_turn", None)
+    if extra is not None and owed is None:
+        return extra  # The Right Moment: "take another turn right after it" (turn_at stays: the order goes on after)
     i = state["turn_at"]
     for _ in range(len(order)):
         i = (i + 1) % len(order)
@@ -205,9 +208,11 @@ def prepare_round(state: dict, rng: Rng, ev: list) -> None:
     refresh_offers(state, rng)
     state["tactics"]["available"] = [t for t in tactics_of(state["time"]) if t not in state["tactics"]["removed"]]
     state["tactics"]["chosen"] = {}
+    state["tactics"].pop("extra_turn", None)  # The Right Moment's turn never outlives its round
     if state["dummy"] is not None:
         state["dummy"]["tactic"] = None
     for i, s in enumerate(state["seats"]):
+        tactic_turn.end_of_round(s)
         s["skills_used"] = []
         for u in s["units"]:
             u["ready"] = True

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from ..base import Event, Option
 from ..rng import Rng
-from . import cards, endturn, hexmap, interaction, mana
+from . import cards, endturn, hexmap, interaction, mana, tactic_turn
 from . import enemies as enemy_data
 from . import sites as site_facts
 from . import units as unit_data
@@ -81,6 +81,8 @@ def options(state, seat: int) -> tuple[str, list[Option]]:
                     + [Option("t-back", "done")])
         if kind == "reward":
             return "Choose your reward", [Option(i, lab) for i, lab in endturn.reward_options(state, seat)]
+        if kind in ("meditate", "search"):
+            return tactic_turn.pending_options(state, seat)
     if state.get("combat") is not None:
         opts = list(_combat().options(state, seat))
         opts += _play_options(state, seat) + _unit_options(state, seat) + _skill_options(state, seat)
@@ -98,6 +100,7 @@ def first_level(state, seat: int) -> list[Option]:
         out.append(Option("t-rest", "rest"))
     if fresh and not s["deck"] and state.get("end_announced_by") is None:
         out.append(Option("t-announce", "announce the end of the round"))
+    out += tactic_turn.first_level(state, seat)
     if can_plunder(state, seat):
         out.append(Option("t-plunder", "plunder the village (draw 2 cards, Reputation -1)"))
     out += _play_options(state, seat)
@@ -375,7 +378,7 @@ def apply(state, seat: int, option_id: str, events: list) -> None:
 def _apply_turn(state, seat: int, option_id: str, events: list) -> None:
     turn = state["turn"]
     verb, _, arg = option_id[2:].partition(":")
-    if verb not in ("rest", "end", "announce", "play", "back", "interact", "plunder"):
+    if verb not in ("rest", "end", "announce", "play", "back", "interact", "plunder", "tactic"):
         turn["started"] = True  # something was done: resting is no longer an option
     if verb == "back":
         turn["pending"] = None
@@ -397,6 +400,8 @@ def _apply_turn(state, seat: int, option_id: str, events: list) -> None:
         burn(state, seat, events)
     elif verb == "plunder":
         plunder(state, seat, events)
+    elif verb == "tactic":
+        tactic_turn.apply(state, seat, arg, events)
     elif verb == "unit":
         use_unit(state, seat, arg, events)
     elif verb == "skill":

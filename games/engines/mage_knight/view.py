@@ -62,6 +62,7 @@ def _hero(state: dict, i: int) -> dict[str, Any]:
             "crystals": dict(s["crystals"]), "deck_count": len(s["deck"]), "hand_count": len(s["hand"]),
             "discard_count": len(s["discard"]), "play_area": list(s["play_area"]),
             "tactic": state["tactics"]["chosen"].get(str(i)), "tactic_die": s.get("tactic_die"),
+            "tactic_used": bool(s.get("tactic_used")), "stored_count": len(s.get("stored", ())),
             "skills": [{"id": k, "name": SKILLS[k]["name"], "used": k in s["skills_used"]}
                        for k in s["skills"] if k in SKILLS]}
 
@@ -97,10 +98,11 @@ def view(state: dict, seat: int | None) -> dict[str, Any]:
                    "spells": [{"id": c, "name": card_name(c)} for c in state["offers"]["spells"]]},
         "skill_offer": [{"id": k, "name": SKILLS[k]["name"]} for k in state["skill_offer"] if k in SKILLS],
         "tactics": {"available": sorted(state["tactics"]["available"], key=lambda x: TACTICS[x]["number"]),
-                    "chosen": dict(state["tactics"]["chosen"]), "removed": list(state["tactics"]["removed"])},
+                    "chosen": dict(state["tactics"]["chosen"]), "removed": list(state["tactics"]["removed"]),
+                    "extra_turn": state["tactics"].get("extra_turn")},
         "wounds_left": state["decks"]["wounds"],
         "turn": None if t is None else {"seat": t["seat"], "pool": t["pool"], "acted": t["acted"],
-                                        "mode": t["mode"]},
+                                        "mode": t["mode"], "tactic_done": bool(t.get("tactic_done"))},
         "combat": _combat_view(state),
         "me": None,
     }
