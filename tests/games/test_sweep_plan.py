@@ -21,10 +21,47 @@ from tests.factories import make_started_game
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
 HISTORY_ROWS = 60_000  # closed prompts with past deadlines, as ~7,500 games with a few steps behind them
+OTHER_ACTIVE_GAMES = 3_000  # active games, each with an open prompt that is not due yet
+
+
+def _columns(table: str) -> str:
+    with connection.cursor() as c:
+        names = [col.name for col in connection.introspection.get_table_description(c, table)]
+    return ", ".join(name for name in names if name not in ("id", "game_id"))
+
+
+def _seed_other_active_games(game) -> None:
+    """Copies of the game, each with its first seat and an open prompt due in a day.
+
+    Without them the table holds one active game, and the planner rightly starts from it (the games'
+    status index, then that game's open prompts): a plan that is cheap only because the server is
+    empty. With a server's worth of active games the due prompts must come out of the deadline index.
+    """
+    seat = game.seats.order_by("position").first()
+    game_cols, seat_cols = _columns("games_game"), _columns("games_seat")
+    with connection.cursor() as c:
+        c.execute(f"""CREATE TEMP TABLE copied_games AS
+                      WITH made AS (INSERT INTO games_game ({game_cols})
+                                    SELECT {game_cols} FROM games_game, generate_series(1, %s)
+                                    WHERE games_game.id = %s RETURNING id)
+                      SELECT id FROM made""", [OTHER_ACTIVE_GAMES, game.pk])
+        c.execute(f"""INSERT INTO games_seat (game_id, {seat_cols})
+                      SELECT copied_games.id, {seat_cols}
+                      FROM copied_games, games_seat WHERE games_seat.id = %s""", [seat.pk])
+        c.execute("""INSERT INTO games_prompt (game_id, seat_id, prompt_id, phase, text, options, deadline,
+                                               opened_at, answered, mail_pending, reminder_planned)
+                     SELECT s.game_id, s.id, 'p', 0, '', '[]'::jsonb, now() + interval '1 day', now(),
+                            false, false, true
+                     FROM games_seat s JOIN copied_games g ON g.id = s.game_id""")
+        c.execute("DROP TABLE copied_games")
+        c.execute("ANALYZE games_game")
+        c.execute("ANALYZE games_seat")
 
 
 def _seed_history(game) -> None:
-    """Closed prompts of one seat, all with past deadlines, written in one statement."""
+    """Closed prompts of one seat, all with past deadlines, written in one statement, beside a
+    server's worth of other active games."""
+    _seed_other_active_games(game)
     seat_id = game.seats.order_by("position").first().pk
     with connection.cursor() as c:
         c.execute(
