@@ -91,6 +91,11 @@ class Presentation:
 
         return fill_wording(data, names)
 
+    def opens_step(self, data: Mapping[str, Any]) -> bool:
+        """Whether an event, from its public data, starts a history group of its own even inside a step (a
+        turn that begins in the write that ended the turn before); the generic one groups by step only."""
+        return False
+
     def step_labeller(self, seats: list[dict[str, Any]]) -> Callable[[Mapping[str, Any]], str]:
         """``step_label`` for one game's page, knowing its seats' public rows (so a heading can name a player,
         "Round 2 · Alice's turn"); the generic one ignores them."""

@@ -139,8 +139,9 @@ def game_replay(request, game_id: int):
         view = get_engine(game.engine).view(state, shown)
         board = board_context(engine=game.engine, view=view, seats=seats)
     step_events = [e for e in events if e.phase == phase]
-    rounds = history_by_round([e for e in events if e.phase <= phase],
-                              step_label=presentation_for(game.engine).step_labeller(seats))
+    presentation = presentation_for(game.engine)
+    rounds = history_by_round([e for e in events if e.phase <= phase], step_label=presentation.step_labeller(seats),
+                              opens_step=presentation.opens_step)
     return render(request, "web/replay.html", {
         "game": game, "title": game_title(game), "viewer": viewer, "board": board, "events": step_events,
         "phase": phase, "index": i + 1, "count": len(phases), "round_title": rounds[-1].title if rounds else "",

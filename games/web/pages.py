@@ -44,11 +44,13 @@ def game_context(*, request, game: Game, viewer: Viewer, visit: bool = False) ->
         seat_web_seen_set(seat=viewer.seat, event_id=events[-1].pk)
     engine = get_engine(game.engine)
     orders = engine.standing_orders() if viewer.is_player else ()
+    presentation = presentation_for(game.engine)
     return {
         "game": game, "title": game_title(game), "viewer": viewer, "seats": seats, "view": view,
         "prompt": prompt, "board": board, "started": started,
         "deciding": [s for s in seats if s["deciding"] and s["position"] != viewer.position],
-        "history": history_newest_first(events, step_label=presentation_for(game.engine).step_labeller(seats)),
+        "history": history_newest_first(events, step_label=presentation.step_labeller(seats),
+                                        opens_step=presentation.opens_step),
         "event_count": len(events), "since_last_visit": since,
         # Read from the game row loaded before everything above: never newer than what the page shows (a
         # write committed meanwhile only costs one more fragment at the next poll).

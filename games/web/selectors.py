@@ -180,8 +180,13 @@ def _event_round(e: Event) -> int | None:
 
 
 def history_by_round(events: list[Event], *,
-                     step_label: Callable[[Mapping[str, Any]], str] = GENERIC.step_label) -> list[HistoryRound]:
+                     step_label: Callable[[Mapping[str, Any]], str] = GENERIC.step_label,
+                     opens_step: Callable[[Mapping[str, Any]], bool] = GENERIC.opens_step) -> list[HistoryRound]:
     """Events grouped by step, and steps by round.
+
+    A step is the events written under one phase; an event the game's ``opens_step`` marks (Mage Knight: "Bot 2's
+    turn begins", written by the pick that ended the turn before) starts a group of its own within it, so the
+    heading it gives sits above what that seat did.
 
     An engine that stamps ``data["round"]`` on its events (Faltisia: round 0 is setup) is grouped by
     that number; events without one (the server's own: the game begins, admin actions) stay in the
@@ -199,10 +204,11 @@ def history_by_round(events: list[Event], *,
                 current = r
                 rounds.append(HistoryRound(title="Setup" if r == 0 else f"Round {r}", steps=[]))
         steps = rounds[-1].steps
-        if not steps or steps[-1].phase != e.phase:
+        data = e.data if isinstance(e.data, dict) else {}
+        if not steps or steps[-1].phase != e.phase or (steps[-1].events and opens_step(data)):
             steps.append(HistoryStep(phase=e.phase, events=[]))
         if not steps[-1].label:
-            steps[-1].label = step_label(e.data if isinstance(e.data, dict) else {})
+            steps[-1].label = step_label(data)
         steps[-1].events.append(e)
     if not seen_round:
         rounds[0].title = "Game log"
@@ -210,10 +216,11 @@ def history_by_round(events: list[Event], *,
 
 
 def history_newest_first(events: list[Event], *,
-                         step_label: Callable[[Mapping[str, Any]], str] = GENERIC.step_label) -> list[HistoryRound]:
+                         step_label: Callable[[Mapping[str, Any]], str] = GENERIC.step_label,
+                         opens_step: Callable[[Mapping[str, Any]], bool] = GENERIC.opens_step) -> list[HistoryRound]:
     """The history as the game page shows it: the newest round, step and event first (issue 11 item 2),
     so what the others just did is at the top of the box, never below its fold."""
-    rounds = history_by_round(events, step_label=step_label)
+    rounds = history_by_round(events, step_label=step_label, opens_step=opens_step)
     for r in rounds:
         r.steps.reverse()
         for step in r.steps:

@@ -37,6 +37,28 @@ def test_history_groups_by_the_round_in_event_data_not_the_text():
     assert labels == ["Registration", "Term 1 · Lecture", "Term 1 · Action", "Exams"]
 
 
+def test_a_mage_knight_turn_is_headed_by_its_own_seat_though_the_turn_before_wrote_its_first_event():
+    """Issue 11 item 2 ("what did the others do?"): the pick that ends alice's turn writes "Bot 2's turn begins"
+    in the same step; the history gives Bot 2's turn its own group and heading, and alice's ending stays hers."""
+    mk = presentation_for("mage_knight")
+    seats = [{"position": 0, "player": "alice", "is_bot": False}, {"position": 1, "player": None, "is_bot": True}]
+    events = [
+        _ev(5, "alice's turn begins.", seat=0, kind="turn_start"),
+        _ev(5, "alice plays March.", seat=0),
+        _ev(6, "alice's turn ends.", seat=0),
+        _ev(6, "Bot 2's turn begins.", seat=1, kind="turn_start"),
+        _ev(7, "Bot 2 moves.", seat=1),
+        _ev(7, "The Dummy Player flips 3 cards.", seat=-1, flipped=["march", "rage", "swiftness"]),
+    ]
+    steps = history_by_round(events, step_label=mk.step_labeller(seats), opens_step=mk.opens_step)[0].steps
+    assert [[e.text[:8] for e in s.events] for s in steps] == [
+        ["alice's ", "alice pl"], ["alice's "], ["Bot 2's "], ["Bot 2 mo"], ["The Dumm"]]
+    assert [s.label for s in steps] == ["alice's turn", "alice's turn", "Bot 2's turn", "Bot 2's turn",
+                                        "The Dummy Player's turn"]
+    # Without the game's hook the step is the only grouping (the generic presentation's behaviour).
+    assert len(history_by_round(events)[0].steps) == 3
+
+
 def test_engines_without_round_data_fall_back_to_the_announcement_text():
     events = [_ev(1, "The game begins."), _ev(1, "Round 1: go."), _ev(2, "Something."), _ev(3, "Round 2: again.")]
     assert [r.title for r in history_by_round(events)] == ["Setup", "Round 1", "Round 2"]

@@ -46,7 +46,10 @@ def test_the_tactics_section_appears_while_tactics_are_chosen():
     view["phase"] = "tactics"
     sections = dict(registry.presentation_for("mage_knight").mail_sections(view, 0))
     assert sections["Tactics"] == ["Still to choose: Mana Search (3), Preparation (5)"]
-    assert registry.presentation_for("mage_knight").where(view) == "Round 2 of 3 (Night): tactics, seat 1 chooses"
+    mk = registry.presentation_for("mage_knight")
+    assert mk.where(view) == "Round 2 of 3 (Night): tactics, you choose"  # the reader's own choice
+    assert mk.where(sample_view(1) | {"phase": "tactics"}) == "Round 2 of 3 (Night): tactics, seat 1 chooses"
+    assert mk.where(sample_view(None)) == "Round 2 of 3 (Night): seat 1's turn"  # a spectator's digest
 
 
 @needs_engine

@@ -42,6 +42,9 @@ class MageKnightPresentation(Presentation):
     def step_labeller(self, seats):
         return history.labeller(seats)
 
+    def opens_step(self, data: Mapping[str, Any]) -> bool:
+        return history.opens_step(data)
+
     def players_note(self, engine) -> str:
         lo, hi = engine.min_players, engine.max_players
         if lo == 1:

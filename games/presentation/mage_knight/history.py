@@ -40,5 +40,13 @@ def step_label(data: Mapping[str, Any], seats: list[dict[str, Any]] | None = Non
     return f"{who}'s turn"
 
 
+def opens_step(data: Mapping[str, Any]) -> bool:
+    """A turn that begins (the Dummy Player's is its one flip event) or a tactic taken heads a group of its own:
+    the pick that ends one turn writes the next seat's "turn begins" (and the Dummy's whole turn) in its step."""
+    if _seat(data) is None:
+        return False
+    return data.get("kind") == "turn_start" or "tactic" in data or (_seat(data) == -1 and "flipped" in data)
+
+
 def labeller(seats: list[dict[str, Any]]) -> Callable[[Mapping[str, Any]], str]:
     return lambda data: step_label(data, seats)

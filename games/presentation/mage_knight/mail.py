@@ -166,7 +166,11 @@ def where_in_game(view: dict[str, Any]) -> str:
         return "Game over"
     head = f"Round {view.get('round')} of {view.get('rounds_total')} ({(view.get('time') or 'day').capitalize()})"
     current = view.get("current")
-    who = f"seat {current + 1}" if isinstance(current, int) and current >= 0 else "the Dummy Player"
+    mine = isinstance(current, int) and current == (view.get("me") or {}).get("seat")
     if view.get("phase") == "tactics":
-        return f"{head}: tactics, {who} chooses"
-    return f"{head}: {who}'s turn"
+        return f"{head}: tactics, " + ("you choose" if mine else f"{_who(current)} chooses")
+    return f"{head}: " + ("your turn" if mine else f"{_who(current)}'s turn")
+
+
+def _who(current: Any) -> str:
+    return f"seat {current + 1}" if isinstance(current, int) and current >= 0 else "the Dummy Player"
