@@ -275,7 +275,8 @@ def test_mail_situation_lists_hexes_around_the_hero_the_frontier_hand_pools_and_
     assert sections["This turn"][0].startswith("Move 3, Influence 0, Attack 2, Block 2 ice")
     assert sections["Combat"][1].startswith("Guardsmen: armor 7, attack 3") and "[blocked]" in sections["Combat"][1]
     assert "Crystals: 1 red, 2 green; mana tokens this turn: black" in sections["Your hero"]
-    assert p.where(view) == "Round 2 of 3 (Night): seat 1's turn"
+    assert p.where(view) == "Round 2 of 3 (Night): your turn"  # the reader is seat 1
+    assert p.where(sample_view(1)) == "Round 2 of 3 (Night): seat 1's turn"
     spectator_safe = dict(p.mail_sections(sample_view(1), 1))
     assert spectator_safe["Your hero"][0].startswith("Arythea (seat 2) at 1,-1")
 
