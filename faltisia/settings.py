@@ -299,6 +299,21 @@ AXES_CLIENT_IP_CALLABLE = "accounts.lockout.client_ip"
 # Behind N reverse proxies that append to X-Forwarded-For, the client is the Nth address from the right;
 # 0 (the default) uses the connection's address. Set it, or every client shares the proxy's address.
 TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
+# --- HTTPS (docs/security.md) ------------------------------------------------------------------------
+# HTTPS=true: the site is served over HTTPS (TLS ending here or at a proxy). Session and CSRF cookies are
+# then sent over HTTPS only, plain HTTP is redirected, and browsers are told (HSTS) to use HTTPS for a year.
+# Off by default, so the embedded server and the test stacks work over plain HTTP; production warns
+# without it (accounts/checks.py: sessions and passwords would cross the network in the clear).
+HTTPS = env.bool("HTTPS", default=False)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=HTTPS)
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=365 * 24 * 3600 if HTTPS else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
+# Behind a proxy that ends TLS, the request reaches Django over HTTP: the proxy's X-Forwarded-Proto tells
+# it was HTTPS. Trusted only with a proxy in front (TRUSTED_PROXY_COUNT), which must overwrite the header a
+# client sends; otherwise anyone could claim HTTPS.
+if env.bool("SECURE_PROXY_SSL", default=HTTPS and TRUSTED_PROXY_COUNT > 0):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 # Forms that mail an address someone types (password reset, sign-up link again): at most this many per
 # address and per client address within the window (accounts/throttle.py).
 MAIL_REQUESTS_PER_EMAIL = env.int("MAIL_REQUESTS_PER_EMAIL", default=3)
