@@ -1,5 +1,6 @@
 """Sign-up and token endpoints of the JSON API contract."""
 
+from django.conf import settings
 from django.contrib.auth import authenticate
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError
@@ -54,7 +55,8 @@ class RegisterApi(APIView):
     def post(self, request):
         """Sign up: the token at once; the address gets a confirmation link, and no game mail before."""
         if not signup_allowed(request=request):
-            raise Throttled(detail="Too many sign-ups from this address; try again later.")
+            raise Throttled(detail="Too many sign-ups from this address; try again later.",
+                            wait=settings.MAIL_REQUEST_WINDOW_SECONDS)
         data = self.Input(data=request.data)
         data.is_valid(raise_exception=True)
         try:

@@ -23,13 +23,16 @@ class LoginLockedOut(APIException):
     def __init__(self):
         super().__init__(f"Too many failed logins for this account or from this address; try again in "
                          f"{cooloff_minutes()} minutes.")
+        self.wait = int(settings.AXES_COOLOFF_TIME.total_seconds())  # DRF's handler turns it into Retry-After
 
 
 def lockout_response(request, original_response=None, credentials=None):
     """AXES_LOCKOUT_CALLABLE: the lockout page."""
-    return render(request, "accounts/locked_out.html",
-                  {"failure_limit": settings.AXES_FAILURE_LIMIT, "cooloff_minutes": cooloff_minutes()},
-                  status=status.HTTP_429_TOO_MANY_REQUESTS)
+    response = render(request, "accounts/locked_out.html",
+                      {"failure_limit": settings.AXES_FAILURE_LIMIT, "cooloff_minutes": cooloff_minutes()},
+                      status=status.HTTP_429_TOO_MANY_REQUESTS)
+    response["Retry-After"] = str(int(settings.AXES_COOLOFF_TIME.total_seconds()))
+    return response
 
 
 def client_ip(request) -> str | None:

@@ -28,6 +28,15 @@ def throttle_hit(*, scope: str, key: str, limit: int, window_seconds: int) -> bo
     return count <= limit
 
 
+def too_many_requests(request, template: str, context: dict | None = None, *, seconds: int | None = None):
+    """A 429 page with ``Retry-After`` (RFC 9110 §10.2.3): the window, so a client knows when to come back."""
+    from django.shortcuts import render  # the counters above are used outside requests too
+
+    response = render(request, template, context or {}, status=429)
+    response["Retry-After"] = str(seconds if seconds is not None else settings.MAIL_REQUEST_WINDOW_SECONDS)
+    return response
+
+
 def signup_allowed(*, request) -> bool:
     """Whether this client address may create another account now (web and API sign-up alike)."""
     return throttle_hit(scope="signup:ip", key=get_client_ip_address(request) or "",

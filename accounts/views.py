@@ -22,7 +22,7 @@ from django.views.decorators.http import require_POST
 from .forms import PreferencesForm, ResendVerificationForm, SignupForm, VacationForm
 from .preferences import preferences_for, preferences_update, token_regenerate, vacation_delete, vacations_upcoming
 from .services import token_for_user, user_register, vacation_create
-from .throttle import mail_request_allowed, signup_allowed
+from .throttle import mail_request_allowed, signup_allowed, too_many_requests
 from .vacation_caps import VacationLimitError, per_game_cap, yearly_cap
 from .verification import VerificationError, email_verify, verification_resend
 
@@ -40,7 +40,7 @@ def signup(request):
     if request.method == "POST" and form.is_valid():
         if not signup_allowed(request=request):
             form.add_error(None, "Too many sign-ups from your address; try again in an hour.")
-            return render(request, "accounts/signup.html", {"form": form}, status=429)
+            return too_many_requests(request, "accounts/signup.html", {"form": form})
         d = form.cleaned_data
         user = user_register(username=d["username"], email=d["email"], password=d["password"],
                              timezone=d["timezone"], base_url=_base_url(request))
@@ -65,7 +65,7 @@ def verify_resend(request):
     if request.method == "POST" and form.is_valid():
         email = form.cleaned_data["email"]
         if not mail_request_allowed(request=request, scope="verify-resend", email=email):
-            return render(request, "accounts/too_many_requests.html", status=429)
+            return too_many_requests(request, "accounts/too_many_requests.html")
         # Same answer whether or not the address is known, confirmed or banned: the page probes nothing.
         verification_resend(email=email, base_url=_base_url(request))
         return render(request, "accounts/verify_sent.html", {"email": email})
@@ -129,5 +129,5 @@ class ThrottledPasswordResetView(auth_views.PasswordResetView):
 
     def form_valid(self, form):
         if not mail_request_allowed(request=self.request, scope="password-reset", email=form.cleaned_data["email"]):
-            return render(self.request, "accounts/too_many_requests.html", status=429)
+            return too_many_requests(self.request, "accounts/too_many_requests.html")
         return super().form_valid(form)

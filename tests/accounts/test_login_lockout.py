@@ -41,6 +41,7 @@ def test_the_token_api_locks_an_account_out_with_a_429_and_lets_the_owner_back_a
         assert _token(api_client, "owner", WRONG).status_code == 403  # "wrong username or password", as before
     r = _token(api_client, "owner", WRONG)
     assert r.status_code == 429 and r.json()["error"] == "locked_out" and "15 minutes" in r.json()["detail"]
+    assert r["Retry-After"] == str(15 * 60)  # RFC 9110: when to come back
     # Even the right password is refused during the lockout, from another address too (per account) ...
     r = _token(api_client, "owner", PASSWORD, ip="10.9.9.9")
     assert r.status_code == 429 and set(r.json()) == {"error", "detail"}
@@ -70,6 +71,7 @@ def test_the_login_pages_lock_out_with_a_clear_429_page(client, path):
     for _ in range(settings.AXES_FAILURE_LIMIT):
         r = client.post(path, {"username": "boss", "password": WRONG})
     assert r.status_code == 429 and b"Too many failed logins" in r.content and b"15 minutes" in r.content
+    assert r["Retry-After"] == str(15 * 60)
     r = client.post(path, {"username": "boss", "password": PASSWORD}, REMOTE_ADDR="10.2.2.2")
     assert r.status_code == 429 and "_auth_user_id" not in client.session
 
@@ -79,6 +81,7 @@ def test_password_reset_mails_are_limited_per_address(client, owner):
         assert client.post("/accounts/password_reset/", {"email": "owner@example.org"}).status_code == 302
     r = client.post("/accounts/password_reset/", {"email": "OWNER@example.org"})
     assert r.status_code == 429 and b"Too many requests" in r.content
+    assert r["Retry-After"] == str(settings.MAIL_REQUEST_WINDOW_SECONDS)
     assert len(mail.outbox) == settings.MAIL_REQUESTS_PER_EMAIL
     # Another address is not held up by it.
     assert client.post("/accounts/password_reset/", {"email": "someone@example.org"}).status_code == 302

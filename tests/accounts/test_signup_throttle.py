@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
 from django.core import mail
 from django.test import override_settings
 
@@ -24,6 +25,7 @@ def test_api_sign_ups_from_one_address_past_the_limit_get_a_429_and_create_nothi
                                                  "password": PASSWORD}, format="json")
     assert r.status_code == 429
     assert r.json()["error"] == "throttled"
+    assert r["Retry-After"] == str(settings.MAIL_REQUEST_WINDOW_SECONDS)
     assert not User.objects.filter(username="user3").exists()
 
 
@@ -33,7 +35,7 @@ def test_web_sign_ups_share_the_limit_and_answer_a_clear_429_page(client):
         r = client.post("/accounts/signup/", {"username": f"web{i}", "email": f"w{i}@example.com",
                                               "password": PASSWORD, "password2": PASSWORD, "timezone": "UTC"})
         client.logout()
-    assert r.status_code == 429
+    assert r.status_code == 429 and r["Retry-After"] == str(settings.MAIL_REQUEST_WINDOW_SECONDS)
     assert "Too many sign-ups" in r.content.decode()
     assert not User.objects.filter(username="web3").exists()
 
