@@ -179,3 +179,49 @@ class ConventionalStateMixin:
     def result(self, state: State) -> Result | None:
         r = state["result"]
         return None if r is None else Result.from_dict(r)
+
+
+class OneSeatAtATimeMixin(ConventionalStateMixin):
+    """The protocol of a sequential game, where one seat decides at a time: the open decision is
+    ``state["dec"]`` (None, or a dict with its ``"seat"``), ``state["n"]`` counts the picks and a step is
+    complete when no decision is open (the next one is held for ``resolve``). The engine builds a decision's
+    options in ``decision_options(state, dec) -> (text, [Option])``; the prompt built last is kept, so the pick
+    that follows it is checked without building the options again. ``take_pick`` checks a pick and closes the
+    decision it answers, returned for the engine to perform."""
+
+    _last: tuple | None = None  # (state, n, step, Prompt) of the last prompt built
+
+    def decision_options(self, state: State, dec: dict) -> tuple[str, list[Option]]:
+        raise NotImplementedError
+
+    def pending(self, state: State) -> list[int]:
+        d = state["dec"]
+        return [] if d is None else [d["seat"]]
+
+    def prompt(self, state: State, seat: int) -> Prompt | None:
+        d = state["dec"]
+        if d is None or d["seat"] != seat:
+            return None
+        last = self._last
+        if last is not None and last[0] is state and last[1] == state["n"] and last[2] == state["step"]:
+            return last[3]
+        text, ops = self.decision_options(state, d)
+        p = Prompt(f"{state['step']}.{seat}.{state['n']}", text, tuple(ops))
+        self._last = (state, state["n"], state["step"], p)
+        return p
+
+    def take_pick(self, state: State, seat: int, option_id: str) -> dict:
+        """Raise IllegalPick unless ``option_id`` is an option of the seat's open decision; then close it."""
+        p = self.prompt(state, seat) if isinstance(seat, int) and 0 <= seat < state["players"] else None
+        if p is None:
+            raise IllegalPick(f"seat {seat} has nothing to decide")
+        if option_id not in p.option_ids():
+            raise IllegalPick(f"{option_id!r} is not an option for seat {seat} now")
+        d = state["dec"]
+        state["dec"] = None
+        state["n"] += 1
+        self._last = None
+        return d
+
+    def is_step_complete(self, state: State) -> bool:
+        return not state["over"] and state["dec"] is None

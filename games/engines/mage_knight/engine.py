@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..base import Engine, Event, IllegalPick, Option, Prompt, Result, State
+from ..base import Engine, Event, IllegalPick, OneSeatAtATimeMixin, Option, State
 from ..rng import Rng
 from . import dummy, levels, rounds
 from .rounds import TACTICS
@@ -33,13 +33,12 @@ def _with_wording(event: Event) -> Event:
     return Event(event.text, event.seats, {**event.data, "wording": "{seat}" + rest})
 
 
-class MageKnightEngine(Engine):
+class MageKnightEngine(OneSeatAtATimeMixin, Engine):
     slug = "mage_knight"
     name = "Mage Knight"
     min_players = 1
     max_players = 4
     solo_players = 1  # engine_bench: the 1-player line is the solo game
-    _last: tuple | None = None  # the last prompt built, reused by apply for the very same state
 
     def new_game(self, *, players: int, options: Mapping[str, Any], seed: int) -> State:
         state = new_state(players, options or {}, seed)
@@ -53,47 +52,17 @@ class MageKnightEngine(Engine):
         super().validate_options(players, options)
         parse_options(players, options or {})
 
-    def step(self, state: State) -> int:
-        return state["step"]
-
-    def pending(self, state: State) -> list[int]:
-        d = state["dec"]
-        return [] if d is None else [d["seat"]]
-
-    def _prompt(self, state: State, seat: int) -> Prompt | None:
-        d = state["dec"]
-        if d is None or d["seat"] != seat:
-            return None
-        last = self._last
-        if last is not None and last[0] is state and last[1] == state["n"] and last[2] == state["step"]:
-            return last[3]
-        text, ops = options(state, d)
-        p = Prompt(f"{state['step']}.{seat}.{state['n']}", text, tuple(ops))
-        self._last = (state, state["n"], state["step"], p)
-        return p
-
-    def prompt(self, state: State, seat: int) -> Prompt | None:
-        return self._prompt(state, seat)
+    def decision_options(self, state: State, dec: dict) -> tuple[str, list[Option]]:
+        return options(state, dec)
 
     def apply(self, state: State, seat: int, option_id: str) -> list[Event]:
-        p = self._prompt(state, seat) if isinstance(seat, int) and 0 <= seat < state["players"] else None
-        if p is None:
-            raise IllegalPick(f"seat {seat} has nothing to decide")
-        if option_id not in p.option_ids():
-            raise IllegalPick(f"{option_id!r} is not an option for seat {seat} now")
-        d = state["dec"]
-        state["dec"] = None
-        state["n"] += 1
-        self._last = None
+        d = self.take_pick(state, seat, option_id)
         ev: list[Event] = []
         perform(state, d, option_id, ev)
         run(state, ev)
         if state["dec"] is not None and (state["dec"]["seat"] != state["owner"] or state["dec"].get("fresh")):
             state["held"], state["dec"] = state["dec"], None
         return [_with_wording(e) for e in ev]
-
-    def is_step_complete(self, state: State) -> bool:
-        return not state["over"] and state["dec"] is None
 
     def resolve(self, state: State) -> list[Event]:
         if not self.is_step_complete(state):
@@ -111,14 +80,6 @@ class MageKnightEngine(Engine):
             raise IllegalPick(f"seat {seat} has nothing to decide")
         return default(state, d)
 
-    def is_over(self, state: State) -> bool:
-        return state["over"]
-
-    def result(self, state: State) -> Result | None:
-        r = state["result"]
-        if r is None:
-            return None
-        return Result(tuple(r["scores"]), tuple(r["ranks"]), tuple(dict(b) for b in r["breakdown"]), ())
 
 
 def promote(state: dict) -> None:

@@ -9,18 +9,17 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..base import ConventionalStateMixin, Engine, Event, IllegalPick, Option, Prompt, State
+from ..base import Engine, Event, IllegalPick, OneSeatAtATimeMixin, Option, State
 from . import turn
 from .setup import new_state
 from .view import view as _view
 
 
-class MiskatonicEngine(ConventionalStateMixin, Engine):
+class MiskatonicEngine(OneSeatAtATimeMixin, Engine):
     slug = "miskatonic"
     name = "Miskatonic School for Girls"
     min_players = 2
     max_players = 4
-    _last: tuple | None = None  # the last prompt built: apply reuses its options for the very same state
 
     def new_game(self, *, players: int, options: Mapping[str, Any], seed: int) -> State:
         state = new_state(players, options or {}, seed)
@@ -33,45 +32,15 @@ class MiskatonicEngine(ConventionalStateMixin, Engine):
         super().validate_options(players, options)
         new_state(players, options or {}, 0)
 
-    def pending(self, state: State) -> list[int]:
-        d = state["dec"]
-        return [] if d is None else [d["seat"]]
-
-    def _options(self, state: State, seat: int):
-        d = state["dec"]
-        if d is None or d["seat"] != seat:
-            return None
-        last = self._last
-        if last is not None and last[0] is state and last[1] == state["n"] and last[2] == state["step"]:
-            return last[3]
-        text, ops = turn.cached_options(state, d)
-        p = Prompt(f"{state['step']}.{seat}.{state['n']}", text, tuple(ops))
-        self._last = (state, state["n"], state["step"], p)
-        return p
-
-    def prompt(self, state: State, seat: int) -> Prompt | None:
-        return self._options(state, seat)
+    def decision_options(self, state: State, dec: dict) -> tuple[str, list[Option]]:
+        return turn.cached_options(state, dec)
 
     def apply(self, state: State, seat: int, option_id: str) -> list[Event]:
-        p = self._options(state, seat) if 0 <= seat < state["players"] else None
-        if p is None:
-            raise IllegalPick(f"seat {seat} has nothing to decide")
-        for o in p.options:
-            if o.id == option_id:
-                break
-        else:
-            raise IllegalPick(f"{option_id!r} is not an option for seat {seat} now")
-        d = state["dec"]
-        state["dec"] = None
-        state["n"] += 1
-        self._last = None
+        d = self.take_pick(state, seat, option_id)
         ev: list[Event] = []
         turn.perform(state, d, option_id, ev)
         turn.advance(state, ev)
         return ev
-
-    def is_step_complete(self, state: State) -> bool:
-        return not state["over"] and state["dec"] is None
 
     def resolve(self, state: State) -> list[Event]:
         if not self.is_step_complete(state):
