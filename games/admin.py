@@ -218,6 +218,12 @@ class GameAdmin(SecretFieldsAdminMixin, admin.ModelAdmin):
     def _each(self, request, queryset, verb: str, do) -> None:
         done = 0
         for game in queryset:
+            if game.seats.filter(user=request.user).exists():
+                # Staff play too: an admin action on one's own game (extend one's deadline, force a step,
+                # replace an opponent) is a conflict of interest, so another admin must take it.
+                self.message_user(request, f"game {game.pk}: you play in this game; another admin must do this.",
+                                  messages.ERROR)
+                continue
             try:
                 do(game)
                 done += 1

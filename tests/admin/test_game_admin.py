@@ -282,3 +282,19 @@ def test_tournament_replace_refuses_a_deactivated_account(site, admin_user):
                    "new_username": "banned"}, follow=True)
     assert "active user as the substitute" in r.content.decode()
     assert Entry.objects.get(tournament=t).user == player
+
+
+def test_an_admin_who_plays_in_a_game_cannot_act_on_it(site, admin_user):
+    """Staff play too: no admin action on a game where the admin holds a seat (a conflict of interest: extending
+    one's own deadline, forcing a step, replacing an opponent); another admin's game is acted on as usual."""
+    own, _ = make_started_game(players=2)
+    Seat.objects.filter(game=own, position=1).update(user=admin_user)
+    other, _ = make_started_game(players=2)
+    data = {"action": "pause_games", "_selected_action": [own.pk, other.pk], "index": 0}
+    r = site.post(CHANGELIST, data, follow=True)
+    said = [str(m) for m in r.context["messages"]]
+    assert said == [f"game {own.pk}: you play in this game; another admin must do this.", "Paused 1 game(s)."]
+    own.refresh_from_db()
+    other.refresh_from_db()
+    assert own.status == GameStatus.ACTIVE and other.status == GameStatus.PAUSED
+    assert not Event.objects.filter(game=own, data__action="pause").exists()
