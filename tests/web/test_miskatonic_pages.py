@@ -176,3 +176,17 @@ def test_a_purchase_card_in_the_decision_box_says_where_the_card_goes():
     verbs = [option_cards(view, options)[o["id"]]["verb"] for o in options]
     assert verbs == ["Buy: straight to your Classroom", "Buy for your Locker", "Buy for your Purchase Pile",
                      "Buy: straight to the next player's Classroom", "Buy for the next player's Purchase Pile"]
+
+
+def test_the_mail_heading_names_the_seat_one_based_and_says_your_turn_to_its_player():
+    """Issue 11 item 1 ("seats are shown 1-based everywhere a person reads them") in the email's heading line."""
+    from games.engines.registry import get_engine
+    from games.presentation.registry import presentation_for
+
+    engine, misk = get_engine("miskatonic"), presentation_for("miskatonic")
+    state = engine.new_game(players=3, options={}, seed=5)
+    current = engine.pending(state)[0]
+    other = (current + 1) % 3
+    assert ", your turn: " in misk.where(engine.view(state, current))
+    heading = misk.where(engine.view(state, other))
+    assert f"seat {current + 1}'s turn" in heading and "your turn" not in heading

@@ -74,4 +74,9 @@ def where_in_game(view: dict[str, Any]) -> str:
     if view.get("over"):
         return "Game over"
     phase = phase_label(view)
-    return f"Round {view.get('round')}, seat {view.get('current')}'s turn: {phase} (step {view.get('step')})"
+    current = view.get("current")
+    if isinstance(current, int) and current == (view.get("you") or {}).get("seat"):
+        whose = "your turn"
+    else:
+        whose = f"seat {current + 1}'s turn" if isinstance(current, int) else "a turn"  # seats 1-based for people
+    return f"Round {view.get('round')}, {whose}: {phase} (step {view.get('step')})"
