@@ -987,7 +987,8 @@ ENEMY_SPECIALS = {
     "burning_shield": _rider("burning_shield", "Fire Attack 4 in the Attack phase if the block succeeds"),
     "exploding_shield": _rider("exploding_shield", "the blocked enemy is destroyed if the block succeeds "
                                                    "(unless fire resistant)"),
-    "swift_block": Special(lambda a: "this Block counts twice against Swift enemies", lambda *a: False, _swift_block_do),
+    "swift_block": Special(lambda a: "this Block counts twice against Swift enemies", lambda *a: False,
+                           _swift_block_do),
 }
 
 

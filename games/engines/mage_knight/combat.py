@@ -867,4 +867,5 @@ def public_view(state: dict) -> dict | None:
                       "summoned_by": e["summoned_by"], "gone": e["gone"], "skip": e.get("skip", False),
                       "damage": e["damage"]})
     return {"phase": combat["phase"], "enemies": shown, "targets": list(combat["targets"]),
-            "context": combat["context"], "site_unfortified": bool(combat.get("site_unfortified")), "wounds": combat["wounds"], "knocked_out": combat["knocked_out"]}
+            "context": combat["context"], "site_unfortified": bool(combat.get("site_unfortified")),
+            "wounds": combat["wounds"], "knocked_out": combat["knocked_out"]}
