@@ -732,8 +732,16 @@ def test_random_picks_through_random_combats(enemy_ids, context, unit_ids, rnd, 
             add(s, "block" if s["combat"]["phase"] == "block" else "melee", 1)
         effect = rnd.choice(sorted(combat.TARGET_EFFECTS))
         targets = combat.enemy_targets(s, effect)
-        if targets and rnd.random() < 0.1:  # a unit's enemy-targeting ability
+        if targets and rnd.random() < 0.1:  # a card's or unit's enemy-targeting effect
             combat.target_enemy(s, effect, rnd.choice(targets)[0], [])
+        effect = rnd.choice(sorted(combat.ALL_EFFECTS))
+        if combat.all_enemies_of_use(s, effect) and rnd.random() < 0.1:  # a card's effect on all enemies
+            combat.affect_all_enemies(s, effect, [])
+        if s["combat"] is not None and s["combat"]["phase"] == "block" and rnd.random() < 0.1:
+            combat.add_block_rider(s, rnd.choice(["ice_shield", "cold_toughness", "burning_shield",
+                                                  "exploding_shield"]))
+        if s["combat"] is None:  # a destroyed last enemy ends the combat
+            break
         opts = ids(s)
         choice = "c-next" if picks >= patience else rnd.choice(opts)
         pick(s, choice)

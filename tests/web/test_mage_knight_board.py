@@ -250,6 +250,35 @@ def test_the_combat_panel_shows_phase_enemies_and_what_is_blocked():
     assert "Fortified" in panel and "blocked</span>" in panel and "Keep" in panel
 
 
+def _modified_combat_view():
+    view = sample_view(0, combat=True)
+    view["combat"]["site_unfortified"] = True
+    view["combat"]["enemies"].append({"id": "fire_mages", "name": "Fire Mages", "colour": "violet", "face_up": True,
+                                      "armor": 3, "base_armor": 5, "attacks": [{"value": 6, "element": "fire"}],
+                                      "abilities": [], "resistances": [], "lost_resistances": ["fire"],
+                                      "unfortified": True, "skip": True, "blocked": False, "defeated": False})
+    return view
+
+
+def test_the_combat_panel_shows_the_modifiers_cards_put_on_each_enemy():
+    """Played cards are public: the panel shows what Tremor, Chill, Expose ... did to each enemy ("armor 3 (-2)",
+    "does not attack", "no fire resistance", "fortification removed") and Demolish's ignored site fortification."""
+    _, html = render_board(_modified_combat_view())
+    panel = html[html.index('id="mk-combat"'):html.index('id="mk-turn"')]
+    assert "armor 3 (-2), attack 6 fire" in panel and "armor 7, attack 3" in panel
+    for tag in ("does not attack", "no fire resistance", "fortification removed"):
+        assert f'<span class="mk-tag modifier">{tag}</span>' in panel
+    assert "(ignored this turn)" in panel
+
+
+def test_the_mail_combat_section_says_the_same_modifiers():
+    p = registry.presentation_for("mage_knight")
+    lines = dict(p.mail_sections(_modified_combat_view(), 0))["Combat"]
+    assert lines[0].endswith("; site fortifications ignored this turn")
+    assert lines[2] == ("Fire Mages: armor 3 (-2), attack 6 fire "
+                        "[does not attack, no fire resistance, fortification removed]")
+
+
 def test_the_final_table_ranks_by_score_with_each_achievement():
     """Rules "Scoring": Fame plus the standard achievements; the most wins."""
     view = sample_view(0, over=True)

@@ -921,6 +921,77 @@ def _target_do(effect):
     return do
 
 
+def _all_usable(effect):
+    def ok(state, seat, args, ctx):
+        from .turn import _combat
+        return in_combat(state) and _combat().all_enemies_of_use(state, effect)
+    return ok
+
+
+def _all_do(effect):
+    def do(state, seat, args, choice, events):
+        from .turn import _combat
+        _combat().affect_all_enemies(state, effect, events)
+    return do
+
+
+def _target_special(effect, label):
+    return Special(lambda a: label, _target_usable(effect), _target_do(effect), _target_choices(effect))
+
+
+def _all_special(effect, label):
+    return Special(lambda a: label, _all_usable(effect), _all_do(effect))
+
+
+def _rider(name, label):
+    """A block card's effect that acts on the enemy its block stops (combat.add_block_rider); never a use by
+    itself: the card's Block is."""
+    def do(state, seat, args, choice, events):
+        from .turn import _combat
+        _combat().add_block_rider(state, name)
+    return Special(lambda a: label, lambda *a: False, do)
+
+
+def _swift_block_do(state, seat, args, choice, events):
+    from .turn import _combat
+    _combat().add_swift_block(state, args[0])
+
+
+ENEMY_SPECIALS = {
+    "tremor_one": _target_special("tremor_one", "one enemy gets Armor -3 (at least 1) this combat"),
+    "tremor_all": _all_special("tremor_all", "all enemies get Armor -2 (at least 1) this combat"),
+    "earthquake_one": _target_special("earthquake_one", "one enemy gets Armor -3, or -6 if it is fortified "
+                                                        "(at least 1), this combat"),
+    "earthquake_all": _all_special("earthquake_all", "all enemies get Armor -2, or -4 if fortified (at least 1), "
+                                                     "this combat"),
+    "chill": _target_special("chill", "one enemy without ice resistance does not attack this combat and loses "
+                                      "its fire resistance"),
+    "lethal_chill": _target_special("lethal_chill", "one enemy without ice resistance does not attack this combat "
+                                                    "and gets Armor -4 (at least 1)"),
+    "whirlwind": _target_special("whirlwind", "one enemy does not attack this combat"),
+    "tornado": _target_special("tornado", "in the Attack phase, destroy one enemy"),
+    "expose": _target_special("expose", "one enemy loses its fortification and resistances this combat"),
+    "mass_expose_fortifications": _all_special("mass_expose_fortifications",
+                                               "all enemies lose their fortifications this combat"),
+    "mass_expose_resistances": _all_special("mass_expose_resistances",
+                                            "all enemies lose their resistances this combat"),
+    "demolish": _all_special("demolish", "ignore site fortifications this turn; all enemies without fire "
+                                         "resistance get Armor -1 (at least 1) this combat"),
+    "disintegrate": _target_special("disintegrate", "in the Attack phase, destroy one enemy without fire "
+                                                    "resistance"),
+    "disintegrate_others": _all_special("disintegrate_others", "the other enemies without fire resistance get "
+                                                               "Armor -1 (at least 1) this combat"),
+    "ice_shield": _rider("ice_shield", "the enemy it blocks gets Armor -3 (at least 1) unless ice resistant"),
+    "cold_toughness": _rider("cold_toughness", "+1 Ice Block per ability, attack colour and resistance of the "
+                                               "blocked enemy"),
+    "burning_shield": _rider("burning_shield", "Fire Attack 4 in the Attack phase if the block succeeds"),
+    "exploding_shield": _rider("exploding_shield", "the blocked enemy is destroyed if the block succeeds "
+                                                   "(unless fire resistant)"),
+    "swift_block": Special(lambda a: "this Block counts twice against Swift enemies", lambda *a: False,
+                           _swift_block_do),
+}
+
+
 def _resist_all_usable(state, seat, args, ctx):
     """Altem Guardians: "all your Units gain all resistances" for this combat; of use before damage is dealt."""
     c = state.get("combat")
@@ -1212,5 +1283,6 @@ SPECIALS: dict[str, Special] = {
 }
 
 SPECIALS.update(SKILL_SPECIALS)
+SPECIALS.update(ENEMY_SPECIALS)
 
 CARDS: dict[str, Card] = load()

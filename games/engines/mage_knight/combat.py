@@ -12,6 +12,8 @@ assigns every remaining point of damage to the hero, which the rules allow in ev
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from games.engines.base import Event, IllegalPick, Option
 
 from . import enemies as enemy_data
@@ -51,7 +53,7 @@ def start(state: dict, seat: int, tokens: list[dict], context: dict, events: lis
         combat["enemies"].append({
             "id": token["id"], "colour": token["colour"], "hex": where if on_map is not None else None,
             "rampaging": rampaging, "defeated": False, "blocked": False, "summoned_by": None, "gone": False,
-            "damage": 0, "skip": False, "armor_mod": 0})
+            "damage": 0, "skip": False, "armor_mod": 0, "lost": [], "unfortified": False})
     state["combat"] = combat
     # "Any unspent Healing points disappear when entering combat"; attack and block start from nothing.
     pool = state["turn"]["pool"]
@@ -138,6 +140,8 @@ def _end_phase(state: dict, events: list[Event]) -> None:
         _begin_block(state, combat, events)
     elif phase == "block":
         _clear(pool, (), block=True)
+        combat.pop("riders", None)  # block riders of a block never made lapse with its points
+        combat.pop("swift_block", None)
         _begin_damage(state, combat, events)
     elif phase == "damage":
         pending = _damage_pending(combat)
@@ -164,7 +168,8 @@ def _begin_block(state: dict, combat: dict, events: list[Event]) -> None:
             continue
         combat["enemies"].append({"id": token["id"], "colour": token["colour"], "hex": None, "rampaging": False,
                                   "defeated": False, "blocked": False, "summoned_by": index, "gone": False,
-                                  "damage": 0, "skip": False, "armor_mod": 0})
+                                  "damage": 0, "skip": False, "armor_mod": 0, "lost": [],
+                                  "unfortified": False})
         events.append(Event(f"{facts.name} summons {enemy_data.enemy(token['id']).name}.",
                             data={"kind": "summon", "enemy": token["id"]}))
     if not _attackers(combat):
@@ -188,6 +193,9 @@ def _begin_attack(state: dict, combat: dict, events: list[Event]) -> None:
         if e["summoned_by"] is not None and not e["gone"]:
             _discard(state, e)
     combat["phase"] = "attack"
+    for kind, amount, element in combat.pop("later_attacks", []):  # Burning Shield's Fire Attack 4
+        bucket = state["turn"]["pool"]["attack"].setdefault(kind, {})
+        bucket[element] = bucket.get(element, 0) + amount
     if not _alive(combat):
         _finish(state, events)
 
@@ -197,9 +205,13 @@ def _begin_attack(state: dict, combat: dict, events: list[Event]) -> None:
 def fortification(combat: dict, index: int) -> int:
     """0, 1 or 2: the site's fortification (its own defenders only) plus the Fortified ability."""
     e = combat["enemies"][index]
+    if e.get("unfortified"):
+        return 0  # Expose: "loses fortification ... this combat"
     ctx = combat["context"]
     # A site fortifies its defenders once (a city too); twice only with the token's own Fortified ability.
     site_level = 1 if ctx.get("fortified") or (ctx.get("kind") == "site" and ctx.get("site") in FORTIFIED_SITES) else 0
+    if combat.get("site_unfortified"):
+        site_level = 0  # Demolish: "ignore site fortifications this turn"
     defends_site = not e["rampaging"] and e["summoned_by"] is None
     level = (site_level if defends_site else 0) + (1 if enemy_data.enemy(e["id"]).has("fortified") else 0)
     return min(2, level)
@@ -212,7 +224,7 @@ def attack_value(state: dict, combat: dict, targets: list[int]) -> tuple[int, st
         kinds = ("siege",) if any(fortification(combat, i) for i in targets) else ("ranged", "siege")
     else:
         kinds = ("melee", "ranged", "siege")
-    resistances = [enemy_data.enemy(combat["enemies"][i]["id"]).resistances for i in targets]
+    resistances = [resistances_of(combat, i) for i in targets]
     efficient = inefficient = 0
     for kind in kinds:
         for element, amount in pool.get(kind, {}).items():
@@ -248,23 +260,33 @@ def _attack_options(state: dict, combat: dict) -> list[Option]:
     return out
 
 
-def _commit_attack(state: dict, combat: dict, events: list[Event]) -> None:
+def _defeat(state: dict, combat: dict, index: int, events: list[Event], how: str = "defeated") -> None:
+    """The enemy is defeated: discarded at once, Fame and Reputation for it (an attack, or a card that
+    destroys it: "destroy target enemy" counts as a defeat). A summoned monster gives nothing."""
     seat = state["seats"][combat["seat"]]
+    e = combat["enemies"][index]
+    facts = enemy_data.enemy(e["id"])
+    e["defeated"] = True
+    _discard(state, e)  # "Defeated enemy tokens are immediately discarded"
+    if e["summoned_by"] is not None:
+        events.append(Event(f"{facts.name} is {how}.", data={"kind": "defeat", "enemy": e["id"], "fame": 0,
+                                                             "reputation": 0}))
+        return
+    # An opponent's keep: its defender gives "half (rounded up)" Fame (sites.json keep.other_players_keep).
+    fame = -(-facts.fame // 2) if combat["context"].get("half_fame") and not e["rampaging"] else facts.fame
+    combat["fame"] += fame
+    seat["fame"] += fame
+    reputation = facts.reputation + (RAMPAGING_REPUTATION.get(e["colour"], 0) if e["rampaging"] else 0)
+    seat["reputation"] = max(REPUTATION_RANGE[0], min(REPUTATION_RANGE[1], seat["reputation"] + reputation))
+    rep_text = f", Reputation {reputation:+d}" if reputation else ""
+    events.append(Event(f"{facts.name} is {how}: Fame +{fame}{rep_text}.",
+                        data={"kind": "defeat", "enemy": e["id"], "fame": fame, "reputation": reputation}))
+
+
+def _commit_attack(state: dict, combat: dict, events: list[Event]) -> None:
     _, counted = attack_value(state, combat, combat["targets"])
     for index in combat["targets"]:
-        e = combat["enemies"][index]
-        facts = enemy_data.enemy(e["id"])
-        e["defeated"] = True
-        _discard(state, e)  # "Defeated enemy tokens are immediately discarded"
-        # An opponent's keep: its defender gives "half (rounded up)" Fame (sites.json keep.other_players_keep).
-        fame = -(-facts.fame // 2) if combat["context"].get("half_fame") and not e["rampaging"] else facts.fame
-        combat["fame"] += fame
-        seat["fame"] += fame
-        reputation = facts.reputation + (RAMPAGING_REPUTATION.get(e["colour"], 0) if e["rampaging"] else 0)
-        seat["reputation"] = max(REPUTATION_RANGE[0], min(REPUTATION_RANGE[1], seat["reputation"] + reputation))
-        rep_text = f", Reputation {reputation:+d}" if reputation else ""
-        events.append(Event(f"{facts.name} is defeated: Fame +{fame}{rep_text}.",
-                            data={"kind": "defeat", "enemy": e["id"], "fame": fame, "reputation": reputation}))
+        _defeat(state, combat, index, events)
     combat["targets"] = []
     # The counted points were assigned to this attack; ranged points a fortified target ignored stay for
     # another attack ("deal with the unfortified ones with a separate attack", rulebook).
@@ -308,10 +330,9 @@ def _block_options(state: dict, combat: dict) -> list[Option]:
     unblocked = [i for i in _attackers(combat) if not combat["enemies"][i]["blocked"]]
     out = [Option(NEXT, f"End the block phase; {len(unblocked)} unblocked "
                         f"{'enemy deals' if len(unblocked) == 1 else 'enemies deal'} damage")]
-    block_pool = state["turn"]["pool"]["block"]
     for index in unblocked:
         facts = enemy_data.enemy(combat["enemies"][index]["id"])
-        value, needed = block_value(block_pool, facts.element), block_needed(facts.id)
+        value, needed = block_against(state, combat, index), block_needed(facts.id)
         if value >= needed:  # a smaller block "has no effect": it is not offered
             swift = f", swift: needs Block {needed}" if facts.has("swift") else ""
             elem = "" if facts.element == "physical" else f", {_element(facts.element)}"
@@ -320,13 +341,72 @@ def _block_options(state: dict, combat: dict) -> list[Option]:
     return out
 
 
+def block_against(state: dict, combat: dict, index: int) -> int:
+    """The block pool's worth against this enemy's attack, with the block riders of the cards and units in it:
+    Utem Guardsmen's / Altem Guardians' Block "counts twice against Swift", Cold Toughness' "+1 Ice Block per
+    ability, attack colour and resistance" of the blocked enemy."""
+    facts = enemy_data.enemy(combat["enemies"][index]["id"])
+    pool = dict(state["turn"]["pool"]["block"])
+    if facts.has("swift"):
+        for element, amount in combat.get("swift_block", {}).items():
+            pool[element] = pool.get(element, 0) + amount
+    if "cold_toughness" in combat.get("riders", []):
+        pool["ice"] = pool.get("ice", 0) + cold_toughness_bonus(facts)
+    return block_value(pool, facts.element)
+
+
+def cold_toughness_bonus(facts) -> int:
+    """ "+1 Ice Block per ability, attack colour and resistance shown on the blocked enemy" (the token's own
+    icons; a fire, ice or cold fire attack is one colour)."""
+    return len(facts.abilities) + (facts.element != "physical") + len(facts.resistances)
+
+
 def _commit_block(state: dict, combat: dict, index: int, events: list[Event]) -> None:
     e = combat["enemies"][index]
     e["blocked"] = True
     _clear(state["turn"]["pool"], (), block=True)
+    riders = combat.pop("riders", [])
+    combat.pop("swift_block", None)
     events.append(Event(f"{_possessive(_name(e))} attack is blocked.", data={"kind": "block", "enemy": e["id"]}))
-    if e["summoned_by"] is not None:
+    for rider in riders:  # the cards that were part of this block
+        _block_rider(state, combat, index, rider, events)
+    if e["summoned_by"] is not None and not e["gone"]:
         _discard(state, e)  # "If a summoned monster is successfully blocked, discard it ... (but gain no Fame)"
+    if not _alive(combat):
+        _finish(state, events)
+
+
+def _block_rider(state: dict, combat: dict, index: int, rider: str, events: list[Event]) -> None:
+    e = combat["enemies"][index]
+    name = _name(e)
+    if rider == "ice_shield" and "ice" not in resistances_of(combat, index) and e["summoned_by"] is None:
+        # Ice Shield: "an enemy blocked with it gets Armor -3 (min 1)"; blue: ice resistant enemies are immune
+        e["armor_mod"] = e.get("armor_mod", 0) - 3
+        events.append(Event(f"{name} gets Armor -3 (Ice Shield).", data={"kind": "enemy_effect",
+                                                                         "effect": rider, "enemy": e["id"]}))
+    elif rider == "burning_shield":
+        # Burning Shield: "if part of a successful block, usable in the Attack phase as Fire Attack 4"
+        combat.setdefault("later_attacks", []).append(["melee", 4, "fire"])
+        events.append(Event("Burning Shield becomes Fire Attack 4 for the Attack phase.",
+                            data={"kind": "enemy_effect", "effect": rider, "enemy": e["id"]}))
+    elif rider == "exploding_shield" and "fire" not in resistances_of(combat, index) and not e["gone"]:
+        # Exploding Shield: "if part of a successful block, the blocked enemy is destroyed" (red: not fire resistant)
+        _defeat(state, combat, index, events, how="destroyed by Exploding Shield")
+
+
+def add_block_rider(state: dict, rider: str) -> None:
+    """A card played in the block phase whose effect depends on the block it is part of (cards.py)."""
+    combat = state.get("combat")
+    if combat and combat["phase"] == "block":
+        combat.setdefault("riders", []).append(rider)
+
+
+def add_swift_block(state: dict, amount: int, element: str = "physical") -> None:
+    """A unit's Block that "counts twice against Swift": these points are counted again against a swift enemy."""
+    combat = state.get("combat")
+    if combat and combat["phase"] == "block":
+        bonus = combat.setdefault("swift_block", {})
+        bonus[element] = bonus.get(element, 0) + amount
 
 
 # ---------------------------------------------------------------- damage phase
@@ -497,53 +577,181 @@ def _finish(state: dict, events: list[Event]) -> None:
                         data={"kind": "combat_end", "victory": victory}))
 
 
-# ---------------------------------------------------------------- effects that target an enemy (unit abilities)
+# ---------------------------------------------------------------- effects on enemies (cards and unit abilities)
 
-# name -> (does not attack this combat, armor change, resistance that makes it immune, needs unfortified)
+@dataclass(frozen=True)
+class EnemyEffect:
+    """A modifier a card or unit puts on one enemy (``TARGET_EFFECTS``, a pick) or on every enemy
+    (``ALL_EFFECTS``) for the rest of the combat."""
+    skip: bool = False             # "does not attack this combat" (it can still be attacked)
+    armor: int = 0                 # Armor change, never below 1
+    armor_fortified: int | None = None  # Earthquake: the change for a fortified enemy
+    lose: tuple = ()               # resistances it loses this combat
+    unfortify: bool = False        # it loses its fortification (site and ability) this combat
+    destroy: bool = False          # "destroy target enemy": defeated, with its Fame
+    immune: str | None = None      # enemies with this resistance are not affected (blue: ice, red: fire)
+    unfortified_only: bool = False  # Illusionists: "one unfortified enemy"
+    phases: tuple = ("ranged", "block", "attack")
+
+
+ALL_RESISTANCES = ("physical", "fire", "ice")
 TARGET_EFFECTS = {
     # Amotep Freezers (blue mana): "one enemy does not attack and gets Armor -3 (min 1)"; rulebook: a blue unit
     # ability's non-attack effect "[has] no effect when targeting enemies with Ice resistance".
-    "freeze_enemy": (True, -3, "ice", False),
+    "freeze_enemy": EnemyEffect(skip=True, armor=-3, immune="ice", phases=("ranged", "block")),
     # Illusionists (white mana): "one unfortified enemy does not attack this combat".
-    "illusion": (True, 0, None, True),
+    "illusion": EnemyEffect(skip=True, unfortified_only=True, phases=("ranged", "block")),
+    # Tremor: "one enemy Armor -3 ... (min 1)"; Earthquake: "one enemy Armor -3 (-6 if fortified)".
+    "tremor_one": EnemyEffect(armor=-3),
+    "earthquake_one": EnemyEffect(armor=-3, armor_fortified=-6),
+    # Chill: "one enemy does not attack this combat; it loses fire resistance"; Lethal Chill: "one enemy does not
+    # attack and gets Armor -4 (min 1)"; a blue spell: ice resistant enemies are not affected (MKD exclude ice).
+    "chill": EnemyEffect(skip=True, lose=("fire",), immune="ice"),
+    "lethal_chill": EnemyEffect(skip=True, armor=-4, immune="ice"),
+    # Whirlwind: "one enemy does not attack this combat"; Tornado: "Attack phase only; destroy one enemy".
+    "whirlwind": EnemyEffect(skip=True),
+    "tornado": EnemyEffect(destroy=True, phases=("attack",)),
+    # Expose: "one enemy loses fortification and resistances this combat".
+    "expose": EnemyEffect(unfortify=True, lose=ALL_RESISTANCES),
+    # Disintegrate: "Attack phase only; destroy one enemy" (a red spell: fire resistant enemies are immune).
+    "disintegrate": EnemyEffect(destroy=True, immune="fire", phases=("attack",)),
+}
+ALL_EFFECTS = {
+    # Tremor: "all enemies Armor -2 (min 1)"; Earthquake: "all enemies Armor -2 (-4 if fortified), min 1".
+    "tremor_all": EnemyEffect(armor=-2),
+    "earthquake_all": EnemyEffect(armor=-2, armor_fortified=-4),
+    # Mass Expose: "all enemies lose either fortifications or resistances this combat".
+    "mass_expose_fortifications": EnemyEffect(unfortify=True),
+    "mass_expose_resistances": EnemyEffect(lose=ALL_RESISTANCES),
+    # Demolish: "all enemies Armor -1 (min 1)"; Disintegrate: "other enemies Armor -1 (min 1)"; fire resistant
+    # enemies are not affected (MKD exclude_resistance fire). Demolish also ignores site fortifications.
+    "demolish": EnemyEffect(armor=-1, immune="fire"),
+    "disintegrate_others": EnemyEffect(armor=-1, immune="fire", phases=("attack",)),
 }
 
 
-def enemy_targets(state: dict, effect: str) -> list[tuple[int, str]]:
-    """The enemies an effect of TARGET_EFFECTS may target now, as (index, label); [] outside combat.
+def _effect(name: str) -> EnemyEffect:
+    return TARGET_EFFECTS.get(name) or ALL_EFFECTS[name]
 
-    Before the attacks are over (ranged/siege and block phases); a summoner cannot be targeted while its
-    summoned monster stands in for it ("No effect can target the summoning enemy during these phases")."""
+
+def _armor_change(combat: dict, index: int, fx: EnemyEffect) -> int:
+    if fx.armor_fortified is not None and fortification(combat, index):
+        return fx.armor_fortified
+    return fx.armor
+
+
+def _affected(combat: dict, index: int, fx: EnemyEffect) -> bool:
+    """Whether the effect may touch this enemy now (alive, not immune, the summoner rule)."""
+    e = combat["enemies"][index]
+    if e["defeated"] or e["gone"]:
+        return False
+    if combat["phase"] == "block" and enemy_data.enemy(e["id"]).summon:
+        return False  # "No effect can target the summoning enemy during these phases"
+    if fx.immune and fx.immune in resistances_of(combat, index):
+        return False
+    return not (fx.unfortified_only and fortification(combat, index))
+
+
+def _of_use(combat: dict, index: int, fx: EnemyEffect) -> bool:
+    """Would the effect change anything for this enemy in this combat from now on?"""
+    e = combat["enemies"][index]
+    phase = combat["phase"]
+    attackable = e["summoned_by"] is None  # a summoned monster is never attacked
+    if fx.destroy:
+        return attackable
+    if fx.skip and phase in ("ranged", "block") and not e["blocked"] and not e.get("skip"):
+        return True  # it would still attack (a summoner through the monster it summons)
+    if attackable and _armor_change(combat, index, fx) and armor_of(combat, index) > 1:
+        return True
+    if attackable and set(fx.lose) & set(resistances_of(combat, index)):
+        return True
+    return attackable and fx.unfortify and phase == "ranged" and fortification(combat, index) > 0
+
+
+def enemy_targets(state: dict, effect: str) -> list[tuple[int, str]]:
+    """The enemies a TARGET_EFFECTS effect may target now and would change, as (index, label); [] outside
+    combat or outside the effect's phases. "Effects of no use now are not offered": a target only if the
+    effect would change something for it (an attack it still makes, an Armor above 1, a resistance it has, a
+    fortification in the ranged/siege phase)."""
     combat = state.get("combat")
-    if not combat or combat["phase"] not in ("ranged", "block"):
+    fx = TARGET_EFFECTS[effect]
+    if not combat or combat["phase"] not in fx.phases:
         return []
-    skip, _, immune, unfortified = TARGET_EFFECTS[effect]
     out = []
     for index, e in enumerate(combat["enemies"]):
-        facts = enemy_data.enemy(e["id"])
-        if e["defeated"] or e["gone"] or e["blocked"] or (skip and e.get("skip")):
-            continue
-        if combat["phase"] == "block" and facts.summon:
-            continue
-        if (immune and immune in facts.resistances) or (unfortified and fortification(combat, index)):
-            continue
-        out.append((index, f"{facts.name} (armor {armor_of(combat, index)}, Attack {facts.attack})"))
+        if _affected(combat, index, fx) and _of_use(combat, index, fx):
+            facts = enemy_data.enemy(e["id"])
+            out.append((index, f"{facts.name} (armor {armor_of(combat, index)}, Attack {facts.attack})"))
     return out
 
 
 def target_enemy(state: dict, effect: str, index: int, events: list[Event]) -> None:
     """Apply a TARGET_EFFECTS effect to one enemy (the caller offered ``enemy_targets``)."""
-    combat = state["combat"]
     if index not in {i for i, _ in enemy_targets(state, effect)}:
         raise IllegalPick(f"{effect} cannot target enemy {index} now")
-    skip, armor_change, _, _ = TARGET_EFFECTS[effect]
+    _modify(state, state["combat"], index, TARGET_EFFECTS[effect], effect, events)
+
+
+def all_enemies_of_use(state: dict, effect: str) -> bool:
+    """An ALL_EFFECTS effect is of use now if it changes something for at least one enemy (Demolish also
+    when it would lift a site's fortification in the ranged/siege phase)."""
+    combat = state.get("combat")
+    fx = ALL_EFFECTS[effect]
+    if not combat or combat["phase"] not in fx.phases:
+        return False
+    if effect == "demolish" and combat["phase"] == "ranged" and not combat.get("site_unfortified"):
+        if any(_site_fortified(combat, i) for i in _alive(combat)):
+            return True
+    return any(_affected(combat, i, fx) and _of_use(combat, i, fx) for i in range(len(combat["enemies"])))
+
+
+def affect_all_enemies(state: dict, effect: str, events: list[Event]) -> None:
+    """Apply an ALL_EFFECTS effect to every enemy it may touch (nothing outside combat)."""
+    combat = state.get("combat")
+    fx = ALL_EFFECTS[effect]
+    if not combat or combat["phase"] not in fx.phases:
+        return
+    if effect == "demolish" and not combat.get("site_unfortified"):
+        combat["site_unfortified"] = True  # "ignore site fortifications this turn" (the turn's combat)
+        events.append(Event("Site fortifications are ignored this turn.",
+                            data={"kind": "enemy_effect", "effect": effect}))
+    for index in range(len(combat["enemies"])):
+        if _affected(combat, index, fx) and combat["enemies"][index]["summoned_by"] is None:
+            _modify(state, combat, index, fx, effect, events)
+
+
+def _site_fortified(combat: dict, index: int) -> bool:
     e = combat["enemies"][index]
-    e["skip"] = e.get("skip", False) or skip
-    e["armor_mod"] = e.get("armor_mod", 0) + armor_change
-    what = "does not attack this combat" if skip else ""
-    if armor_change:
-        what += f"{' and ' if what else ''}gets Armor {armor_change:+d}"
-    events.append(Event(f"{_name(e)} {what}.", data={"kind": "enemy_effect", "effect": effect, "enemy": e["id"]}))
+    return fortification(combat, index) > (1 if enemy_data.enemy(e["id"]).has("fortified") else 0)
+
+
+def _modify(state: dict, combat: dict, index: int, fx: EnemyEffect, effect: str, events: list[Event]) -> None:
+    e = combat["enemies"][index]
+    if fx.destroy:
+        if index in combat["targets"]:
+            combat["targets"].remove(index)  # a destroyed enemy leaves the attack group being formed
+        _defeat(state, combat, index, events, how="destroyed")
+        if not _alive(combat):
+            _finish(state, events)
+        return
+    parts = []
+    if fx.skip and not e.get("skip"):
+        e["skip"] = True
+        parts.append("does not attack this combat")
+    change = _armor_change(combat, index, fx)
+    if change:
+        e["armor_mod"] = e.get("armor_mod", 0) + change
+        parts.append(f"gets Armor {change:+d} (now {armor_of(combat, index)})")
+    lost = [r for r in fx.lose if r in resistances_of(combat, index)]
+    if lost:
+        e["lost"] = sorted(set(e.get("lost", [])) | set(lost))
+        parts.append("loses its " + " and ".join(_element(r) for r in lost) + " resistance")
+    if fx.unfortify and fortification(combat, index):
+        e["unfortified"] = True
+        parts.append("loses its fortification")
+    if parts:
+        events.append(Event(f"{_name(e)} " + ", ".join(parts) + ".",
+                            data={"kind": "enemy_effect", "effect": effect, "enemy": e["id"]}))
 
 
 def armor_of(combat: dict, index: int) -> int:
@@ -551,6 +759,13 @@ def armor_of(combat: dict, index: int) -> int:
     e = combat["enemies"][index]
     armor = enemy_data.enemy(e["id"]).armor
     return max(1, armor + e["armor_mod"]) if e.get("armor_mod") else armor
+
+
+def resistances_of(combat: dict, index: int) -> frozenset:
+    """The enemy's resistances less those a card took away this combat (Chill, Expose)."""
+    e = combat["enemies"][index]
+    resistances = enemy_data.enemy(e["id"]).resistances
+    return resistances - set(e["lost"]) if e.get("lost") else resistances
 
 
 # ---------------------------------------------------------------- helpers
@@ -627,8 +842,9 @@ def _describe_target(combat: dict, index: int, ranged: bool) -> str:
     notes = [f"armor {armor_of(combat, index)}"]
     if ranged and fortification(combat, index):
         notes.append("fortified: siege only")
-    if facts.resistances:
-        notes.append("resists " + " and ".join(_element(r) for r in sorted(facts.resistances)))
+    resistances = resistances_of(combat, index)
+    if resistances:
+        notes.append("resists " + " and ".join(_element(r) for r in sorted(resistances)))
     return f"{facts.name} ({', '.join(notes)})"
 
 
@@ -642,12 +858,14 @@ def public_view(state: dict) -> dict | None:
         facts = enemy_data.enemy(e["id"])
         attack = {"summon": facts.summon} if facts.summon else {"value": facts.attack, "element": facts.element}
         shown.append({"index": index, "id": e["id"], "name": facts.name, "colour": e["colour"], "face_up": True,
-                      "armor": armor_of(combat, index), "attack": facts.attack, "element": facts.element,
-                      "attacks": [attack], "abilities": sorted(facts.abilities),
-                      "resistances": sorted(facts.resistances), "fame": facts.fame,
+                      "armor": armor_of(combat, index), "base_armor": facts.armor, "attack": facts.attack,
+                      "element": facts.element, "attacks": [attack], "abilities": sorted(facts.abilities),
+                      "resistances": sorted(resistances_of(combat, index)), "fame": facts.fame,
+                      "lost_resistances": sorted(e.get("lost", [])), "unfortified": bool(e.get("unfortified")),
                       "fortified": fortification(combat, index), "defeated": e["defeated"],
                       "blocked": e["blocked"], "summoned": e["summoned_by"] is not None,
                       "summoned_by": e["summoned_by"], "gone": e["gone"], "skip": e.get("skip", False),
                       "damage": e["damage"]})
     return {"phase": combat["phase"], "enemies": shown, "targets": list(combat["targets"]),
-            "context": combat["context"], "wounds": combat["wounds"], "knocked_out": combat["knocked_out"]}
+            "context": combat["context"], "site_unfortified": bool(combat.get("site_unfortified")),
+            "wounds": combat["wounds"], "knocked_out": combat["knocked_out"]}

@@ -95,6 +95,30 @@ def pool(turn: dict[str, Any] | None) -> dict[str, Any] | None:
     }
 
 
+def _armor_text(e: dict[str, Any]) -> str:
+    """ "3 (-2)": the armor now, with the change cards made this combat (never below 1)."""
+    armor, base = e.get("armor"), e.get("base_armor")
+    if base is None or armor == base:
+        return f"{armor}"
+    return f"{armor} ({armor - base:+d})"
+
+
+def enemy_modifiers(e: dict[str, Any]) -> list[str]:
+    """What cards and units did to this enemy for the rest of the combat, in short words (public: played cards
+    are public): "does not attack", "no fire resistance", "fortification removed"."""
+    out = []
+    if e.get("skip"):
+        out.append("does not attack")
+    lost = e.get("lost_resistances") or []
+    if lost:
+        names = [labels.words(r).lower() for r in lost]
+        out.append("no " + (names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1])
+                   + " resistance")
+    if e.get("unfortified"):
+        out.append("fortification removed")
+    return out
+
+
 def combat(view: dict[str, Any]) -> dict[str, Any] | None:
     c = view.get("combat")
     if not c:
@@ -108,6 +132,7 @@ def combat(view: dict[str, Any]) -> dict[str, Any] | None:
         row = {"face_up": face_up, "colour": e.get("colour"), "fill": labels.ENEMY_COLOURS.get(e.get("colour"), "#999")}
         if face_up:
             row.update(name=e.get("name") or labels.words(e.get("id", "")), armor=e.get("armor"),
+                       armor_text=_armor_text(e), modifiers=enemy_modifiers(e),
                        attacks=labels.attacks_text(e.get("attacks")),
                        abilities=", ".join(labels.words(a) for a in e.get("abilities") or []),
                        resistances=", ".join(labels.words(a) for a in e.get("resistances") or []),
@@ -122,7 +147,8 @@ def combat(view: dict[str, Any]) -> dict[str, Any] | None:
         "kind": {"rampaging": "Rampaging enemies", "provoked": "Provoked rampaging enemies", "site": "Site",
                  "challenge": "Challenge", "burn": "Burning a Monastery"}.get(kind, labels.words(kind or "combat")),
         "hex": ctx.get("hex"), "site": labels.site_name(ctx.get("site")) if ctx.get("site") else "",
-        "fortified": ctx.get("fortified"), "wounds": c.get("wounds_taken", c.get("wounds")),
+        "fortified": ctx.get("fortified"), "site_unfortified": bool(c.get("site_unfortified")),
+        "wounds": c.get("wounds_taken", c.get("wounds")),
         "knocked_out": bool(c.get("knocked_out")),
     }
 

@@ -113,13 +113,14 @@ def situation(view: dict[str, Any], seat: int) -> list[Section]:
     c = combat(view)
     if c:
         lines = [f"{c['kind']}{' at ' + c['hex'] if c['hex'] else ''}{' (' + c['site'] + ')' if c['site'] else ''}: "
-                 f"{c['phase']}"]
+                 f"{c['phase']}" + ("; site fortifications ignored this turn" if c.get("site_unfortified") else "")]
         for e in c["enemies"]:
             if not e["face_up"]:
                 lines.append(f"a face-down {e['colour']} enemy")
                 continue
             state = [s for s, on in (("blocked", e["blocked"]), ("defeated", e["defeated"])) if on]
-            lines.append(f"{e['name']}: armor {e['armor']}, attack {e['attacks']}"
+            state += e.get("modifiers") or []
+            lines.append(f"{e['name']}: armor {e.get('armor_text', e['armor'])}, attack {e['attacks']}"
                          + (f"; {e['abilities']}" if e["abilities"] else "")
                          + (f"; resists {e['resistances']}" if e["resistances"] else "")
                          + (f" [{', '.join(state)}]" if state else ""))

@@ -39,9 +39,7 @@ SIMPLIFIED: dict[str, tuple[str, str, str]] = {
     "improvisation": ("special discard_card + (move 3 | influence 3 | attack 3 | block 3)",
                       "special discard_card + (move 5 | influence 5 | attack 5 | block 5)", ""),
     # hero cards
-    "tovak_cold_toughness": ("attack 2 ice | block 3 ice", "block 5 ice",
-                             "powered: the +1 Ice Block per ability/attack colour/resistance of the blocked "
-                             "enemy is not counted"),
+    "tovak_cold_toughness": ("attack 2 ice | block 3 ice", "block 5 ice + special cold_toughness", ""),
     "goldyx_will_focus": ("mana blue | mana white | mana red | crystal green", "special concentration 3",
                           "powered: as Concentration (next powered Action card free, +3)"),
     "norowas_noble_manners": ("influence 2 + fame 1", "influence 4 + fame 1 + reputation 1",
@@ -51,7 +49,7 @@ SIMPLIFIED: dict[str, tuple[str, str, str]] = {
     "crystal_mastery": ("special crystal_mastery", "special crystal_return", ""),
     "frost_bridge": ("move 2 + special terrain_set swamp 1",
                      "move 4 + special terrain_set swamp 1 + special terrain_set lake 1", ""),
-    "ice_shield": ("block 3 ice", "block 3 ice", "powered: the Armor -3 on the blocked enemy is not applied"),
+    "ice_shield": ("block 3 ice", "block 3 ice + special ice_shield", ""),
     "magic_talent": ("special discard_card + mana any", "special learn_spell",
                      "basic: instead of casting a Spell from the offer, discard a card to gain a mana token "
                      "of any colour"),
@@ -84,8 +82,7 @@ SIMPLIFIED: dict[str, tuple[str, str, str]] = {
     "song_of_wind": ("move 2 + special terrain_minus open 1 0", "move 2 + special terrain_minus open 2 0",
                      "powered: crossing lakes for a blue mana is not offered"),
     # spells
-    "chill": ("block 4 ice", "block 4 ice + attack 2 ice",
-              "'one enemy does not attack' becomes Ice Block 4 (powered: and Ice Attack 2 for the Armor -4)"),
+    "chill": ("special chill", "special lethal_chill", ""),
     "mana_bolt": ("special mana_bolt 8", "special mana_bolt 11", ""),
     "mana_claim": ("special mana_claim", "special mana_claim",
                    "gain 3 tokens of a basic-coloured die's colour (the die stays in the Source); the "
@@ -97,13 +94,10 @@ SIMPLIFIED: dict[str, tuple[str, str, str]] = {
     "meditation": ("draw 2", "draw 3", "shuffling discards back into the deck becomes drawing 2 (3) cards"),
     "restoration": ("special restoration", "special restoration + special ready_unit 3",
                     "powered: readies one Unit of level I-III, not Units up to a total level of 3 (5)"),
-    "tremor": ("attack 3", "attack 5", "the Armor reduction (one or all enemies) becomes an Attack of that size"),
+    "tremor": ("special tremor_one | special tremor_all", "special earthquake_one | special earthquake_all", ""),
     "underground_travel": ("move 3", "move 4", "flying over three spaces ignoring terrain becomes Move 3 (4)"),
-    "burning_shield": ("block 4 fire", "block 4 fire + attack 4 fire",
-                       "the Fire Attack 4 after a successful block is given at once, for the Attack phase; "
-                       "powered: destroying the blocked enemy becomes that Fire Attack 4"),
-    "demolish": ("siege 3", "attack 6", "ignoring fortifications / Armor -1 becomes Siege Attack 3; "
-                 "Disintegrate (destroy an enemy) becomes Attack 6"),
+    "burning_shield": ("block 4 fire + special burning_shield", "block 4 fire + special exploding_shield", ""),
+    "demolish": ("special demolish", "special disintegrate + special disintegrate_others", ""),
     "fireball": ("ranged 5 fire", "wound 1 + siege 8 fire", ""),
     "flame_wall": ("attack 5 fire | block 7 fire", "attack 7 fire | block 9 fire",
                    "powered: +2 flat instead of +2 per enemy token"),
@@ -111,12 +105,12 @@ SIMPLIFIED: dict[str, tuple[str, str, str]] = {
                       "no effect on other players; you gain the crystal(s) directly"),
     "call_to_arms": ("move 3 | influence 3 | attack 3 | block 3", "special free_recruit",
                      "basic: borrowing a Unit's ability from the offer becomes Move/Influence/Attack/Block 3"),
-    "expose": ("ranged 2", "ranged 3", "removing fortifications/resistances is not applied"),
+    "expose": ("special expose + ranged 2",
+               "(special mass_expose_fortifications | special mass_expose_resistances) + ranged 3", ""),
     "mind_read": ("crystal red | crystal blue | crystal green | crystal white",
                   "crystal red | crystal blue | crystal green | crystal white",
                   "other players do not discard (Mind Steal keeps nothing)"),
-    "whirlwind": ("block 5", "attack 6", "'one enemy does not attack' becomes Block 5; Tornado (destroy an "
-                  "enemy) becomes Attack 6"),
+    "whirlwind": ("special whirlwind", "special tornado", ""),
     "wings_of_wind": ("move 3", "move 5", "flight ignoring terrain becomes Move 3; Wings of Night "
                       "(cancel attacks) becomes Move 5"),
     "snowstorm": ("ranged 5 ice", "wound 1 + siege 8 ice", ""),

@@ -25,6 +25,7 @@ UNIT_FIELDS = ["id", "name", "tier", "level", "cost", "armor", "copies", "recrui
 # an empty string drops the slot (its content is folded into another entry).
 UNIT_SPECIALS = {
     ("amotep_freezers", 2): "special freeze_enemy",  # one enemy does not attack, armor -3 (min 1); not ice resistant
+    ("altem_guardians", 1): "block 8 + special swift_block 8",  # "Block 8, counts double against Swift"
     ("altem_guardians", 2): "special all_resistances",  # all your units gain all resistances this turn
     ("altem_mages", 0): "mana any + mana any",
     ("altem_mages", 1): "attack 5 cold_fire | block 5 cold_fire",
@@ -33,6 +34,7 @@ UNIT_SPECIALS = {
     ("foresters", 1): "move 2",
     ("herbalist", 1): "special ready_unit 2",  # cards.py's ready_unit, up to level II
     ("illusionists", 1): "special illusion",  # one unfortified enemy does not attack this combat
+    ("utem_guardsmen", 1): "block 4 + special swift_block 4",  # Block 4 that counts twice against Swift
     ("utem_swordsmen", 2): "attack 6 + special wound_self | block 6 + special wound_self",
 }
 # Mana costs the data leaves open or gets from one source only (decisions, see the rules-decisions section).
