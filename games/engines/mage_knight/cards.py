@@ -110,15 +110,7 @@ def atom(words: list[str], text: str) -> list:
     raise EffectError(f"not in the vocabulary: {' '.join(words)!r} in {text!r}")
 
 
-def boosted(tree: list, n: int) -> list:
-    """The tree with +n on every Move/Influence/Attack/Block atom (Concentration, Will Focus)."""
-    if tree[0] == "atom":
-        if tree[1] in ("move", "influence"):
-            return ["atom", tree[1], tree[2] + n]
-        if tree[1] in COMBAT:
-            return ["atom", tree[1], tree[2] + n, tree[3]]
-        return tree
-    return [tree[0], [boosted(t, n) for t in tree[1]]]
+BONUS_KINDS = ("move", "influence", "attack", "ranged", "siege", "block")
 
 
 COMBAT_WORD = {"attack": "Attack", "ranged": "Ranged Attack", "siege": "Siege Attack", "block": "Block"}
@@ -282,6 +274,10 @@ def empty_pool() -> dict:
 
 def add_pool(turn, kind: str, n: int, elem: str = "physical") -> None:
     pool = turn["pool"]
+    if turn.get("bonus") and kind in BONUS_KINDS:
+        # Concentration / Will Focus: "get an additional 2 (3) Move, Influence, Block or Attack" -- once, on the
+        # first Move/Influence/Attack/Block the free powered card gives (no Action card gives two of them at once)
+        n += turn.pop("bonus")
     if kind in ("move", "influence", "heal"):
         pool[kind] += n
     elif kind == "block":
@@ -392,6 +388,8 @@ def run(state, seat: int, events: list) -> None:
     while turn["queue"] and turn.get("pending") is None:
         node = turn["queue"].pop(0)
         if node[0] == "all":
+            if any(_is_cost(t) and not atom_usable(state, seat, t, make_ctx(state, seat)) for t in node[1]):
+                continue  # "You cannot play a card if its cost is not paid in full": a repeat it cannot pay
             turn["queue"] = list(node[1]) + turn["queue"]
         elif node[0] == "any":
             ctx = make_ctx(state, seat)
@@ -402,6 +400,8 @@ def run(state, seat: int, events: list) -> None:
                 turn["pending"] = {"kind": "choose", "branches": branches}
         else:
             apply_atom(state, seat, node, events)
+    if not turn["queue"] and turn.get("pending") is None:
+        turn.pop("bonus", None)  # the card's effect is resolved: an unused Concentration bonus is lost
 
 
 def apply_atom(state, seat: int, node: list, events: list) -> None:
@@ -606,8 +606,10 @@ def _discardables(state, seat):
 
 def _hand_without(state, seat, ctx):
     hand = list(state["seats"][seat]["hand"])
-    if ctx.get("exclude") in hand:
-        hand.remove(ctx["exclude"])  # the card being played cannot pay for itself
+    exclude = ctx.get("exclude")
+    for c in (exclude if isinstance(exclude, (list, tuple)) else [exclude]):
+        if c in hand:
+            hand.remove(c)  # the card being played (and the card it is played with) cannot pay for itself
     return hand
 
 
@@ -646,7 +648,10 @@ def _mana_draw_do(state, seat, args, choice, events):
 
 
 def _concentration_usable(state, seat, args, ctx):
-    return any(CARDS[c].kind in ACTION_KINDS for c in _hand_without(state, seat, ctx))
+    """Of use if another Action card in the hand has a powered effect of use now (it will be played with it)."""
+    hand = _hand_without(state, seat, ctx)
+    return any(CARDS[c].kind in ACTION_KINDS and usable(state, seat, CARDS[c].powered, dict(
+        ctx, exclude=[x for x in (ctx.get("exclude"), c) if x])) for c in dict.fromkeys(hand))
 
 
 def _concentration_do(state, seat, args, choice, events):
@@ -1097,6 +1102,17 @@ SKILL_SPECIALS = {
 }
 
 
+def _noble_do(state, seat, args, choice, events):
+    """Noble Manners: the Fame (and Reputation) waits for an interaction that uses this Influence (a purchase
+    after the card is played: interaction._spend moves it to ``noble_earned``); endturn.finish gives it."""
+    state["turn"].setdefault("noble", []).append(list(args))
+
+
+def noble_label(args) -> str:
+    gain = f"Fame +{args[0]}" + (f" and Reputation +{args[1]}" if args[1] else "")
+    return f"at the end of the turn {gain}, if this Influence is used in an interaction"
+
+
 def _influence_ok(state, seat, args, ctx):
     return not in_combat(state)
 
@@ -1112,7 +1128,8 @@ SPECIALS: dict[str, Special] = {
     "mana_draw": Special(lambda a: f"set a Source die to a colour and gain {a[0]} mana tokens of it",
                          lambda st, se, a, ctx: bool(_free_dice(st)), _mana_draw_do,
                          lambda st, se, a: [(c, f"{c} ({plural(a[0], 'token')})") for c in mana.BASIC]),
-    "concentration": Special(lambda a: f"the next Action card you play powered needs no mana and gets +{a[0]}",
+    "concentration": Special(lambda a: f"the next Action card you play powered needs no mana, and +{a[0]} on one "
+                                       f"Move, Influence, Attack or Block it gives",
                              _concentration_usable,
                              _concentration_do),
     "crystal_mastery": Special(lambda a: "gain a crystal of a colour you already have",
@@ -1157,6 +1174,7 @@ SPECIALS: dict[str, Special] = {
                                     "gain a crystal of that colour",
                           lambda st, se, a, ctx: bool(_aa_pairs(st, se, "spells")), _book_spell_do,
                           lambda st, se, a: _aa_pairs(st, se, "spells")),
+    "noble_manners": Special(noble_label, lambda *a: False, _noble_do),
     "recruit_reputation": Special(lambda a: "Reputation +1 per Unit recruited this turn", _influence_ok,
                                   _recruit_bonus(1, 0)),
     "recruit_glory": Special(lambda a: "Reputation and Fame +1 per Unit recruited this turn", _influence_ok,

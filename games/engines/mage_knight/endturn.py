@@ -179,6 +179,11 @@ def finish(state, seat: int, events: list) -> None:
                 s["deck"].insert(0, card)
     s["discard"] += s["play_area"]
     s["play_area"] = []
+    for fame, reputation in turn.get("noble_earned", []):  # Noble Manners: "at end of turn if used in an interaction"
+        s["fame"] += fame
+        events.append(Event(f"Seat {seat + 1} gains {fame} Fame (Noble Manners).", None, {"seat": seat, "fame": fame}))
+        if reputation:
+            cards.change_reputation(state, seat, reputation, events)
     try:
         from . import levels
     except ImportError:

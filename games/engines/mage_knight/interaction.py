@@ -105,6 +105,7 @@ def _spend(state, seat: int, cost: int) -> None:
         turn["pool"]["influence"] += reputation_modifier(state["seats"][seat]["reputation"]) or 0
         turn["rep_applied"] = True
     turn["pool"]["influence"] -= cost
+    turn.setdefault("noble_earned", []).extend(turn.pop("noble", []))  # Noble Manners' Influence is used
     turn["acted"] = True
     turn["action"] = "interact"
 

@@ -168,8 +168,8 @@ def card_modes(state, seat: int, card_id: str) -> list[tuple[str, str]]:
         if power_ok:
             boost = state["turn"].get("boost", 0)
             if boost:
-                effect = cards.describe(cards.boosted(card.powered, boost))
-                out.append(("t-pw", f"powered for free (+{boost}): {effect}"))
+                out.append(("t-pw", f"powered for free: {cards.describe(card.powered)} (+{boost} on one Move, "
+                                    f"Influence, Attack or Block)"))
             else:
                 for combo in mana.payments(state, seat, [card.colour]):
                     if cards.usable_after_paying(state, seat, card.powered, combo, ctx):
@@ -447,7 +447,7 @@ def play_card(state, seat: int, card_id: str, verb: str, arg: str, events: list)
     powered = verb == "pw"
     tree = card.powered if powered else card.basic
     if powered and card.kind in cards.ACTION_KINDS and not arg and turn.get("boost"):
-        tree = cards.boosted(tree, turn["boost"])
+        turn["bonus"] = turn["boost"]  # added once, to the first Move/Influence/Attack/Block (cards.add_pool)
         turn["boost"] = 0
     if powered and card.kind == "artifact":
         s["removed"].append(card_id)  # "thrown away (removed from the game) for a stronger effect"

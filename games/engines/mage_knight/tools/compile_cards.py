@@ -33,20 +33,16 @@ SIMPLIFIED: dict[str, tuple[str, str, str]] = {
     # standard deck
     "crystallize": ("special crystallize", "crystal red | crystal blue | crystal green | crystal white", ""),
     "mana_draw": ("special extra_die", "special mana_draw 2", ""),
-    "concentration": ("mana blue | mana white | mana red", "special concentration 2",
-                      "powered: the next Action card played powered this turn needs no mana and gets +2 "
-                      "on each Move/Influence/Attack/Block it gives (the printed card names the +2 once)"),
+    "concentration": ("mana blue | mana white | mana red", "special concentration 2", ""),
     "improvisation": ("special discard_card + (move 3 | influence 3 | attack 3 | block 3)",
                       "special discard_card + (move 5 | influence 5 | attack 5 | block 5)", ""),
     # hero cards
     "tovak_cold_toughness": ("attack 2 ice | block 3 ice", "block 5 ice",
                              "powered: the +1 Ice Block per ability/attack colour/resistance of the blocked "
                              "enemy is not counted"),
-    "goldyx_will_focus": ("mana blue | mana white | mana red | crystal green", "special concentration 3",
-                          "powered: as Concentration (next powered Action card free, +3)"),
-    "norowas_noble_manners": ("influence 2 + fame 1", "influence 4 + fame 1 + reputation 1",
-                              "the Fame +1 (and Reputation +1) is gained at once, not only if the Influence "
-                              "is used in an interaction"),
+    "goldyx_will_focus": ("mana blue | mana white | mana red | crystal green", "special concentration 3", ""),
+    "norowas_noble_manners": ("influence 2 + special noble_manners 1 0", "influence 4 + special noble_manners 1 1",
+                              ""),
     # advanced actions
     "crystal_mastery": ("special crystal_mastery", "special crystal_return", ""),
     "frost_bridge": ("move 2 + special terrain_set swamp 1",
