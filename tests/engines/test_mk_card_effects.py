@@ -95,3 +95,68 @@ def test_noble_manners_played_after_the_last_purchase_gives_nothing():
     play(st, "norowas_noble_manners", "t-basic")
     pick(st, "t-end")
     assert st["seats"][0]["fame"] == 0
+
+
+# ---------------------------------------------------------------- Meditation / Trance
+
+def test_meditation_puts_two_random_discards_on_top_and_draws_two_more():
+    """Meditation: "put 2 random cards from discard pile on top or bottom of Deed deck; draw 2 over Hand limit at
+    end of turn"."""
+    st = started(hand=("meditation",), dice=("green",), deck=("march",) * 8)
+    s = st["seats"][0]
+    s["discard"] = ["rage", "swiftness", "stamina"]
+    s["hand_limit"] = 3
+    play(st, "meditation", "t-basic:die:0")
+    assert sorted(ids(st)) == ["fx:bottom", "fx:top"]  # your choice: top or bottom
+    held = list(st["turn"]["meditation"])
+    assert len(held) == 2 and set(held) <= {"rage", "swiftness", "stamina"}
+    pick(st, "fx:top")
+    assert sorted(s["deck"][-2:]) == sorted(held) and len(s["discard"]) == 1 and len(s["deck"]) == 10
+    pick(st, "t-end")
+    assert len(s["hand"]) == 5  # Hand limit 3, +2
+    assert set(held) <= set(s["hand"])  # the two cards on top came back in the draw
+
+
+def test_meditation_bottom_keeps_them_under_the_deck():
+    """Meditation: "on top or bottom of Deed deck" -- the bottom."""
+    st = started(hand=("meditation",), dice=("green",), deck=("march",) * 3)
+    s = st["seats"][0]
+    s["discard"] = ["rage", "rage"]
+    play(st, "meditation", "t-basic:die:0", "fx:bottom")
+    assert s["deck"] == ["rage", "rage", "march", "march", "march"] and s["discard"] == []
+
+
+def test_trance_chooses_the_two_cards():
+    """Trance: "as basic but you choose the 2 cards"."""
+    st = started(hand=("meditation",), dice=("green",), time="night", deck=("march",) * 3)
+    st["turn"]["tokens"].append("black")
+    s = st["seats"][0]
+    s["discard"] = ["rage", "swiftness", "stamina"]
+    pick(st, "t-play:meditation")
+    pick(st, next(i for i in ids(st) if i.startswith("t-pw")))
+    assert sorted(ids(st)) == ["fx:rage", "fx:stamina", "fx:swiftness"]
+    pick(st, "fx:stamina")
+    assert sorted(ids(st)) == ["fx:rage", "fx:swiftness"]
+    pick(st, "fx:rage")
+    pick(st, "fx:top")
+    assert s["deck"][-2:] == ["stamina", "rage"] and s["discard"] == ["swiftness"]
+    assert st["turn"]["hand_bonus"] == 2
+
+
+def test_meditation_not_offered_with_nothing_to_put_back_or_draw():
+    """Meditation: "put 2 random cards from discard pile ...; draw 2 over Hand limit": no discard, no deck, no
+    use."""
+    st = started(hand=("meditation",), dice=("green",), deck=())
+    pick(st, "t-play:meditation")
+    assert not [i for i in ids(st) if i.startswith("t-basic")]
+
+
+def test_the_randomly_picked_cards_are_named_to_their_owner_only():
+    """Meditation's pick is random from a pile nobody else sees: only the owner is told which cards."""
+    st = started(hand=("meditation",), dice=("green",), deck=("march",) * 3)
+    st["seats"][0]["discard"] = ["rage", "swiftness"]
+    pick(st, "t-play:meditation")
+    ev = pick(st, "t-basic:die:0")
+    public = " ".join(e.text for e in ev if e.seats is None)
+    assert "Rage" not in public and "Swiftness" not in public
+    assert any("Rage" in e.text for e in ev if e.seats == (0,))

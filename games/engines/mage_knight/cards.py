@@ -1113,6 +1113,82 @@ def noble_label(args) -> str:
     return f"at the end of the turn {gain}, if this Influence is used in an interaction"
 
 
+# Meditation / Trance: two cards of the discard pile (random / chosen) go on top or at the bottom of the deed deck,
+# then "draw 2 over Hand limit at end of turn" (turn["hand_bonus"], endturn.finish). The cards stay in the discard
+# pile, listed in turn["meditation"], until they are placed (card conservation holds at every pick).
+MEDITATION_CARDS = 2
+
+
+def _meditation_usable(state, seat, args, ctx):
+    s = state["seats"][seat]
+    return bool(s["discard"] or s["deck"])  # something to put back, or to draw with the larger hand limit
+
+
+def _meditation_left(state, seat):
+    left = list(state["seats"][seat]["discard"])
+    for c in state["turn"].get("meditation", []):
+        left.remove(c)
+    return left
+
+
+def _meditation_do(state, seat, args, choice, events):
+    """Meditation: "put 2 random cards from discard pile" (a random draw without replacement)."""
+    from ..rng import Rng
+    turn = state["turn"]
+    pile = list(state["seats"][seat]["discard"])
+    rng = Rng(state["rng"])
+    picked = []
+    for _ in range(min(MEDITATION_CARDS, len(pile))):
+        picked.append(pile.pop(rng.below(len(pile))))
+    state["rng"] = rng.state
+    turn["meditation"] = picked
+    if picked:
+        events.append(Event("You pick " + " and ".join(name(c) for c in picked) + " at random.", (seat,),
+                            {"cards": picked}))
+    turn["queue"].insert(0, ["atom", "special", "meditation_place"])
+
+
+def _trance_choices(state, seat, args):
+    return [(c, f"choose {name(c)}") for c in dict.fromkeys(_meditation_left(state, seat))] or None
+
+
+def _trance_do(state, seat, args, choice, events):
+    """Trance: "as basic but you choose the 2 cards" (one pick each)."""
+    turn = state["turn"]
+    held = turn.setdefault("meditation", [])
+    if choice is not None:
+        held.append(choice)
+    if choice is not None and len(held) < MEDITATION_CARDS and _meditation_left(state, seat):
+        turn["queue"].insert(0, ["atom", "special", "trance"])
+    else:
+        turn["queue"].insert(0, ["atom", "special", "meditation_place"])
+
+
+def _place_choices(state, seat, args):
+    n = len(state["turn"].get("meditation", []))
+    if not n:
+        return None
+    what = "the card" if n == 1 else f"the {n} cards"
+    return [("top", f"put {what} on top of your deed deck"), ("bottom", f"put {what} at the bottom of your deed deck")]
+
+
+def _place_do(state, seat, args, choice, events):
+    turn = state["turn"]
+    s = state["seats"][seat]
+    held = turn.pop("meditation", [])
+    for c in held:
+        s["discard"].remove(c)
+        if choice == "top":
+            s["deck"].append(c)  # the deck's top is its end: the last one placed is drawn first
+        else:
+            s["deck"].insert(0, c)
+    if held:
+        events.append(Event(f"{hero_name(state, seat)} puts {plural(len(held), 'card')} from the discard pile "
+                            f"{'on top of' if choice == 'top' else 'at the bottom of'} the deed deck.", None,
+                            {"seat": seat}))
+    turn["hand_bonus"] = turn.get("hand_bonus", 0) + 2
+
+
 def _influence_ok(state, seat, args, ctx):
     return not in_combat(state)
 
@@ -1174,6 +1250,14 @@ SPECIALS: dict[str, Special] = {
                                     "gain a crystal of that colour",
                           lambda st, se, a, ctx: bool(_aa_pairs(st, se, "spells")), _book_spell_do,
                           lambda st, se, a: _aa_pairs(st, se, "spells")),
+    "meditation": Special(lambda a: "put 2 random cards of your discard pile on top or at the bottom of your deed "
+                                    "deck, and your Hand limit is 2 higher at the end of the turn",
+                          _meditation_usable, _meditation_do),
+    "trance": Special(lambda a: "put 2 cards of your discard pile (your choice) on top or at the bottom of your "
+                                "deed deck, and your Hand limit is 2 higher at the end of the turn",
+                      _meditation_usable, _trance_do, _trance_choices),
+    "meditation_place": Special(lambda a: "put the cards on top or at the bottom of your deed deck", _yes, _place_do,
+                                _place_choices),
     "noble_manners": Special(noble_label, lambda *a: False, _noble_do),
     "recruit_reputation": Special(lambda a: "Reputation +1 per Unit recruited this turn", _influence_ok,
                                   _recruit_bonus(1, 0)),

@@ -191,7 +191,9 @@ def finish(state, seat: int, events: list) -> None:
     if levels is not None and hasattr(levels, "gain"):
         levels.gain(state, seat, events)
     from .tactic_turn import hand_limit_bonus  # Planning
-    missing = s["hand_limit"] + keep_bonus(state, seat) + hand_limit_bonus(state, seat) - len(s["hand"])
+    # Meditation / Trance: "draw 2 over Hand limit at end of turn" (turn["hand_bonus"])
+    missing = (s["hand_limit"] + keep_bonus(state, seat) + hand_limit_bonus(state, seat) + turn.get("hand_bonus", 0)
+               - len(s["hand"]))
     if missing > 0:
         cards.draw(state, seat, missing, events)
     state["turn"] = None

@@ -90,7 +90,7 @@ SIMPLIFIED: dict[str, tuple[str, str, str]] = {
                       "become Move 2 (4)"),
     "energy_flow": ("special ready_unit 4", "special ready_unit 4 + special heal_unit",
                     "no effect on other players' Units"),
-    "meditation": ("draw 2", "draw 3", "shuffling discards back into the deck becomes drawing 2 (3) cards"),
+    "meditation": ("special meditation", "special trance", ""),
     "restoration": ("special restoration", "special restoration + special ready_unit 3",
                     "powered: readies one Unit of level I-III, not Units up to a total level of 3 (5)"),
     "tremor": ("attack 3", "attack 5", "the Armor reduction (one or all enemies) becomes an Attack of that size"),
