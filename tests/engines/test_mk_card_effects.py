@@ -160,3 +160,44 @@ def test_the_randomly_picked_cards_are_named_to_their_owner_only():
     public = " ".join(e.text for e in ev if e.seats is None)
     assert "Rage" not in public and "Swiftness" not in public
     assert any("Rage" in e.text for e in ev if e.seats == (0,))
+
+
+# ---------------------------------------------------------------- Steady Tempo
+
+def test_steady_tempo_asks_the_may_at_the_end_of_the_turn():
+    """Steady Tempo basic: "Move 2; at end of turn may put this card on the bottom of a non-empty Deed deck
+    instead of discarding"."""
+    st = started(hand=("steady_tempo",), deck=("rage",) * 8)
+    play(st, "steady_tempo", "t-basic")
+    pick(st, "t-end")
+    assert ids(st) == ["t-tempo:yes", "t-tempo:no"] and turn.default(st, 0) == "t-tempo:yes"
+    pick(st, "t-tempo:no")
+    s = st["seats"][0]
+    assert st["turn"] is None and s["discard"] == ["steady_tempo"] and "steady_tempo" not in s["deck"]
+
+
+def test_steady_tempo_goes_under_the_deck():
+    """Steady Tempo basic: "may put this card on the bottom of a non-empty Deed deck"."""
+    st = started(hand=("steady_tempo",), deck=("rage",) * 8)
+    play(st, "steady_tempo", "t-basic")
+    pick(st, "t-end")
+    pick(st, "t-tempo:yes")
+    assert st["seats"][0]["deck"][0] == "steady_tempo" and st["seats"][0]["discard"] == []
+
+
+def test_steady_tempo_basic_not_asked_with_an_empty_deck():
+    """Steady Tempo basic: "on the bottom of a non-empty Deed deck": an empty deck, no question."""
+    st = started(hand=("steady_tempo",), deck=())
+    play(st, "steady_tempo", "t-basic")
+    pick(st, "t-end")
+    assert st["turn"] is None and st["seats"][0]["discard"] == ["steady_tempo"]
+
+
+def test_steady_tempo_powered_may_go_on_top():
+    """Steady Tempo powered: "Move 4; at end of turn may put this card on top of the Deed deck"."""
+    st = started(hand=("steady_tempo",), deck=(), dice=("blue",))
+    play(st, "steady_tempo", "t-pw:die:0")
+    pick(st, "t-end")
+    assert "on top" in labels(st)["t-tempo:yes"]
+    pick(st, "t-tempo:yes")
+    assert st["seats"][0]["hand"] == ["steady_tempo"]

@@ -1258,6 +1258,10 @@ SPECIALS: dict[str, Special] = {
                       _meditation_usable, _trance_do, _trance_choices),
     "meditation_place": Special(lambda a: "put the cards on top or at the bottom of your deed deck", _yes, _place_do,
                                 _place_choices),
+    "steady_tempo": Special(lambda a: "at the end of the turn you may put this card " + (
+                                "on top of your deed deck" if a[0] else "at the bottom of your deed deck (if it is "
+                                                                        "not empty)") + " instead of discarding it",
+                            lambda *a: False, lambda *a: None),
     "noble_manners": Special(noble_label, lambda *a: False, _noble_do),
     "recruit_reputation": Special(lambda a: "Reputation +1 per Unit recruited this turn", _influence_ok,
                                   _recruit_bonus(1, 0)),

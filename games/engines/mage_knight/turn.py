@@ -81,6 +81,8 @@ def options(state, seat: int) -> tuple[str, list[Option]]:
                     + [Option("t-back", "done")])
         if kind == "reward":
             return "Choose your reward", [Option(i, lab) for i, lab in endturn.reward_options(state, seat)]
+        if kind == "tempo":
+            return "End of turn: Steady Tempo", [Option(i, lab) for i, lab in endturn.tempo_options(state, seat)]
         if kind in ("meditate", "search"):
             return tactic_turn.pending_options(state, seat)
     if state.get("combat") is not None:
@@ -423,6 +425,8 @@ def _apply_turn(state, seat: int, option_id: str, events: list) -> None:
         state["turn"] = None
     elif verb == "reward":
         endturn.reward_pick(state, seat, arg, events)
+    elif verb == "tempo":
+        endturn.tempo_pick(state, seat, arg, events)
     elif verb == "end":
         endturn.begin(state, seat, events)
 

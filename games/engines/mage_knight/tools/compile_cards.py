@@ -52,8 +52,7 @@ SIMPLIFIED: dict[str, tuple[str, str, str]] = {
                      "basic: instead of casting a Spell from the offer, discard a card to gain a mana token "
                      "of any colour"),
     "pure_magic": ("special pure_magic 4", "special pure_magic 7", ""),
-    "steady_tempo": ("move 2", "move 4", "it always goes back into the deed deck at end of turn (endturn.py), "
-                     "the 'may' is not asked"),
+    "steady_tempo": ("move 2 + special steady_tempo 0", "move 4 + special steady_tempo 1", ""),
     "ambush": ("move 2 + special ambush 1 2", "move 4 + special ambush 2 4", ""),
     "in_need": ("special in_need 3 1", "special in_need 5 2",
                 "MKD's Influence 3 (+1 per Wound) / 5 (+2) kept over the summary's 2 / 4"),
