@@ -201,3 +201,54 @@ def test_steady_tempo_powered_may_go_on_top():
     assert "on top" in labels(st)["t-tempo:yes"]
     pick(st, "t-tempo:yes")
     assert st["seats"][0]["hand"] == ["steady_tempo"]
+
+
+# ---------------------------------------------------------------- Maximal Effect
+
+def test_maximal_effect_basic_uses_a_basic_effect_three_times_and_throws_the_card_away():
+    """Maximal Effect basic: "play with another Action card: use its basic effect 3 times, then throw that card
+    away"."""
+    st = started(hand=("maximal_effect", "march", "rage"))
+    play(st, "maximal_effect", "t-basic")  # Rage's Attack 2 or Block 2 is of no use outside combat: March, at once
+    s = st["seats"][0]
+    assert st["turn"]["pool"]["move"] == 6
+    assert "march" in s["removed"] and "march" not in s["hand"] + s["play_area"] + s["discard"]
+    assert s["play_area"] == ["maximal_effect"]
+
+
+def test_maximal_effect_powered_uses_a_powered_effect_twice_for_free():
+    """Maximal Effect powered: "play with another Action card: use its powered effect twice for free, then throw
+    it away"."""
+    st = started(hand=("maximal_effect", "march", "promise"), dice=("red",))
+    play(st, "maximal_effect", "t-pw:die:0")
+    assert sorted(ids(st)) == ["fx:march", "fx:promise"]
+    pick(st, "fx:promise")
+    assert st["turn"]["pool"]["influence"] == 8 and st["source"]["taken"] == [0]
+
+
+def test_maximal_effect_each_use_is_its_own_choice():
+    """Maximal Effect: "use its basic effect 3 times" -- a choice in the effect is made each time."""
+    st = started(hand=("maximal_effect", "tranquility"), deck=("rage",) * 5)
+    st["seats"][0]["hand"] += [cards.WOUND]
+    play(st, "maximal_effect", "t-basic")  # the only Action card: Tranquility's Heal 1 | draw 1, three times
+    pick(st, "fx:0")  # heal the Wound
+    assert cards.wounds_in_hand(st["seats"][0]) == 0
+    # no Wound left: the other two uses can only draw, taken at once
+    assert len(st["seats"][0]["hand"]) == 2
+
+
+def test_maximal_effect_not_offered_without_another_action_card():
+    """Maximal Effect: "play with another Action card" -- none in hand, not offered."""
+    st = started(hand=("maximal_effect", "fireball"), dice=("red",))
+    pick(st, "t-play:maximal_effect")
+    assert not [i for i in ids(st) if i.startswith(("t-basic", "t-pw"))]
+
+
+def test_maximal_effect_repeats_a_cost_only_while_it_can_be_paid():
+    """Improvisation basic ("discard a card: Move 3, ...") three times through Maximal Effect: each use
+    discards a card; a use whose cost cannot be paid is not made ("You cannot play a card if its cost is not paid
+    in full")."""
+    st = started(hand=("maximal_effect", "improvisation", "rage"))
+    play(st, "maximal_effect", "t-basic")
+    pick(st, "fx:0")  # Move 3 (Rage was the only card to discard)
+    assert st["turn"]["pool"]["move"] == 3 and st["turn"]["queue"] == [] and st["turn"]["pending"] is None

@@ -1189,6 +1189,37 @@ def _place_do(state, seat, args, choice, events):
     turn["hand_bonus"] = turn.get("hand_bonus", 0) + 2
 
 
+# Maximal Effect: "play with another Action card: use its basic effect 3 times (powered: its powered effect twice
+# for free), then throw that card away". args = [times, powered]; the card is thrown away as its effect is queued.
+def _maximal_tree(card_id, args):
+    return CARDS[card_id].powered if args[1] else CARDS[card_id].basic
+
+
+def _maximal_targets(state, seat, args, ctx):
+    hand = _hand_without(state, seat, ctx)
+    return [c for c in dict.fromkeys(hand) if CARDS[c].kind in ACTION_KINDS and usable(
+        state, seat, _maximal_tree(c, args), dict(ctx, exclude=[x for x in (ctx.get("exclude"), c) if x]))]
+
+
+def _maximal_choices(state, seat, args):
+    n = "3 times" if args[0] == 3 else ("twice" if args[0] == 2 else f"{args[0]} times")
+    return [(c, f"throw away {name(c)}: {describe(_maximal_tree(c, args))}, {n}")
+            for c in _maximal_targets(state, seat, args, make_ctx(state, seat))]
+
+
+def _maximal_do(state, seat, args, choice, events):
+    throw_away(state, seat, choice)
+    events.append(Event(f"{hero_name(state, seat)} throws away {name(choice)} (Maximal Effect).", None,
+                        {"seat": seat, "card": choice}))
+    state["turn"]["queue"][:0] = [_maximal_tree(choice, args)] * args[0]
+
+
+def _maximal_label(args):
+    times = "3 times" if args[0] == 3 else ("twice" if args[0] == 2 else f"{args[0]} times")
+    which = "powered effect" if args[1] else "basic effect"
+    return f"use another Action card's {which} {times}{' for free' if args[1] else ''}, then throw that card away"
+
+
 def _influence_ok(state, seat, args, ctx):
     return not in_combat(state)
 
@@ -1262,6 +1293,8 @@ SPECIALS: dict[str, Special] = {
                                 "on top of your deed deck" if a[0] else "at the bottom of your deed deck (if it is "
                                                                         "not empty)") + " instead of discarding it",
                             lambda *a: False, lambda *a: None),
+    "maximal_effect": Special(_maximal_label, lambda st, se, a, ctx: bool(_maximal_targets(st, se, a, ctx)),
+                              _maximal_do, _maximal_choices),
     "noble_manners": Special(noble_label, lambda *a: False, _noble_do),
     "recruit_reputation": Special(lambda a: "Reputation +1 per Unit recruited this turn", _influence_ok,
                                   _recruit_bonus(1, 0)),

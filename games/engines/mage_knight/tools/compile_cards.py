@@ -66,10 +66,7 @@ SIMPLIFIED: dict[str, tuple[str, str, str]] = {
     "into_the_heat": ("attack 2 | block 2", "attack 3 | block 3",
                       "the +2/+3 to every Unit's attacks and blocks (and no damage to Units) becomes one "
                       "Attack or Block of that size"),
-    "maximal_effect": ("special discard_card + (move 4 | influence 4 | attack 4 | block 4)",
-                       "special discard_card + (move 6 | influence 6 | attack 6 | block 6)",
-                       "instead of using another Action card's effect three times (twice powered) and throwing "
-                       "it away, discard a card for a 4 (6) Move/Influence/Attack/Block"),
+    "maximal_effect": ("special maximal_effect 3 0", "special maximal_effect 2 1", ""),
     "agility": ("move 2", "move 4", "leftover Move cannot be spent as Attack in combat"),
     "diplomacy": ("influence 2", "influence 4", "Influence cannot be spent as Block in combat"),
     "heroic_tale": ("influence 3 + special recruit_reputation", "influence 6 + special recruit_glory", ""),
