@@ -252,3 +252,51 @@ def test_maximal_effect_repeats_a_cost_only_while_it_can_be_paid():
     play(st, "maximal_effect", "t-basic")
     pick(st, "fx:0")  # Move 3 (Rage was the only card to discard)
     assert st["turn"]["pool"]["move"] == 3 and st["turn"]["queue"] == [] and st["turn"]["pending"] is None
+
+
+# ---------------------------------------------------------------- Call to Arms
+
+def test_call_to_arms_uses_an_offered_units_ability():
+    """Call to Arms: "use the ability of one Unit in the Unit offer this turn as if you had it (cannot assign
+    damage to it)"."""
+    st = started(hand=("call_to_arms",), dice=("white",))
+    play(st, "call_to_arms", "t-basic:die:0")
+    got = labels(st)
+    assert any("Peasants" in lab and "Move 2" in lab for lab in got.values())
+    assert not any("Attack" in lab or "Block" in lab for lab in got.values())  # outside combat: of no use
+    pick(st, next(i for i, lab in got.items() if "Peasants" in lab and "Move 2" in lab))
+    assert st["turn"]["pool"]["move"] == 2
+    assert st["offers"]["units"] == ["peasants", "utem_guardsmen"] and st["seats"][0]["units"] == []
+
+
+def _fighting(hand, **kw):
+    """A challenge against one orc, moved on to the block phase."""
+    st = started(hand=hand, **kw)
+    colour = "green"
+    enemy = st["enemies"]["piles"][colour].pop()
+    turn.begin_combat(st, 0, [{"id": enemy, "colour": colour, "face_up": False, "hex": "1,0"}],
+                      {"kind": "challenge", "hex": "1,0", "site": None, "fortified": 0, "return_to": None}, [])
+    pick(st, "c-next")
+    assert st["combat"]["phase"] == "block"
+    return st
+
+
+def test_call_to_arms_pays_the_units_own_mana():
+    """Call to Arms: "use the ability of one Unit in the Unit offer this turn as if you had it" -- an ability that
+    costs mana is paid for as for one's own Unit."""
+    st = _fighting(("call_to_arms",), dice=("white",), crystals={"red": 1})
+    st["offers"]["units"] = ["guardian_golems"]
+    play(st, "call_to_arms", "t-basic:die:0")
+    got = labels(st)
+    fire = next(i for i, lab in got.items() if "Block 4 (fire)" in lab)
+    assert "red crystal" in got[fire]
+    pick(st, fire)
+    assert st["turn"]["pool"]["block"]["fire"] == 4 and st["seats"][0]["crystals"]["red"] == 0
+
+
+def test_call_to_arms_not_offered_without_a_useful_ability():
+    """Call to Arms: "use the ability of one Unit in the Unit offer": none of use now, not offered."""
+    st = started(hand=("call_to_arms",), dice=("white",))
+    st["offers"]["units"] = ["utem_guardsmen"]  # Attack / Block only
+    pick(st, "t-play:call_to_arms")
+    assert not [i for i in ids(st) if i.startswith("t-basic")]

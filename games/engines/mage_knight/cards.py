@@ -1220,6 +1220,48 @@ def _maximal_label(args):
     return f"use another Action card's {which} {times}{' for free' if args[1] else ''}, then throw that card away"
 
 
+# Call to Arms: "use the ability of one Unit in the Unit offer this turn as if you had it (cannot assign damage to
+# it)": an ability of an offered Unit, its own mana paid as for a Unit of one's own; the Unit stays in the offer.
+def _mentions(tree, special):
+    if tree[0] == "atom":
+        return tree[1] == "special" and tree[2] == special
+    return any(_mentions(t, special) for t in tree[1])
+
+
+def _call_abilities(state, seat, ctx):
+    from .turn import _combat, unit_abilities
+    if in_combat(state) and not _combat().units_allowed(state):
+        return []
+    out = []
+    for u in dict.fromkeys(state["offers"].get("units", [])):
+        if u in CARDS:
+            continue  # a monastery's Advanced Action in the offer
+        for i, (tree, colour) in enumerate(unit_abilities(u)):
+            if tree is None or _mentions(tree, "wound_self") or not usable(state, seat, tree, ctx):
+                continue  # an ability that wounds the Unit itself needs a Unit that can take the wound
+            srcs = mana.sources_for(state, seat, colour) if colour else [None]
+            if srcs:
+                out.append((u, i, tree, srcs[0]))
+    return out
+
+
+def _call_choices(state, seat, args):
+    return [(f"{u}>{i}", f"{unit_name(u)}: {describe(tree)}" + (f" (paying {mana.label(state, src)})" if src else ""))
+            for u, i, tree, src in _call_abilities(state, seat, make_ctx(state, seat))]
+
+
+def _call_do(state, seat, args, choice, events):
+    from .turn import unit_abilities
+    u, i = choice.split(">")
+    tree, colour = unit_abilities(u)[int(i)]
+    if colour:
+        mana.pay(state, seat, mana.sources_for(state, seat, colour)[0])
+    state["turn"]["unit_uid"] = None  # not a Unit of one's own: nothing of it can be wounded
+    events.append(Event(f"{hero_name(state, seat)} calls on the {unit_name(u)} of the Unit offer.", None,
+                        {"seat": seat, "unit": u}))
+    state["turn"]["queue"].insert(0, tree)
+
+
 def _influence_ok(state, seat, args, ctx):
     return not in_combat(state)
 
@@ -1295,6 +1337,9 @@ SPECIALS: dict[str, Special] = {
                             lambda *a: False, lambda *a: None),
     "maximal_effect": Special(_maximal_label, lambda st, se, a, ctx: bool(_maximal_targets(st, se, a, ctx)),
                               _maximal_do, _maximal_choices),
+    "call_to_arms": Special(lambda a: "use the ability of a Unit in the Unit offer as if it were yours",
+                            lambda st, se, a, ctx: bool(_call_abilities(st, se, ctx)), _call_do, _call_choices,
+                            pays=True),
     "noble_manners": Special(noble_label, lambda *a: False, _noble_do),
     "recruit_reputation": Special(lambda a: "Reputation +1 per Unit recruited this turn", _influence_ok,
                                   _recruit_bonus(1, 0)),
