@@ -300,3 +300,67 @@ def test_call_to_arms_not_offered_without_a_useful_ability():
     st["offers"]["units"] = ["utem_guardsmen"]  # Attack / Block only
     pick(st, "t-play:call_to_arms")
     assert not [i for i in ids(st) if i.startswith("t-basic")]
+
+
+# ---------------------------------------------------------------- Magic Talent
+
+def test_magic_talent_casts_a_spell_of_the_discarded_cards_colour_from_the_offer():
+    """Magic Talent basic: "discard a card: may play one Spell from the Spell offer this turn as if in hand (it stays
+    in the offer)" -- printed: "Discard a card of any color. You may play one Spell card of the same color"."""
+    st = started(hand=("magic_talent", "rage", "march"), dice=("red",))
+    st["offers"]["spells"] = ["fireball", "snowstorm", "whirlwind"]
+    colour = "red"
+    enemy = st["enemies"]["piles"]["green"].pop()
+    turn.begin_combat(st, 0, [{"id": enemy, "colour": "green", "face_up": False, "hex": "1,0"}],
+                      {"kind": "challenge", "hex": "1,0", "site": None, "fortified": 0, "return_to": None}, [])
+    play(st, "magic_talent", "t-basic")  # Rage is the only card whose colour has a Spell of use (Fireball, red)
+    s = st["seats"][0]
+    assert "rage" in s["discard"] and st["turn"]["talent"] == colour
+    assert "t-talent:fireball" in ids(st) and "t-talent:snowstorm" not in ids(st)
+    pick(st, "t-talent:fireball")
+    assert not [i for i in ids(st) if i.startswith("t-side")]
+    pick(st, "t-basic:die:0")
+    assert st["turn"]["pool"]["attack"]["ranged"]["fire"] == 5
+    assert "fireball" in st["offers"]["spells"] and "fireball" not in s["hand"] + s["play_area"] + s["discard"]
+    assert "talent" not in st["turn"] and not [i for i in ids(st) if i.startswith("t-talent")]  # one Spell only
+
+
+def test_magic_talent_not_offered_without_a_castable_spell_of_a_hand_colour():
+    """Magic Talent basic: "a Spell card of the same color in the Spells offer": no such Spell of use (or no mana
+    to cast it), not offered."""
+    st = started(hand=("magic_talent", "march"), dice=("red",))
+    st["offers"]["spells"] = ["fireball"]  # red, and March is green
+    pick(st, "t-play:magic_talent")
+    assert not [i for i in ids(st) if i.startswith("t-basic")]
+
+
+# ---------------------------------------------------------------- Learning
+
+def test_learning_buys_an_advanced_action_once_into_the_discard_pile():
+    """Learning basic: "Influence 2; once this turn may pay 6 Influence for an Advanced Action from the offer to the
+    discard pile"."""
+    st = started(hand=("learning", "promise"))
+    play(st, "learning", "t-basic")
+    assert not [i for i in ids(st) if i.startswith("t-learn")]  # Influence 2: not enough yet
+    play(st, "promise", "t-basic")
+    st["turn"]["pool"]["influence"] += 2  # 6 in all
+    assert "t-learn:fire_bolt" in ids(st)
+    pick(st, "t-learn:fire_bolt")
+    s = st["seats"][0]
+    assert s["discard"] == ["fire_bolt"] and "fire_bolt" not in st["offers"]["advanced"]
+    assert st["offers"]["advanced"][0] == "swift_bolt"  # the offer is refilled
+    assert st["turn"]["pool"]["influence"] == 0
+    st["turn"]["pool"]["influence"] = 9
+    assert not [i for i in ids(st) if i.startswith("t-learn")]  # once this turn
+
+
+def test_learning_powered_buys_into_the_hand_for_nine():
+    """Learning powered: "Influence 4; once this turn may pay 9 Influence for an Advanced Action from the offer into
+    hand"."""
+    st = started(hand=("learning",), dice=("white",))
+    play(st, "learning", "t-pw:die:0")
+    st["turn"]["pool"]["influence"] += 4
+    assert not [i for i in ids(st) if i.startswith("t-learn")]  # 8 < 9
+    st["turn"]["pool"]["influence"] += 1
+    pick(st, "t-learn:agility")
+    assert st["seats"][0]["hand"] == ["agility"] and st["turn"]["pool"]["influence"] == 0

@@ -1262,6 +1262,64 @@ def _call_do(state, seat, args, choice, events):
     state["turn"]["queue"].insert(0, tree)
 
 
+# Magic Talent basic: "Discard a card of any color. You may play one Spell card of the same color in the Spells offer
+# this turn as if it were in your hand. That card remains in the Spells offer." turn["talent"] holds the colour;
+# turn.py offers the offer's Spells of that colour (t-talent:<spell>) and plays them without taking them.
+def talent_castable(state, seat, colour: str) -> list[str]:
+    """The offer's Spells of ``colour`` that could be cast now (an effect of use and its mana payable)."""
+    from . import mana as _mana
+    out = []
+    ctx = make_ctx(state, seat)
+    for sp in dict.fromkeys(state["offers"].get("spells", [])):
+        card = CARDS.get(sp)
+        if not card or card.colour != colour:
+            continue
+        ok = usable(state, seat, card.basic, ctx) and any(
+            usable_after_paying(state, seat, card.basic, combo, ctx) for combo in _mana.payments(state, seat, [colour]))
+        if not ok and state["time"] == "night" and usable(state, seat, card.powered, ctx):
+            ok = any(usable_after_paying(state, seat, card.powered, combo, ctx)
+                     for combo in _mana.payments(state, seat, [colour, "black"]))
+        if ok:
+            out.append(sp)
+    return out
+
+
+def _talent_choices(state, seat, args, ctx=None):
+    ctx = ctx or make_ctx(state, seat)
+    out = []
+    for c in dict.fromkeys(_hand_without(state, seat, ctx)):
+        colour = CARDS[c].colour if c in CARDS else ""
+        if c == WOUND or not colour:
+            continue  # "a card of any color": Wounds and colourless Artifacts have none
+        spells = talent_castable(state, seat, colour)
+        if spells:
+            out.append((c, f"discard {name(c)}: cast {_choice([name(x) for x in spells])} from the Spell offer"))
+    return out
+
+
+def _talent_do(state, seat, args, choice, events):
+    s = state["seats"][seat]
+    s["hand"].remove(choice)
+    s["discard"].append(choice)
+    state["turn"]["talent"] = CARDS[choice].colour
+    events.append(Event(f"{hero_name(state, seat)} discards {name(choice)} (Magic Talent: a "
+                        f"{CARDS[choice].colour} Spell of the offer may be cast this turn).", None, {"seat": seat}))
+
+
+# Learning: "Once during this turn, you may pay Influence 6 to gain an Advanced Action card from the Advanced Actions
+# offer to your discard pile" (powered: Influence 9, to your hand). turn["learning"] = [cost, to_hand]; turn.py
+# offers the purchase (t-learn:<card>) while the Influence pool pays for it.
+def _learning_do(state, seat, args, choice, events):
+    turn = state["turn"]
+    if not turn.get("learned"):
+        turn["learning"] = list(args)
+
+
+def learning_label(args) -> str:
+    where = "your hand" if args[1] else "your discard pile"
+    return f"once this turn you may pay Influence {args[0]} for an Advanced Action from the offer into {where}"
+
+
 def _influence_ok(state, seat, args, ctx):
     return not in_combat(state)
 
@@ -1340,6 +1398,11 @@ SPECIALS: dict[str, Special] = {
     "call_to_arms": Special(lambda a: "use the ability of a Unit in the Unit offer as if it were yours",
                             lambda st, se, a, ctx: bool(_call_abilities(st, se, ctx)), _call_do, _call_choices,
                             pays=True),
+    "magic_talent": Special(lambda a: "discard a card: you may cast one Spell of its colour from the Spell offer this "
+                                      "turn (it stays in the offer)",
+                            lambda st, se, a, ctx: bool(_talent_choices(st, se, a, ctx)), _talent_do,
+                            lambda st, se, a: _talent_choices(st, se, a)),
+    "learning": Special(learning_label, lambda *a: False, _learning_do),
     "noble_manners": Special(noble_label, lambda *a: False, _noble_do),
     "recruit_reputation": Special(lambda a: "Reputation +1 per Unit recruited this turn", _influence_ok,
                                   _recruit_bonus(1, 0)),
