@@ -5,8 +5,8 @@ Each test quotes the card text it checks (``summary`` in /work/shared/data/mage-
 
 from __future__ import annotations
 
-from games.engines.mage_knight import cards, endturn, invariants, turn
-from tests.engines.test_mk_turn import cell, ids, make_state, pick, play, started
+from games.engines.mage_knight import cards, invariants, turn
+from tests.engines.test_mk_turn import cell, ids, pick, play, started
 
 
 def labels(st, seat=0):
@@ -364,3 +364,54 @@ def test_learning_powered_buys_into_the_hand_for_nine():
     st["turn"]["pool"]["influence"] += 1
     pick(st, "t-learn:agility")
     assert st["seats"][0]["hand"] == ["agility"] and st["turn"]["pool"]["influence"] == 0
+
+
+# ---------------------------------------------------------------- card conservation in a whole game
+
+def _to_hand(s, seat_state, card):
+    """Move one copy of ``card`` from wherever it waits (a deck or an offer) into the seat's hand."""
+    for where in (s["decks"]["advanced"], s["decks"]["spells"], s["offers"]["advanced"], s["offers"]["spells"],
+                  s["offers"].get("monastery", [])):
+        if card in where:
+            where.remove(card)
+            seat_state["hand"].append(card)
+            return
+    raise AssertionError(card)
+
+
+def test_the_new_effects_keep_card_conservation_in_a_real_game():
+    """Card conservation (invariants.py) holds while Maximal Effect throws a card away and Trance / Meditation
+    move discards into the deed deck, picked through the engine."""
+    from games.engines.mage_knight.engine import MageKnightEngine
+    e = MageKnightEngine()
+    s = e.new_game(players=1, options={}, seed=5)
+    while s["dec"] is None or s["dec"]["kind"] != "turn":
+        if s["dec"] is None:
+            e.resolve(s)
+        else:
+            e.apply(s, s["dec"]["seat"], e.default_option(s, s["dec"]["seat"]))
+    seat = s["dec"]["seat"]
+    me = s["seats"][seat]
+    for c in ("maximal_effect", "meditation", "steady_tempo"):
+        _to_hand(s, me, c)
+    me["discard"] += [me["deck"].pop(), me["deck"].pop()]
+    me["crystals"]["green"] = 1
+    assert invariants.check(s) == []
+
+    def choose(prefix):
+        p = e.prompt(s, seat)
+        opt = next(o.id for o in p.options if o.id.startswith(prefix))
+        e.apply(s, seat, opt)
+        assert invariants.check(s) == []
+
+    choose("t-play:maximal_effect")
+    choose("t-basic")
+    while s["turn"]["pending"] is not None:
+        choose("fx:")
+    assert len(me["removed"]) == 1
+    choose("t-play:meditation")
+    choose("t-basic:")
+    while s["turn"]["pending"] is not None:
+        choose("fx:")
+    choose("t-end")  # the turn ends (the next one may have begun): every card is still where it can be counted
+    assert invariants.check(s) == []
