@@ -415,3 +415,152 @@ def test_the_new_effects_keep_card_conservation_in_a_real_game():
         choose("fx:")
     choose("t-end")  # the turn ends (the next one may have begun): every card is still where it can be counted
     assert invariants.check(s) == []
+
+
+# ---------------------------------------------------------------- Banners
+
+def _with_unit(hand, unit="peasants", **kw):
+    st = started(hand=hand, **kw)
+    st["seats"][0]["units"] = [{"id": unit, "ready": True, "wounded": False, "uid": 1}]
+    return st
+
+
+def test_a_banner_is_attached_to_a_unit_and_stays_there():
+    """Banner of Glory basic: "attach to a Unit: +1 Armor, +1 to its attacks and blocks, Fame +1 whenever it attacks
+    or blocks" -- the card lies with the Unit, out of the play area, after the turn too."""
+    st = _with_unit(("banner_of_glory",), deck=("rage",) * 6)
+    play(st, "banner_of_glory", "t-basic")  # one Unit: attached at once
+    s = st["seats"][0]
+    assert s["units"][0]["banner"] == "banner_of_glory" and s["play_area"] == []
+    pick(st, "t-end")
+    assert s["units"][0]["banner"] == "banner_of_glory" and "banner_of_glory" not in s["discard"]
+
+
+def test_a_banner_needs_a_unit():
+    """Banners: "attach to a Unit" -- with no Unit the basic effect is of no use."""
+    st = started(hand=("banner_of_glory",))
+    pick(st, "t-play:banner_of_glory")
+    assert not [i for i in ids(st) if i == "t-basic"]
+
+
+def test_a_new_banner_replaces_the_old_one():
+    """One Banner per Unit: attaching another puts the old one into the discard pile."""
+    st = _with_unit(("banner_of_courage",))
+    st["seats"][0]["units"][0]["banner"] = "banner_of_glory"
+    play(st, "banner_of_courage", "t-basic")
+    s = st["seats"][0]
+    assert s["units"][0]["banner"] == "banner_of_courage" and s["discard"] == ["banner_of_glory"]
+
+
+def test_banner_of_glory_adds_one_to_the_units_attack_and_gives_fame():
+    """Banner of Glory basic: "+1 to its attacks and blocks, Fame +1 whenever it attacks or blocks"."""
+    st = _fighting(("march",))
+    st["seats"][0]["units"] = [{"id": "peasants", "ready": True, "wounded": False, "uid": 1,
+                                "banner": "banner_of_glory"}]
+    block = next(i for i, lab in labels(st).items() if i.startswith("t-unit:1") and "Block" in lab)
+    pick(st, block)
+    assert st["turn"]["pool"]["block"]["physical"] == 3 and st["seats"][0]["fame"] == 1
+
+
+def test_banner_of_glory_and_protection_add_armor_protection_resistances():
+    """Banner of Glory / Protection basic: "+1 Armor"; Protection: "fire and ice resistance"."""
+    st = _with_unit(())
+    u = st["seats"][0]["units"][0]
+    assert cards.unit_armor(st, 0, u) == 3
+    u["banner"] = "banner_of_protection"
+    assert cards.unit_armor(st, 0, u) == 4 and {"fire", "ice"} <= cards.unit_resistances(st, 0, u)
+    u["banner"] = "banner_of_glory"
+    assert cards.unit_armor(st, 0, u) == 4 and not cards.unit_resistances(st, 0, u)
+
+
+def test_banner_of_glory_thrown_away_helps_every_unit_this_turn():
+    """Banner of Glory powered: "this turn all your Units get +1 Armor and +1 attack/block; Fame +1 per Unit that
+    attacks or blocks"."""
+    st = _fighting(("banner_of_glory",))
+    st["seats"][0]["units"] = [{"id": "peasants", "ready": True, "wounded": False, "uid": 1}]
+    play(st, "banner_of_glory", "t-pw")
+    assert "banner_of_glory" in st["seats"][0]["removed"]
+    assert cards.unit_armor(st, 0, st["seats"][0]["units"][0]) == 4
+    pick(st, next(i for i, lab in labels(st).items() if i.startswith("t-unit:1") and "Block" in lab))
+    assert st["turn"]["pool"]["block"]["physical"] == 3 and st["seats"][0]["fame"] == 1
+
+
+def test_banner_of_courage_readies_its_unit_once_a_round_outside_combat():
+    """Banner of Courage basic: "attach to a Unit: once a Round outside combat flip to ready that Unit (unflip at
+    Round start)"."""
+    st = _with_unit(("march",))
+    u = st["seats"][0]["units"][0]
+    u.update(banner="banner_of_courage", banner_used=False)
+    assert "t-courage:1" not in ids(st)  # the Unit is ready: nothing to do
+    u["ready"] = False
+    pick(st, "t-courage:1")
+    assert u["ready"] and u["banner_used"]
+    u["ready"] = False
+    assert "t-courage:1" not in ids(st)  # once a Round
+
+
+def test_banner_of_protection_thrown_away_throws_away_the_turns_wounds():
+    """Banner of Protection powered: "at end of turn you may throw away all Wounds received this turn"."""
+    st = started(hand=("banner_of_protection",), deck=("rage",) * 8)
+    st["seats"][0]["hand"].append(cards.WOUND)  # an old Wound: not received this turn
+    supply = st["decks"]["wounds"]
+    cards.take_wounds(st, 0, 2, [])
+    play(st, "banner_of_protection", "t-pw")
+    pick(st, "t-end")
+    assert ids(st) == ["t-protect:yes", "t-protect:no"]
+    pick(st, "t-protect:yes")
+    s = st["seats"][0]
+    assert (s["hand"] + s["discard"]).count(cards.WOUND) == 1 and st["decks"]["wounds"] == supply
+
+
+def test_a_banner_goes_to_the_discard_pile_with_its_unit_gone():
+    """"the banner stays with the Unit until ... the Unit is gone": a disbanded Unit's Banner is discarded."""
+    from games.engines.mage_knight import interaction
+    st = _with_unit(())
+    st["seats"][0]["units"][0]["banner"] = "banner_of_glory"
+    interaction.disband(st, 0, 1, [])
+    assert st["seats"][0]["discard"] == ["banner_of_glory"] and st["seats"][0]["units"] == []
+
+
+def test_banners_may_be_discarded_at_the_rounds_preparation():
+    """Round preparation: "Flip any used Banners ... back to their ready side (you may discard Banners at this
+    point)" -- a pick before the deed cards are shuffled; the cards stay conserved."""
+    from games.engines.mage_knight import rounds
+    from games.engines.mage_knight.engine import MageKnightEngine
+    from games.engines.rng import Rng
+    e = MageKnightEngine()
+    s = e.new_game(players=2, options={}, seed=3)
+    me = s["seats"][0]
+    s["decks"]["artifacts"].remove("banner_of_courage")
+    s["decks"]["artifacts"].remove("banner_of_glory")
+    s["offers"]["units"].remove(s["offers"]["units"][0])
+    me["units"] = [{"id": "peasants", "ready": False, "wounded": False, "uid": 1, "banner": "banner_of_courage",
+                    "banner_used": True},
+                   {"id": "utem_guardsmen", "ready": True, "wounded": False, "uid": 2, "banner": "banner_of_glory"}]
+    rng, ev = Rng(s["rng"]), []
+    rounds.prepare_round(s, rng, ev)
+    assert s["effect"] == {"seat": 0, "kind": "banners", "then": []}
+    assert [o[0] for o in rounds.banner_options(s, 0)] == ["done", "discard:1", "discard:2"]
+    rounds.banner_pick(s, 0, "discard:2", rng, ev)
+    assert s["effect"]["kind"] == "banners"  # asked again: one Banner is left
+    rounds.banner_pick(s, 0, "done", rng, ev)
+    assert s["effect"] is None and s["phase"] == "tactics"
+    assert "banner_of_glory" in me["deck"] + me["hand"]  # shuffled into the deed deck with the rest
+    assert me["units"][0]["banner"] == "banner_of_courage" and me["units"][0]["banner_used"] is False
+    assert me["units"][0]["ready"]
+    assert not [b for b in invariants.check(s) if "artifact" in b]  # every Banner counted once
+
+
+def test_an_attached_banner_is_public_in_the_view_the_board_and_the_mail():
+    """A Banner on a Unit lies face up: every viewer's view names it; the board and the mail show it."""
+    from games.engines.mage_knight import view as mk_view
+    from games.presentation.mage_knight import board, mail
+    from games.engines.mage_knight.engine import MageKnightEngine
+    st = MageKnightEngine().new_game(players=2, options={}, seed=4)
+    st["seats"][0]["units"] = [{"id": "peasants", "ready": True, "wounded": False, "uid": 1,
+                                "banner": "banner_of_courage", "banner_used": True}]
+    for viewer in (None, 0, 1):
+        u = mk_view.view(st, viewer)["heroes"][0]["units"][0]
+        assert u["banner"] == {"id": "banner_of_courage", "name": "Banner of Courage", "used": True}
+    assert board.unit(u)["banner"]["name"] == "Banner of Courage"
+    assert "with Banner of Courage (used)" in mail._units([u])

@@ -278,6 +278,10 @@ def add_pool(turn, kind: str, n: int, elem: str = "physical") -> None:
         # Concentration / Will Focus: "get an additional 2 (3) Move, Influence, Block or Attack" -- once, on the
         # first Move/Influence/Attack/Block the free powered card gives (no Action card gives two of them at once)
         n += turn.pop("bonus")
+    glory = turn.get("unit_bonus")
+    if glory and kind in COMBAT:  # Banner of Glory: "+1 to its attacks and blocks" (each of them)
+        n += glory["n"]
+        glory["struck"] = True
     if kind in ("move", "influence", "heal"):
         pool[kind] += n
     elif kind == "block":
@@ -402,6 +406,9 @@ def run(state, seat: int, events: list) -> None:
             apply_atom(state, seat, node, events)
     if not turn["queue"] and turn.get("pending") is None:
         turn.pop("bonus", None)  # the card's effect is resolved: an unused Concentration bonus is lost
+        glory = turn.pop("unit_bonus", None)
+        if glory and glory.get("struck"):
+            _glory_fame(state, seat, glory, events)
 
 
 def apply_atom(state, seat: int, node: list, events: list) -> None:
@@ -515,9 +522,16 @@ def take_wounds(state, seat: int, n: int, events: list, into: str = "hand") -> N
     s = state["seats"][seat]
     for _ in range(n):
         s[into].append(WOUND)
+    if state.get("turn") is not None and state["turn"].get("seat") == seat:
+        note_wounds(state["turn"], n)
     state["decks"]["wounds"] = max(0, state["decks"].get("wounds", 0) - n)
     events.append(Event(f"{hero_name(state, seat)} takes {n} Wound{'s' if n > 1 else ''}.", None,
                         {"seat": seat, "wounds": n}))
+
+
+def note_wounds(turn, n: int) -> None:
+    """Wounds the hero received this turn (Banner of Protection's thrown-away effect counts them)."""
+    turn["wounds_received"] = turn.get("wounds_received", 0) + n
 
 
 def change_reputation(state, seat: int, n: int, events: list) -> None:
@@ -1320,6 +1334,123 @@ def learning_label(args) -> str:
     return f"once this turn you may pay Influence {args[0]} for an Advanced Action from the offer into {where}"
 
 
+# Banners (artifacts): the basic effect attaches the card to one of one's Units (``unit["banner"]``, a card outside
+# hand, deck and discard pile: invariants.py counts it); it stays there across rounds until the Unit is gone (then it
+# goes to the discard pile) or its owner discards it at a round's preparation ("you may discard Banners at this
+# point", rounds.py). ``unit["banner_used"]``: Banner of Courage's once-a-Round flip, back at the round's start.
+BANNERS = ("banner_of_glory", "banner_of_protection", "banner_of_courage")
+
+
+def banner_of(u: dict) -> str | None:
+    return u.get("banner")
+
+
+def drop_banner(seat_state: dict, u: dict) -> None:
+    """A Unit leaves its owner (disbanded, destroyed): its Banner goes to the discard pile."""
+    banner = u.pop("banner", None)
+    u.pop("banner_used", None)
+    if banner:
+        seat_state["discard"].append(banner)
+
+
+def unit_armor(state, seat: int, u: dict) -> int:
+    """A Unit's Armor with Banner of Glory / Protection (+1 each) and Banner of Glory's thrown-away +1 this turn."""
+    from . import units
+    armor = units.unit(u["id"]).armor
+    if banner_of(u) in ("banner_of_glory", "banner_of_protection"):
+        armor += 1
+    if ((state.get("turn") or {}).get("glory_all")):
+        armor += 1
+    return armor
+
+
+def unit_resistances(state, seat: int, u: dict) -> frozenset:
+    """A Unit's resistances; Banner of Protection adds fire and ice ("+1 Armor, fire and ice resistance")."""
+    from . import units
+    res = units.unit(u["id"]).resistances
+    if banner_of(u) == "banner_of_protection":
+        res = res | {"fire", "ice"}
+    return res
+
+
+BANNER_TEXT = {
+    "glory": "it gets +1 Armor and +1 to its attacks and blocks, and Fame +1 whenever it attacks or blocks",
+    "protection": "it gets +1 Armor and fire and ice resistance",
+    "courage": "once a Round, outside combat, you may flip the Banner to ready that Unit",
+}
+
+
+def _attach_choices(state, seat, args):
+    out = []
+    for u in _units(state, seat):
+        old = banner_of(u)
+        out.append((str(u["uid"]), f"attach it to {unit_name(u['id'])}" +
+                    (f" ({name(old)} goes to the discard pile)" if old else "")))
+    return out
+
+
+def _attach_do(state, seat, args, choice, events):
+    turn = state["turn"]
+    s = state["seats"][seat]
+    card = turn["played"][-1][0]  # the Banner whose basic effect this is (turn.play_card listed it)
+    u = next(x for x in _units(state, seat) if str(x["uid"]) == choice)
+    s["play_area"].remove(card)
+    drop_banner(s, u)
+    u["banner"] = card
+    u["banner_used"] = False
+    events.append(Event(f"{hero_name(state, seat)} attaches {name(card)} to {unit_name(u['id'])}.", None,
+                        {"seat": seat, "banner": card, "unit": u["id"]}))
+
+
+def courage_units(state, seat) -> list[dict]:
+    """Banner of Courage: "once a Round outside combat flip to ready that Unit"."""
+    if in_combat(state):
+        return []
+    return [u for u in _units(state, seat) if banner_of(u) == "banner_of_courage" and not u.get("banner_used")
+            and not u["ready"]]
+
+
+def use_courage(state, seat, uid: int, events) -> None:
+    u = next(x for x in _units(state, seat) if x["uid"] == uid)
+    u["banner_used"] = True
+    u["ready"] = True
+    events.append(Event(f"{hero_name(state, seat)} flips Banner of Courage: {unit_name(u['id'])} is ready.", None,
+                        {"seat": seat, "unit": u["id"]}))
+
+
+def glory_bonus(state, seat, u: dict) -> int:
+    """Banner of Glory: "+1 to its attacks and blocks" (attached) / "+1 attack/block" for all Units this turn."""
+    return (1 if banner_of(u) == "banner_of_glory" else 0) + (1 if (state["turn"] or {}).get("glory_all") else 0)
+
+
+def _glory_fame(state, seat, glory, events):
+    """Banner of Glory: "Fame +1 whenever it attacks or blocks" (attached); thrown away: "Fame +1 per Unit that
+    attacks or blocks" this turn (once per Unit)."""
+    turn = state["turn"]
+    fame = 1 if glory["attached"] else 0
+    if turn.get("glory_all") and glory["uid"] not in turn.setdefault("glory_units", []):
+        turn["glory_units"].append(glory["uid"])
+        fame += 1
+    if fame:
+        state["seats"][seat]["fame"] += fame
+        events.append(Event(f"{hero_name(state, seat)} gains {fame} Fame (Banner of Glory).", None,
+                            {"seat": seat, "fame": fame}))
+
+
+def _glory_all_do(state, seat, args, choice, events):
+    state["turn"]["glory_all"] = True
+
+
+def _protection_do(state, seat, args, choice, events):
+    state["turn"]["protection"] = True
+
+
+def _protection_usable(state, seat, args, ctx):
+    """Of use once a Wound was received this turn or while a combat may still deal some."""
+    turn = state["turn"]
+    return not turn.get("protection") and (turn.get("wounds_received", 0) > 0 or in_combat(state))
+
+
 def _influence_ok(state, seat, args, ctx):
     return not in_combat(state)
 
@@ -1403,6 +1534,14 @@ SPECIALS: dict[str, Special] = {
                             lambda st, se, a, ctx: bool(_talent_choices(st, se, a, ctx)), _talent_do,
                             lambda st, se, a: _talent_choices(st, se, a)),
     "learning": Special(learning_label, lambda *a: False, _learning_do),
+    "banner": Special(lambda a: "attach this Banner to one of your Units: " + BANNER_TEXT[a[0]],
+                      lambda st, se, a, ctx: bool(_units(st, se)), _attach_do, _attach_choices),
+    "glory_all": Special(lambda a: "this turn all your Units get +1 Armor and +1 to their attacks and blocks, and "
+                                   "Fame +1 for each Unit that attacks or blocks",
+                         lambda st, se, a, ctx: bool(_units(st, se)) and not st["turn"].get("glory_all"),
+                         _glory_all_do),
+    "protection_all": Special(lambda a: "at the end of the turn you may throw away all Wounds received this turn",
+                              _protection_usable, _protection_do),
     "noble_manners": Special(noble_label, lambda *a: False, _noble_do),
     "recruit_reputation": Special(lambda a: "Reputation +1 per Unit recruited this turn", _influence_ok,
                                   _recruit_bonus(1, 0)),

@@ -193,9 +193,44 @@ def tempo_pick(state, seat: int, arg: str, events: list) -> None:
     finish(state, seat, events)
 
 
+def protection_wounds(state, seat: int) -> int:
+    """Banner of Protection (thrown away): "at end of turn you may throw away all Wounds received this turn" -- as
+    many Wounds as were received, of those still in the hand or the discard pile."""
+    s = state["seats"][seat]
+    turn = state["turn"]
+    if not turn.get("protection") or turn.get("protection_asked"):
+        return 0
+    return min(turn.get("wounds_received", 0), s["hand"].count(cards.WOUND) + s["discard"].count(cards.WOUND))
+
+
+def protection_options(state, seat: int) -> list[tuple[str, str]]:
+    n = state["turn"]["pending"]["wounds"]
+    return [("t-protect:yes", f"throw away the {cards.plural(n, 'Wound')} received this turn (Banner of Protection)"),
+            ("t-protect:no", "keep them")]
+
+
+def protection_pick(state, seat: int, arg: str, events: list) -> None:
+    turn = state["turn"]
+    s = state["seats"][seat]
+    n = turn["pending"]["wounds"]
+    turn["pending"] = None
+    turn["protection_asked"] = True
+    if arg == "yes":
+        for _ in range(n):
+            s["hand" if cards.WOUND in s["hand"] else "discard"].remove(cards.WOUND)
+        state["decks"]["wounds"] = state["decks"].get("wounds", 0) + n
+        events.append(Event(f"Seat {seat + 1} throws away {cards.plural(n, 'Wound')} (Banner of Protection).", None,
+                            {"seat": seat, "healed": n}))
+    finish(state, seat, events)
+
+
 def finish(state, seat: int, events: list) -> None:
     turn = state["turn"]
     s = state["seats"][seat]
+    n = protection_wounds(state, seat)
+    if n:
+        turn["pending"] = {"kind": "protect", "wounds": n}
+        return
     if not turn.get("tempo_asked"):
         where = tempo_place(state, seat)
         if where:  # the "may" is the player's pick

@@ -218,6 +218,9 @@ def options(state: dict, d: dict) -> tuple[str, list[Option]]:
         dice = state["source"]["dice"]
         ops = [Option(f"die:{c}", f"Take a {c} die") for c in COLOURS if c in dice]
         return "Mana Steal: take a basic-coloured die from the Source for one of your turns this Day", ops
+    if kind == "banners":
+        return ("Round preparation: you may discard Banners from your Units",
+                [Option(i, lab) for i, lab in rounds.banner_options(state, seat)])
     if kind == "skill":
         return "Level up: choose a skill", levels.skill_options(state, seat)
     if kind == "advanced":
@@ -258,6 +261,8 @@ def perform(state: dict, d: dict, option_id: str, ev: list) -> None:
         state["effect"] = None
         ev.append(Event(f"Seat {seat + 1} steals a {colour} die from the Source", None,
                         {"seat": seat, "die": colour}))
+    elif kind == "banners":
+        _with_rng(state, lambda rng: rounds.banner_pick(state, seat, option_id, rng, ev))
     elif kind == "skill":
         levels.take_skill(state, seat, option_id, ev)
     elif kind == "advanced":

@@ -59,6 +59,7 @@ def disband(state, seat: int, uid: int, events: list) -> None:
     s = state["seats"][seat]
     old = next(u for u in s["units"] if u["uid"] == uid)
     s["units"].remove(old)
+    cards.drop_banner(s, old)  # "the banner stays with the Unit until ... the Unit is gone": to the discard pile
     events.append(Event(f"Seat {seat + 1} disbands {unit_data.UNITS[old['id']].name}.", None,
                         {"seat": seat, "unit": old["id"], "kind": "disband"}))
 

@@ -30,6 +30,7 @@ def check(state: dict) -> list[str]:
         owned = Counter()
         for p in PILES:
             owned.update(s.get(p, ()))
+        owned.update(u["banner"] for u in s["units"] if u.get("banner"))  # Banners attached to Units
         basics = Counter({c: n for c, n in owned.items() if _kind(c) == "basic"})
         if basics != Counter(HEROES[s["hero"]]["deck"]):
             bad.append(f"seat {i}: basic cards not conserved: {dict(basics - Counter(HEROES[s['hero']]['deck']))} "

@@ -84,6 +84,9 @@ def options(state, seat: int) -> tuple[str, list[Option]]:
                     + [Option("t-back", "done")])
         if kind == "reward":
             return "Choose your reward", [Option(i, lab) for i, lab in endturn.reward_options(state, seat)]
+        if kind == "protect":
+            return "End of turn: Banner of Protection", [Option(i, lab) for i, lab in
+                                                        endturn.protection_options(state, seat)]
         if kind == "tempo":
             return "End of turn: Steady Tempo", [Option(i, lab) for i, lab in endturn.tempo_options(state, seat)]
         if kind in ("meditate", "search"):
@@ -128,6 +131,8 @@ def first_level(state, seat: int) -> list[Option]:
         if can_burn(state, seat):
             out.append(Option("t-burn", "burn the monastery"))
     out += _unit_options(state, seat) + _skill_options(state, seat)
+    for u in cards.courage_units(state, seat):
+        out.append(Option(f"t-courage:{u['uid']}", f"flip Banner of Courage: ready {cards.unit_name(u['id'])}"))
     for u in s["units"]:
         if u.get("wounded") and turn["pool"]["heal"] >= cards.unit_level(u["id"]):
             more = " (one of its 2 wounds: poisoned)" if cards.unit_wounds(u) > 1 else ""
@@ -447,6 +452,8 @@ def _apply_turn(state, seat: int, option_id: str, events: list) -> None:
         use_unit(state, seat, arg, events)
     elif verb == "skill":
         use_skill(state, seat, arg, events)
+    elif verb == "courage":
+        cards.use_courage(state, seat, int(arg), events)
     elif verb == "healunit":
         heal_unit(state, seat, int(arg), events)
     elif verb == "rest":
@@ -464,6 +471,8 @@ def _apply_turn(state, seat: int, option_id: str, events: list) -> None:
         state["turn"] = None
     elif verb == "reward":
         endturn.reward_pick(state, seat, arg, events)
+    elif verb == "protect":
+        endturn.protection_pick(state, seat, arg, events)
     elif verb == "tempo":
         endturn.tempo_pick(state, seat, arg, events)
     elif verb == "end":
@@ -523,6 +532,9 @@ def use_unit(state, seat: int, arg: str, events: list) -> None:
     unit["ready"] = False
     state["turn"]["unit_uid"] = uid
     state["turn"]["from_card"] = False
+    bonus = cards.glory_bonus(state, seat, unit)
+    if bonus:  # Banner of Glory: +1 to the Unit's attacks and blocks, Fame +1 when it attacks or blocks
+        state["turn"]["unit_bonus"] = {"n": bonus, "uid": uid, "attached": cards.banner_of(unit) == "banner_of_glory"}
     events.append(Event(f"Seat {seat + 1} uses {cards.unit_name(unit['id'])}.", None, {"seat": seat, "unit": uid}))
     cards.start(state, seat, tree, events)
 
