@@ -569,7 +569,7 @@ def test_an_attached_banner_is_public_in_the_view_the_board_and_the_mail():
 # ---------------------------------------------------------------- whole random games with these cards
 
 NEW_CARDS = ("banner_of_glory", "banner_of_protection", "banner_of_courage", "maximal_effect", "meditation",
-             "magic_talent", "learning", "steady_tempo", "call_to_arms")
+             "magic_talent", "learning", "steady_tempo", "call_to_arms", "mind_read")
 
 
 def test_random_games_with_the_new_cards_keep_the_invariants_and_secrets():
@@ -607,3 +607,88 @@ def test_random_games_with_the_new_cards_keep_the_invariants_and_secrets():
 
         play_game(e, s, [RandomBot(seed * 10 + i) for i in range(players)], on_step, max_decisions=20_000)
         assert s["over"], seed
+
+
+# ---------------------------------------------------------------- Mind Read / Mind Steal
+
+def _mind_game(hand0, hands, night=False):
+    """A 3-player engine game at seat 0's turn with these hands (cards taken from the decks they belong to)."""
+    from games.engines.mage_knight.engine import MageKnightEngine
+    e = MageKnightEngine()
+    s = e.new_game(players=3, options={}, seed=11)
+    while s["dec"] is None or s["dec"]["kind"] != "turn" or s["dec"]["seat"] != 0:
+        if s["dec"] is None:
+            e.resolve(s)
+        else:
+            e.apply(s, s["dec"]["seat"], e.default_option(s, s["dec"]["seat"]))
+    for i, hand in [(0, hand0), *hands.items()]:
+        seat = s["seats"][i]
+        seat["deck"] += seat["hand"] + seat["discard"]
+        seat["hand"], seat["discard"] = [], []
+        for c in hand:
+            for where in (seat["deck"], seat["discard"], s["decks"]["spells"], s["offers"]["spells"],
+                          s["decks"]["advanced"], s["offers"]["advanced"]):
+                if c in where:
+                    where.remove(c)
+                    seat["hand"].append(c)
+                    break
+            else:
+                raise AssertionError(c)
+    if night:
+        s["time"] = "night"
+    s["turn"]["tokens"] += ["white", "black"]
+    assert invariants.check(s) == []
+    return e, s
+
+
+def _choose(e, s, seat, prefix):
+    if s["dec"] is None:
+        e.resolve(s)
+    assert s["dec"]["seat"] == seat, s["dec"]
+    opt = next(o.id for o in e.prompt(s, seat).options if o.id.startswith(prefix))
+    ev = e.apply(s, seat, opt)
+    assert invariants.check(s) == []
+    return ev
+
+
+def test_mind_read_gives_a_crystal_and_the_others_discard_or_show_their_hand():
+    """Mind Read: "choose a colour, gain a crystal of it; each other player discards a Spell/Action of that colour
+    or shows they have none"."""
+    e, s = _mind_game(("mind_read",), {1: ("rage", "march"), 2: ("rage", "threaten", "march")})
+    _choose(e, s, 0, "t-play:mind_read")
+    _choose(e, s, 0, "t-basic:")
+    ev = _choose(e, s, 0, "fx:red")
+    assert s["seats"][0]["crystals"]["red"] == 1
+    assert s["seats"][1]["discard"] == ["rage"]  # one red card: discarded at once
+    assert any("discards Rage" in x.text and x.seats is None for x in ev)
+    if s["dec"] is None:
+        e.resolve(s)
+    assert s["dec"] == {"seat": 2, "kind": "mind_read"}  # two red cards: seat 3 picks
+    assert sorted(o.id for o in e.prompt(s, 2).options) == ["discard:rage", "discard:threaten"]
+    _choose(e, s, 2, "discard:threaten")
+    assert s["seats"][2]["discard"] == ["threaten"]
+    if s["dec"] is None:
+        e.resolve(s)
+    assert s["dec"]["seat"] == 0 and s["dec"]["kind"] == "turn"
+
+
+def test_mind_read_without_such_a_card_the_hand_is_shown():
+    """Mind Read: "... or shows they have none"."""
+    e, s = _mind_game(("mind_read",), {1: ("march",), 2: ()})
+    _choose(e, s, 0, "t-play:mind_read")
+    _choose(e, s, 0, "t-basic:")
+    ev = _choose(e, s, 0, "fx:white")
+    shown = [x.text for x in ev if "shows their hand" in x.text]
+    assert len(shown) == 2 and "March" in shown[0]
+
+
+def test_mind_steal_keeps_a_discarded_action_card():
+    """Mind Steal: "as basic; you may keep one discarded Action card (not a Spell) in your hand"."""
+    e, s = _mind_game(("mind_read",), {1: ("rage",), 2: ("fireball",)}, night=True)
+    _choose(e, s, 0, "t-play:mind_read")
+    _choose(e, s, 0, "t-pw:")
+    _choose(e, s, 0, "fx:red")
+    assert sorted(o.id for o in e.prompt(s, 0).options) == ["fx:1>rage", "fx:none"]  # not the Spell
+    _choose(e, s, 0, "fx:1>rage")
+    assert s["seats"][0]["hand"] == ["rage"] and s["seats"][1]["discard"] == []
+    assert s["seats"][2]["discard"] == ["fireball"]

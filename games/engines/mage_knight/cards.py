@@ -1451,6 +1451,92 @@ def _protection_usable(state, seat, args, ctx):
     return not turn.get("protection") and (turn.get("wounds_received", 0) > 0 or in_combat(state))
 
 
+# Mind Read / Mind Steal: "choose a colour, gain a crystal of it; each other player discards a Spell/Action of that
+# colour or shows they have none"; powered: "you may keep one discarded Action card (not a Spell) in your hand".
+# state["mind_read"] walks the other seats in seat order; a seat with two or more different such cards picks one
+# (engine.py's decision "mind_read", state["effect"]), the others are settled at once. The Dummy has no hand.
+MIND_COLOURS = ("red", "blue", "green", "white")
+
+
+def _mind_candidates(state, seat: int, colour: str) -> list[str]:
+    return [c for c in dict.fromkeys(state["seats"][seat]["hand"])
+            if c in CARDS and CARDS[c].kind in ("basic", "advanced", "spell") and CARDS[c].colour == colour]
+
+
+def _mind_read_choices(state, seat, args):
+    others = "each other player" if state["players"] > 1 else ""
+    return [(c, f"a {c} crystal" + (f"; {others} discards a {c} Spell or Action card or shows none" if others else ""))
+            for c in MIND_COLOURS]
+
+
+def _mind_read_do(state, seat, args, choice, events):
+    mana.crystal_gain(state["seats"][seat], choice, state["turn"])
+    events.append(Event(f"{hero_name(state, seat)} reads minds: {choice}.", None, {"seat": seat, "colour": choice}))
+    others = [(seat + k) % state["players"] for k in range(1, state["players"])]
+    state["mind_read"] = {"caster": seat, "colour": choice, "steal": bool(args[0]), "queue": others,
+                          "discarded": []}
+    mind_read_next(state, events)
+
+
+def mind_read_options(state, seat: int) -> list[tuple[str, str]]:
+    mr = state["mind_read"]
+    return [(f"discard:{c}", f"discard {name(c)} (Mind Read)") for c in _mind_candidates(state, seat, mr["colour"])]
+
+
+def mind_read_discard(state, seat: int, card: str, events: list) -> None:
+    s = state["seats"][seat]
+    s["hand"].remove(card)
+    s["discard"].append(card)
+    state["mind_read"]["discarded"].append([seat, card])
+    events.append(Event(f"Seat {seat + 1} discards {name(card)} (Mind Read).", None, {"seat": seat, "card": card}))
+
+
+def mind_read_next(state, events: list) -> None:
+    """Settle the next seats of a Mind Read; stop at a seat that must choose (state["effect"])."""
+    mr = state["mind_read"]
+    state["effect"] = None
+    while mr["queue"]:
+        other = mr["queue"].pop(0)
+        found = _mind_candidates(state, other, mr["colour"])
+        if len(found) > 1:
+            state["effect"] = {"seat": other, "kind": "mind_read"}
+            return
+        if found:
+            mind_read_discard(state, other, found[0], events)
+        else:  # "or reveal their hand to show that they have none"
+            hand = state["seats"][other]["hand"]
+            shown = ", ".join(name(c) for c in hand) or "no cards"
+            events.append(Event(f"Seat {other + 1} has no {mr['colour']} Spell or Action card and shows their hand: "
+                                f"{shown}.", None, {"seat": other, "revealed": list(hand)}))
+    caster = mr["caster"]
+    state.pop("mind_read")
+    stealable = [[o, c] for o, c in mr["discarded"] if CARDS[c].kind in ACTION_KINDS]
+    if mr["steal"] and stealable and state.get("turn") is not None:
+        state["turn"]["steal"] = stealable
+        state["turn"]["queue"].insert(0, ["atom", "special", "mind_steal"])
+        run(state, caster, events)
+
+
+def _steal_choices(state, seat, args):
+    return [("none", "steal nothing")] + [(f"{o}>{c}", f"steal {name(c)} from Seat {o + 1} into your hand")
+                                         for o, c in state["turn"].get("steal", [])]
+
+
+def _steal_do(state, seat, args, choice, events):
+    state["turn"].pop("steal", None)
+    if choice == "none":
+        return
+    other, card = choice.split(">")
+    o = state["seats"][int(other)]
+    o["discard"].remove(card)
+    o.setdefault("stolen_out", []).append(card)  # invariants.py: a basic card that changed hands
+    me = state["seats"][seat]
+    me["hand"].append(card)
+    me.setdefault("stolen_in", []).append(card)
+    events.append(Event(f"{hero_name(state, seat)} steals {name(card)} from Seat {int(other) + 1} (Mind Steal).", None,
+                        {"seat": seat, "card": card}))
+
+
 def _influence_ok(state, seat, args, ctx):
     return not in_combat(state)
 
@@ -1542,6 +1628,12 @@ SPECIALS: dict[str, Special] = {
                          _glory_all_do),
     "protection_all": Special(lambda a: "at the end of the turn you may throw away all Wounds received this turn",
                               _protection_usable, _protection_do),
+    "mind_read": Special(lambda a: "choose a colour: gain a crystal of it; each other player discards a Spell or "
+                                   "Action card of that colour or shows that they have none" +
+                                   ("; you may steal one discarded Action card into your hand" if a[0] else ""),
+                         _yes, _mind_read_do, _mind_read_choices),
+    "mind_steal": Special(lambda a: "you may steal one discarded Action card into your hand", _yes, _steal_do,
+                          _steal_choices),
     "noble_manners": Special(noble_label, lambda *a: False, _noble_do),
     "recruit_reputation": Special(lambda a: "Reputation +1 per Unit recruited this turn", _influence_ok,
                                   _recruit_bonus(1, 0)),

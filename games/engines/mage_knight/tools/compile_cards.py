@@ -101,9 +101,7 @@ SIMPLIFIED: dict[str, tuple[str, str, str]] = {
                       "no effect on other players; you gain the crystal(s) directly"),
     "call_to_arms": ("special call_to_arms", "special free_recruit", ""),
     "expose": ("ranged 2", "ranged 3", "removing fortifications/resistances is not applied"),
-    "mind_read": ("crystal red | crystal blue | crystal green | crystal white",
-                  "crystal red | crystal blue | crystal green | crystal white",
-                  "other players do not discard (Mind Steal keeps nothing)"),
+    "mind_read": ("special mind_read 0", "special mind_read 1", ""),
     "whirlwind": ("block 5", "attack 6", "'one enemy does not attack' becomes Block 5; Tornado (destroy an "
                   "enemy) becomes Attack 6"),
     "wings_of_wind": ("move 3", "move 5", "flight ignoring terrain becomes Move 3; Wings of Night "
