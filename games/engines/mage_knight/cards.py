@@ -963,8 +963,10 @@ def _attack_modifier_do(state, seat, args, choice, events):
     held = [(kind, elem, n) for kind in ("melee", "ranged", "siege") for elem, n in attack[kind].items() if n]
     for kind in ("melee", "ranged", "siege"):
         attack[kind] = {}
+    live = {k: turn.pop(k) for k in ("bonus", "unit_bonus") if k in turn}  # no bonus for points already counted
     for kind, elem, n in held:  # the attacks already in the pool change too
         add_pool(turn, {"melee": "attack"}.get(kind, kind), n, elem)
+    turn.update(live)
     events.append(Event(f"{hero_name(state, seat)}'s attacks become " +
                         ("cold fire" if choice == "cold_fire" else "siege attacks") + " this combat.", None,
                         {"seat": seat}))
