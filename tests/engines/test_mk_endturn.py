@@ -123,11 +123,13 @@ def test_steady_tempo_returns_to_the_deck():
     play(st, "steady_tempo", "t-basic")
     play(st, "march", "t-basic")
     pick(st, "t-end")
+    pick(st, "t-tempo:yes")  # the "may" is asked (test_mk_card_effects.py)
     s = st["seats"][0]
     assert s["discard"] == ["march"] and "steady_tempo" in s["hand"] + s["deck"]
     st = started(hand=("steady_tempo",), deck=(), dice=("blue",))
     play(st, "steady_tempo", "t-pw:die:0")
     pick(st, "t-end")
+    pick(st, "t-tempo:yes")
     assert st["seats"][0]["hand"] == ["steady_tempo"]  # on top, then drawn
 
 

@@ -110,15 +110,7 @@ def atom(words: list[str], text: str) -> list:
     raise EffectError(f"not in the vocabulary: {' '.join(words)!r} in {text!r}")
 
 
-def boosted(tree: list, n: int) -> list:
-    """The tree with +n on every Move/Influence/Attack/Block atom (Concentration, Will Focus)."""
-    if tree[0] == "atom":
-        if tree[1] in ("move", "influence"):
-            return ["atom", tree[1], tree[2] + n]
-        if tree[1] in COMBAT:
-            return ["atom", tree[1], tree[2] + n, tree[3]]
-        return tree
-    return [tree[0], [boosted(t, n) for t in tree[1]]]
+BONUS_KINDS = ("move", "influence", "attack", "ranged", "siege", "block")
 
 
 COMBAT_WORD = {"attack": "Attack", "ranged": "Ranged Attack", "siege": "Siege Attack", "block": "Block"}
@@ -282,6 +274,14 @@ def empty_pool() -> dict:
 
 def add_pool(turn, kind: str, n: int, elem: str = "physical") -> None:
     pool = turn["pool"]
+    if turn.get("bonus") and kind in BONUS_KINDS:
+        # Concentration / Will Focus: "get an additional 2 (3) Move, Influence, Block or Attack" -- once, on the
+        # first Move/Influence/Attack/Block the free powered card gives (no Action card gives two of them at once)
+        n += turn.pop("bonus")
+    glory = turn.get("unit_bonus")
+    if glory and kind in COMBAT:  # Banner of Glory: "+1 to its attacks and blocks" (each of them)
+        n += glory["n"]
+        glory["struck"] = True
     if kind in ("move", "influence", "heal"):
         pool[kind] += n
     elif kind == "block":
@@ -392,6 +392,8 @@ def run(state, seat: int, events: list) -> None:
     while turn["queue"] and turn.get("pending") is None:
         node = turn["queue"].pop(0)
         if node[0] == "all":
+            if any(_is_cost(t) and not atom_usable(state, seat, t, make_ctx(state, seat)) for t in node[1]):
+                continue  # "You cannot play a card if its cost is not paid in full": a repeat it cannot pay
             turn["queue"] = list(node[1]) + turn["queue"]
         elif node[0] == "any":
             ctx = make_ctx(state, seat)
@@ -402,6 +404,11 @@ def run(state, seat: int, events: list) -> None:
                 turn["pending"] = {"kind": "choose", "branches": branches}
         else:
             apply_atom(state, seat, node, events)
+    if not turn["queue"] and turn.get("pending") is None:
+        turn.pop("bonus", None)  # the card's effect is resolved: an unused Concentration bonus is lost
+        glory = turn.pop("unit_bonus", None)
+        if glory and glory.get("struck"):
+            _glory_fame(state, seat, glory, events)
 
 
 def apply_atom(state, seat: int, node: list, events: list) -> None:
@@ -515,9 +522,16 @@ def take_wounds(state, seat: int, n: int, events: list, into: str = "hand") -> N
     s = state["seats"][seat]
     for _ in range(n):
         s[into].append(WOUND)
+    if state.get("turn") is not None and state["turn"].get("seat") == seat:
+        note_wounds(state["turn"], n)
     state["decks"]["wounds"] = max(0, state["decks"].get("wounds", 0) - n)
     events.append(Event(f"{hero_name(state, seat)} takes {n} Wound{'s' if n > 1 else ''}.", None,
                         {"seat": seat, "wounds": n}))
+
+
+def note_wounds(turn, n: int) -> None:
+    """Wounds the hero received this turn (Banner of Protection's thrown-away effect counts them)."""
+    turn["wounds_received"] = turn.get("wounds_received", 0) + n
 
 
 def change_reputation(state, seat: int, n: int, events: list) -> None:
@@ -606,8 +620,10 @@ def _discardables(state, seat):
 
 def _hand_without(state, seat, ctx):
     hand = list(state["seats"][seat]["hand"])
-    if ctx.get("exclude") in hand:
-        hand.remove(ctx["exclude"])  # the card being played cannot pay for itself
+    exclude = ctx.get("exclude")
+    for c in (exclude if isinstance(exclude, (list, tuple)) else [exclude]):
+        if c in hand:
+            hand.remove(c)  # the card being played (and the card it is played with) cannot pay for itself
     return hand
 
 
@@ -646,7 +662,10 @@ def _mana_draw_do(state, seat, args, choice, events):
 
 
 def _concentration_usable(state, seat, args, ctx):
-    return any(CARDS[c].kind in ACTION_KINDS for c in _hand_without(state, seat, ctx))
+    """Of use if another Action card in the hand has a powered effect of use now (it will be played with it)."""
+    hand = _hand_without(state, seat, ctx)
+    return any(CARDS[c].kind in ACTION_KINDS and usable(state, seat, CARDS[c].powered, dict(
+        ctx, exclude=[x for x in (ctx.get("exclude"), c) if x])) for c in dict.fromkeys(hand))
 
 
 def _concentration_do(state, seat, args, choice, events):
@@ -1015,8 +1034,10 @@ def _attack_modifier_do(state, seat, args, choice, events):
     held = [(kind, elem, n) for kind in ("melee", "ranged", "siege") for elem, n in attack[kind].items() if n]
     for kind in ("melee", "ranged", "siege"):
         attack[kind] = {}
+    live = {k: turn.pop(k) for k in ("bonus", "unit_bonus") if k in turn}  # no bonus for points already counted
     for kind, elem, n in held:  # the attacks already in the pool change too
         add_pool(turn, {"melee": "attack"}.get(kind, kind), n, elem)
+    turn.update(live)
     events.append(Event(f"{hero_name(state, seat)}'s attacks become " +
                         ("cold fire" if choice == "cold_fire" else "siege attacks") + " this combat.", None,
                         {"seat": seat}))
@@ -1168,6 +1189,427 @@ SKILL_SPECIALS = {
 }
 
 
+def _noble_do(state, seat, args, choice, events):
+    """Noble Manners: the Fame (and Reputation) waits for an interaction that uses this Influence (a purchase
+    after the card is played: interaction._spend moves it to ``noble_earned``); endturn.finish gives it."""
+    state["turn"].setdefault("noble", []).append(list(args))
+
+
+def noble_label(args) -> str:
+    gain = f"Fame +{args[0]}" + (f" and Reputation +{args[1]}" if args[1] else "")
+    return f"at the end of the turn {gain}, if this Influence is used in an interaction"
+
+
+# Meditation / Trance: two cards of the discard pile (random / chosen) go on top or at the bottom of the deed deck,
+# then "draw 2 over Hand limit at end of turn" (turn["hand_bonus"], endturn.finish). The cards stay in the discard
+# pile, listed in turn["meditation"], until they are placed (card conservation holds at every pick).
+MEDITATION_CARDS = 2
+
+
+def _meditation_usable(state, seat, args, ctx):
+    s = state["seats"][seat]
+    return bool(s["discard"] or s["deck"])  # something to put back, or to draw with the larger hand limit
+
+
+def _meditation_left(state, seat):
+    left = list(state["seats"][seat]["discard"])
+    for c in state["turn"].get("meditation", []):
+        left.remove(c)
+    return left
+
+
+def _meditation_do(state, seat, args, choice, events):
+    """Meditation: "put 2 random cards from discard pile" (a random draw without replacement)."""
+    from ..rng import Rng
+    turn = state["turn"]
+    pile = list(state["seats"][seat]["discard"])
+    rng = Rng(state["rng"])
+    picked = []
+    for _ in range(min(MEDITATION_CARDS, len(pile))):
+        picked.append(pile.pop(rng.below(len(pile))))
+    state["rng"] = rng.state
+    turn["meditation"] = picked
+    if picked:
+        events.append(Event("You pick " + " and ".join(name(c) for c in picked) + " at random.", (seat,),
+                            {"cards": picked}))
+    turn["queue"].insert(0, ["atom", "special", "meditation_place"])
+
+
+def _trance_choices(state, seat, args):
+    return [(c, f"choose {name(c)}") for c in dict.fromkeys(_meditation_left(state, seat))] or None
+
+
+def _trance_do(state, seat, args, choice, events):
+    """Trance: "as basic but you choose the 2 cards" (one pick each)."""
+    turn = state["turn"]
+    held = turn.setdefault("meditation", [])
+    if choice is not None:
+        held.append(choice)
+    if choice is not None and len(held) < MEDITATION_CARDS and _meditation_left(state, seat):
+        turn["queue"].insert(0, ["atom", "special", "trance"])
+    else:
+        turn["queue"].insert(0, ["atom", "special", "meditation_place"])
+
+
+def _place_choices(state, seat, args):
+    n = len(state["turn"].get("meditation", []))
+    if not n:
+        return None
+    what = "the card" if n == 1 else f"the {n} cards"
+    return [("top", f"put {what} on top of your deed deck"), ("bottom", f"put {what} at the bottom of your deed deck")]
+
+
+def _place_do(state, seat, args, choice, events):
+    turn = state["turn"]
+    s = state["seats"][seat]
+    held = turn.pop("meditation", [])
+    for c in held:
+        s["discard"].remove(c)
+        if choice == "top":
+            s["deck"].append(c)  # the deck's top is its end: the last one placed is drawn first
+        else:
+            s["deck"].insert(0, c)
+    if held:
+        events.append(Event(f"{hero_name(state, seat)} puts {plural(len(held), 'card')} from the discard pile "
+                            f"{'on top of' if choice == 'top' else 'at the bottom of'} the deed deck.", None,
+                            {"seat": seat}))
+    turn["hand_bonus"] = turn.get("hand_bonus", 0) + 2
+
+
+# Maximal Effect: "play with another Action card: use its basic effect 3 times (powered: its powered effect twice
+# for free), then throw that card away". args = [times, powered]; the card is thrown away as its effect is queued.
+def _maximal_tree(card_id, args):
+    return CARDS[card_id].powered if args[1] else CARDS[card_id].basic
+
+
+def _maximal_targets(state, seat, args, ctx):
+    hand = _hand_without(state, seat, ctx)
+    return [c for c in dict.fromkeys(hand) if CARDS[c].kind in ACTION_KINDS and usable(
+        state, seat, _maximal_tree(c, args), dict(ctx, exclude=[x for x in (ctx.get("exclude"), c) if x]))]
+
+
+def _maximal_choices(state, seat, args):
+    n = "3 times" if args[0] == 3 else ("twice" if args[0] == 2 else f"{args[0]} times")
+    return [(c, f"throw away {name(c)}: {describe(_maximal_tree(c, args))}, {n}")
+            for c in _maximal_targets(state, seat, args, make_ctx(state, seat))]
+
+
+def _maximal_do(state, seat, args, choice, events):
+    throw_away(state, seat, choice)
+    events.append(Event(f"{hero_name(state, seat)} throws away {name(choice)} (Maximal Effect).", None,
+                        {"seat": seat, "card": choice}))
+    state["turn"]["queue"][:0] = [_maximal_tree(choice, args)] * args[0]
+
+
+def _maximal_label(args):
+    times = "3 times" if args[0] == 3 else ("twice" if args[0] == 2 else f"{args[0]} times")
+    which = "powered effect" if args[1] else "basic effect"
+    return f"use another Action card's {which} {times}{' for free' if args[1] else ''}, then throw that card away"
+
+
+# Call to Arms: "use the ability of one Unit in the Unit offer this turn as if you had it (cannot assign damage to
+# it)": an ability of an offered Unit, its own mana paid as for a Unit of one's own; the Unit stays in the offer.
+def _mentions(tree, special):
+    if tree[0] == "atom":
+        return tree[1] == "special" and tree[2] == special
+    return any(_mentions(t, special) for t in tree[1])
+
+
+def _call_abilities(state, seat, ctx):
+    from .turn import _combat, unit_abilities
+    if in_combat(state) and not _combat().units_allowed(state):
+        return []
+    out = []
+    for u in dict.fromkeys(state["offers"].get("units", [])):
+        if u in CARDS:
+            continue  # a monastery's Advanced Action in the offer
+        for i, (tree, colour) in enumerate(unit_abilities(u)):
+            if tree is None or _mentions(tree, "wound_self") or not usable(state, seat, tree, ctx):
+                continue  # an ability that wounds the Unit itself needs a Unit that can take the wound
+            srcs = mana.sources_for(state, seat, colour) if colour else [None]
+            if srcs:
+                out.append((u, i, tree, srcs[0]))
+    return out
+
+
+def _call_choices(state, seat, args):
+    return [(f"{u}>{i}", f"{unit_name(u)}: {describe(tree)}" + (f" (paying {mana.label(state, src)})" if src else ""))
+            for u, i, tree, src in _call_abilities(state, seat, make_ctx(state, seat))]
+
+
+def _call_do(state, seat, args, choice, events):
+    from .turn import unit_abilities
+    u, i = choice.split(">")
+    tree, colour = unit_abilities(u)[int(i)]
+    if colour:
+        mana.pay(state, seat, mana.sources_for(state, seat, colour)[0])
+    state["turn"]["unit_uid"] = None  # not a Unit of one's own: nothing of it can be wounded
+    events.append(Event(f"{hero_name(state, seat)} calls on the {unit_name(u)} of the Unit offer.", None,
+                        {"seat": seat, "unit": u}))
+    state["turn"]["queue"].insert(0, tree)
+
+
+# Magic Talent basic: "Discard a card of any color. You may play one Spell card of the same color in the Spells offer
+# this turn as if it were in your hand. That card remains in the Spells offer." turn["talent"] holds the colour;
+# turn.py offers the offer's Spells of that colour (t-talent:<spell>) and plays them without taking them.
+def talent_castable(state, seat, colour: str) -> list[str]:
+    """The offer's Spells of ``colour`` that could be cast now (an effect of use and its mana payable)."""
+    from . import mana as _mana
+    out = []
+    ctx = make_ctx(state, seat)
+    for sp in dict.fromkeys(state["offers"].get("spells", [])):
+        card = CARDS.get(sp)
+        if not card or card.colour != colour:
+            continue
+        ok = usable(state, seat, card.basic, ctx) and any(
+            usable_after_paying(state, seat, card.basic, combo, ctx) for combo in _mana.payments(state, seat, [colour]))
+        if not ok and state["time"] == "night" and usable(state, seat, card.powered, ctx):
+            ok = any(usable_after_paying(state, seat, card.powered, combo, ctx)
+                     for combo in _mana.payments(state, seat, [colour, "black"]))
+        if ok:
+            out.append(sp)
+    return out
+
+
+def _talent_choices(state, seat, args, ctx=None):
+    ctx = ctx or make_ctx(state, seat)
+    out = []
+    for c in dict.fromkeys(_hand_without(state, seat, ctx)):
+        colour = CARDS[c].colour if c in CARDS else ""
+        if c == WOUND or not colour:
+            continue  # "a card of any color": Wounds and colourless Artifacts have none
+        spells = talent_castable(state, seat, colour)
+        if spells:
+            out.append((c, f"discard {name(c)}: cast {_choice([name(x) for x in spells])} from the Spell offer"))
+    return out
+
+
+def _talent_do(state, seat, args, choice, events):
+    s = state["seats"][seat]
+    s["hand"].remove(choice)
+    s["discard"].append(choice)
+    state["turn"]["talent"] = CARDS[choice].colour
+    events.append(Event(f"{hero_name(state, seat)} discards {name(choice)} (Magic Talent: a "
+                        f"{CARDS[choice].colour} Spell of the offer may be cast this turn).", None, {"seat": seat}))
+
+
+# Learning: "Once during this turn, you may pay Influence 6 to gain an Advanced Action card from the Advanced Actions
+# offer to your discard pile" (powered: Influence 9, to your hand). turn["learning"] = [cost, to_hand]; turn.py
+# offers the purchase (t-learn:<card>) while the Influence pool pays for it.
+def _learning_do(state, seat, args, choice, events):
+    turn = state["turn"]
+    if not turn.get("learned"):
+        turn["learning"] = list(args)
+
+
+def learning_label(args) -> str:
+    where = "your hand" if args[1] else "your discard pile"
+    return f"once this turn you may pay Influence {args[0]} for an Advanced Action from the offer into {where}"
+
+
+# Banners (artifacts): the basic effect attaches the card to one of one's Units (``unit["banner"]``, a card outside
+# hand, deck and discard pile: invariants.py counts it); it stays there across rounds until the Unit is gone (then it
+# goes to the discard pile) or its owner discards it at a round's preparation ("you may discard Banners at this
+# point", rounds.py). ``unit["banner_used"]``: Banner of Courage's once-a-Round flip, back at the round's start.
+BANNERS = ("banner_of_glory", "banner_of_protection", "banner_of_courage")
+
+
+def banner_of(u: dict) -> str | None:
+    return u.get("banner")
+
+
+def drop_banner(seat_state: dict, u: dict) -> None:
+    """A Unit leaves its owner (disbanded, destroyed): its Banner goes to the discard pile."""
+    banner = u.pop("banner", None)
+    u.pop("banner_used", None)
+    if banner:
+        seat_state["discard"].append(banner)
+
+
+def unit_armor(state, seat: int, u: dict) -> int:
+    """A Unit's Armor with Banner of Glory / Protection (+1 each) and Banner of Glory's thrown-away +1 this turn."""
+    from . import units
+    armor = units.unit(u["id"]).armor
+    if banner_of(u) in ("banner_of_glory", "banner_of_protection"):
+        armor += 1
+    if ((state.get("turn") or {}).get("glory_all")):
+        armor += 1
+    return armor
+
+
+def unit_resistances(state, seat: int, u: dict) -> frozenset:
+    """A Unit's resistances; Banner of Protection adds fire and ice ("+1 Armor, fire and ice resistance")."""
+    from . import units
+    res = units.unit(u["id"]).resistances
+    if banner_of(u) == "banner_of_protection":
+        res = res | {"fire", "ice"}
+    return res
+
+
+BANNER_TEXT = {
+    "glory": "it gets +1 Armor and +1 to its attacks and blocks, and Fame +1 whenever it attacks or blocks",
+    "protection": "it gets +1 Armor and fire and ice resistance",
+    "courage": "once a Round, outside combat, you may flip the Banner to ready that Unit",
+}
+
+
+def _attach_choices(state, seat, args):
+    out = []
+    for u in _units(state, seat):
+        old = banner_of(u)
+        out.append((str(u["uid"]), f"attach it to {unit_name(u['id'])}" +
+                    (f" ({name(old)} goes to the discard pile)" if old else "")))
+    return out
+
+
+def _attach_do(state, seat, args, choice, events):
+    turn = state["turn"]
+    s = state["seats"][seat]
+    card = turn["played"][-1][0]  # the Banner whose basic effect this is (turn.play_card listed it)
+    u = next(x for x in _units(state, seat) if str(x["uid"]) == choice)
+    s["play_area"].remove(card)
+    drop_banner(s, u)
+    u["banner"] = card
+    u["banner_used"] = False
+    events.append(Event(f"{hero_name(state, seat)} attaches {name(card)} to {unit_name(u['id'])}.", None,
+                        {"seat": seat, "banner": card, "unit": u["id"]}))
+
+
+def courage_units(state, seat) -> list[dict]:
+    """Banner of Courage: "once a Round outside combat flip to ready that Unit"."""
+    if in_combat(state):
+        return []
+    return [u for u in _units(state, seat) if banner_of(u) == "banner_of_courage" and not u.get("banner_used")
+            and not u["ready"]]
+
+
+def use_courage(state, seat, uid: int, events) -> None:
+    u = next(x for x in _units(state, seat) if x["uid"] == uid)
+    u["banner_used"] = True
+    u["ready"] = True
+    events.append(Event(f"{hero_name(state, seat)} flips Banner of Courage: {unit_name(u['id'])} is ready.", None,
+                        {"seat": seat, "unit": u["id"]}))
+
+
+def glory_bonus(state, seat, u: dict) -> int:
+    """Banner of Glory: "+1 to its attacks and blocks" (attached) / "+1 attack/block" for all Units this turn."""
+    return (1 if banner_of(u) == "banner_of_glory" else 0) + (1 if (state["turn"] or {}).get("glory_all") else 0)
+
+
+def _glory_fame(state, seat, glory, events):
+    """Banner of Glory: "Fame +1 whenever it attacks or blocks" (attached); thrown away: "Fame +1 per Unit that
+    attacks or blocks" this turn (once per Unit)."""
+    turn = state["turn"]
+    fame = 1 if glory["attached"] else 0
+    if turn.get("glory_all") and glory["uid"] not in turn.setdefault("glory_units", []):
+        turn["glory_units"].append(glory["uid"])
+        fame += 1
+    if fame:
+        state["seats"][seat]["fame"] += fame
+        events.append(Event(f"{hero_name(state, seat)} gains {fame} Fame (Banner of Glory).", None,
+                            {"seat": seat, "fame": fame}))
+
+
+def _glory_all_do(state, seat, args, choice, events):
+    state["turn"]["glory_all"] = True
+
+
+def _protection_do(state, seat, args, choice, events):
+    state["turn"]["protection"] = True
+
+
+def _protection_usable(state, seat, args, ctx):
+    """Of use once a Wound was received this turn or while a combat may still deal some."""
+    turn = state["turn"]
+    return not turn.get("protection") and (turn.get("wounds_received", 0) > 0 or in_combat(state))
+
+
+# Mind Read / Mind Steal: "choose a colour, gain a crystal of it; each other player discards a Spell/Action of that
+# colour or shows they have none"; powered: "you may keep one discarded Action card (not a Spell) in your hand".
+# state["mind_read"] walks the other seats in seat order; a seat with two or more different such cards picks one
+# (engine.py's decision "mind_read", state["effect"]), the others are settled at once. The Dummy has no hand.
+MIND_COLOURS = ("red", "blue", "green", "white")
+
+
+def _mind_candidates(state, seat: int, colour: str) -> list[str]:
+    return [c for c in dict.fromkeys(state["seats"][seat]["hand"])
+            if c in CARDS and CARDS[c].kind in ("basic", "advanced", "spell") and CARDS[c].colour == colour]
+
+
+def _mind_read_choices(state, seat, args):
+    others = "each other player" if state["players"] > 1 else ""
+    return [(c, f"a {c} crystal" + (f"; {others} discards a {c} Spell or Action card or shows none" if others else ""))
+            for c in MIND_COLOURS]
+
+
+def _mind_read_do(state, seat, args, choice, events):
+    mana.crystal_gain(state["seats"][seat], choice, state["turn"])
+    events.append(Event(f"{hero_name(state, seat)} reads minds: {choice}.", None, {"seat": seat, "colour": choice}))
+    others = [(seat + k) % state["players"] for k in range(1, state["players"])]
+    state["mind_read"] = {"caster": seat, "colour": choice, "steal": bool(args[0]), "queue": others,
+                          "discarded": []}
+    mind_read_next(state, events)
+
+
+def mind_read_options(state, seat: int) -> list[tuple[str, str]]:
+    mr = state["mind_read"]
+    return [(f"discard:{c}", f"discard {name(c)} (Mind Read)") for c in _mind_candidates(state, seat, mr["colour"])]
+
+
+def mind_read_discard(state, seat: int, card: str, events: list) -> None:
+    s = state["seats"][seat]
+    s["hand"].remove(card)
+    s["discard"].append(card)
+    state["mind_read"]["discarded"].append([seat, card])
+    events.append(Event(f"Seat {seat + 1} discards {name(card)} (Mind Read).", None, {"seat": seat, "card": card}))
+
+
+def mind_read_next(state, events: list) -> None:
+    """Settle the next seats of a Mind Read; stop at a seat that must choose (state["effect"])."""
+    mr = state["mind_read"]
+    state["effect"] = None
+    while mr["queue"]:
+        other = mr["queue"].pop(0)
+        found = _mind_candidates(state, other, mr["colour"])
+        if len(found) > 1:
+            state["effect"] = {"seat": other, "kind": "mind_read"}
+            return
+        if found:
+            mind_read_discard(state, other, found[0], events)
+        else:  # "or reveal their hand to show that they have none"
+            hand = state["seats"][other]["hand"]
+            shown = ", ".join(name(c) for c in hand) or "no cards"
+            events.append(Event(f"Seat {other + 1} has no {mr['colour']} Spell or Action card and shows their hand: "
+                                f"{shown}.", None, {"seat": other, "revealed": list(hand)}))
+    caster = mr["caster"]
+    state.pop("mind_read")
+    stealable = [[o, c] for o, c in mr["discarded"] if CARDS[c].kind in ACTION_KINDS]
+    if mr["steal"] and stealable and state.get("turn") is not None:
+        state["turn"]["steal"] = stealable
+        state["turn"]["queue"].insert(0, ["atom", "special", "mind_steal"])
+        run(state, caster, events)
+
+
+def _steal_choices(state, seat, args):
+    return [("none", "steal nothing")] + [(f"{o}>{c}", f"steal {name(c)} from Seat {o + 1} into your hand")
+                                         for o, c in state["turn"].get("steal", [])]
+
+
+def _steal_do(state, seat, args, choice, events):
+    state["turn"].pop("steal", None)
+    if choice == "none":
+        return
+    other, card = choice.split(">")
+    o = state["seats"][int(other)]
+    o["discard"].remove(card)
+    o.setdefault("stolen_out", []).append(card)  # invariants.py: a basic card that changed hands
+    me = state["seats"][seat]
+    me["hand"].append(card)
+    me.setdefault("stolen_in", []).append(card)
+    events.append(Event(f"{hero_name(state, seat)} steals {name(card)} from Seat {int(other) + 1} (Mind Steal).", None,
+                        {"seat": seat, "card": card}))
+
+
 def _influence_ok(state, seat, args, ctx):
     return not in_combat(state)
 
@@ -1183,7 +1625,8 @@ SPECIALS: dict[str, Special] = {
     "mana_draw": Special(lambda a: f"set a Source die to a colour and gain {a[0]} mana tokens of it",
                          lambda st, se, a, ctx: bool(_free_dice(st)), _mana_draw_do,
                          lambda st, se, a: [(c, f"{c} ({plural(a[0], 'token')})") for c in mana.BASIC]),
-    "concentration": Special(lambda a: f"the next Action card you play powered needs no mana and gets +{a[0]}",
+    "concentration": Special(lambda a: f"the next Action card you play powered needs no mana, and +{a[0]} on one "
+                                       f"Move, Influence, Attack or Block it gives",
                              _concentration_usable,
                              _concentration_do),
     "crystal_mastery": Special(lambda a: "gain a crystal of a colour you already have",
@@ -1228,6 +1671,43 @@ SPECIALS: dict[str, Special] = {
                                     "gain a crystal of that colour",
                           lambda st, se, a, ctx: bool(_aa_pairs(st, se, "spells")), _book_spell_do,
                           lambda st, se, a: _aa_pairs(st, se, "spells")),
+    "meditation": Special(lambda a: "put 2 random cards of your discard pile on top or at the bottom of your deed "
+                                    "deck, and your Hand limit is 2 higher at the end of the turn",
+                          _meditation_usable, _meditation_do),
+    "trance": Special(lambda a: "put 2 cards of your discard pile (your choice) on top or at the bottom of your "
+                                "deed deck, and your Hand limit is 2 higher at the end of the turn",
+                      _meditation_usable, _trance_do, _trance_choices),
+    "meditation_place": Special(lambda a: "put the cards on top or at the bottom of your deed deck", _yes, _place_do,
+                                _place_choices),
+    "steady_tempo": Special(lambda a: "at the end of the turn you may put this card " + (
+                                "on top of your deed deck" if a[0] else "at the bottom of your deed deck (if it is "
+                                                                        "not empty)") + " instead of discarding it",
+                            lambda *a: False, lambda *a: None),
+    "maximal_effect": Special(_maximal_label, lambda st, se, a, ctx: bool(_maximal_targets(st, se, a, ctx)),
+                              _maximal_do, _maximal_choices),
+    "call_to_arms": Special(lambda a: "use the ability of a Unit in the Unit offer as if it were yours",
+                            lambda st, se, a, ctx: bool(_call_abilities(st, se, ctx)), _call_do, _call_choices,
+                            pays=True),
+    "magic_talent": Special(lambda a: "discard a card: you may cast one Spell of its colour from the Spell offer this "
+                                      "turn (it stays in the offer)",
+                            lambda st, se, a, ctx: bool(_talent_choices(st, se, a, ctx)), _talent_do,
+                            lambda st, se, a: _talent_choices(st, se, a)),
+    "learning": Special(learning_label, lambda *a: False, _learning_do),
+    "banner": Special(lambda a: "attach this Banner to one of your Units: " + BANNER_TEXT[a[0]],
+                      lambda st, se, a, ctx: bool(_units(st, se)), _attach_do, _attach_choices),
+    "glory_all": Special(lambda a: "this turn all your Units get +1 Armor and +1 to their attacks and blocks, and "
+                                   "Fame +1 for each Unit that attacks or blocks",
+                         lambda st, se, a, ctx: bool(_units(st, se)) and not st["turn"].get("glory_all"),
+                         _glory_all_do),
+    "protection_all": Special(lambda a: "at the end of the turn you may throw away all Wounds received this turn",
+                              _protection_usable, _protection_do),
+    "mind_read": Special(lambda a: "choose a colour: gain a crystal of it; each other player discards a Spell or "
+                                   "Action card of that colour or shows that they have none" +
+                                   ("; you may steal one discarded Action card into your hand" if a[0] else ""),
+                         _yes, _mind_read_do, _mind_read_choices),
+    "mind_steal": Special(lambda a: "you may steal one discarded Action card into your hand", _yes, _steal_do,
+                          _steal_choices),
+    "noble_manners": Special(noble_label, lambda *a: False, _noble_do),
     "recruit_reputation": Special(lambda a: "Reputation +1 per Unit recruited this turn", _influence_ok,
                                   _recruit_bonus(1, 0)),
     "recruit_glory": Special(lambda a: "Reputation and Fame +1 per Unit recruited this turn", _influence_ok,

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from games.engines.base import Event, IllegalPick, Option
 
+from . import cards as unit_rules  # a Unit's Armor and resistances with its Banner (cards.unit_armor / ...)
 from . import enemies as enemy_data
 from . import units as unit_data
 from .enemies import resists
@@ -425,7 +426,8 @@ def _damage_options(state: dict, combat: dict) -> list[Option]:
         out.append(Option(f"c-h{index}", f"Take {what} on the hero: {wounds} wound{'s' if wounds != 1 else ''}"))
         for unit in _damageable_units(state, combat):
             ufacts = unit_data.unit(unit["id"])
-            out.append(Option(f"c-d{index}-{unit['uid']}", f"Assign {what} to {ufacts.name} (armor {ufacts.armor})"))
+            armor = unit_rules.unit_armor(state, combat["seat"], unit)
+            out.append(Option(f"c-d{index}-{unit['uid']}", f"Assign {what} to {ufacts.name} (armor {armor})"))
     return out
 
 
@@ -447,6 +449,7 @@ def _damage_hero(state: dict, combat: dict, index: int, events: list[Event]) -> 
     facts = enemy_data.enemy(e["id"])
     seat = state["seats"][combat["seat"]]
     wounds = _take_wounds(state, _hero_wounds(seat, e["damage"]))
+    unit_rules.note_wounds(state["turn"], wounds)  # Banner of Protection counts the Wounds received this turn
     e["damage"] = 0
     seat["hand"].extend(["wound"] * wounds)
     combat["wounds"] += wounds
@@ -454,6 +457,7 @@ def _damage_hero(state: dict, combat: dict, index: int, events: list[Event]) -> 
     if facts.has("poison"):
         # "put one Wound card into their discard pile for each Wound card added to their hand"
         extra = _take_wounds(state, wounds)
+        unit_rules.note_wounds(state["turn"], extra)
         seat["discard"].extend(["wound"] * extra)
         text += f" and {extra} more into the discard pile (poison)"
     if facts.has("paralyze"):
@@ -485,17 +489,19 @@ def _damage_unit(state: dict, combat: dict, index: int, uid: int, events: list[E
     seat = state["seats"][combat["seat"]]
     unit = next(u for u in seat["units"] if u["uid"] == uid)
     ufacts = unit_data.unit(unit["id"])
+    armor = unit_rules.unit_armor(state, combat["seat"], unit)  # Banners of Glory / Protection: +1
     combat["units_hit"].append(uid)
     all_resistant = bool(state["turn"].get("units_resist_all"))  # Altem Guardians' ability, set by turn.py
-    if all_resistant or resists(ufacts.resistances, facts.element):
+    if all_resistant or resists(unit_rules.unit_resistances(state, combat["seat"], unit), facts.element):
         # Resistant: "First, reduce amount of the damage by the Unit's Armor (without Wounding the Unit)."
-        e["damage"] = max(0, e["damage"] - ufacts.armor)
+        e["damage"] = max(0, e["damage"] - armor)
         if e["damage"] == 0:
             events.append(Event(f"{ufacts.name} shrugs off {_possessive(facts.name)} attack (resistance)."))
             return _after_damage(state, combat, events)
     if facts.has("paralyze"):
         # "it is immediately destroyed (remove it from the game)"
         seat["units"].remove(unit)
+        unit_rules.drop_banner(seat, unit)  # its Banner goes to the discard pile
         combat["destroyed_units"].append(unit["id"])
         text = f"{ufacts.name} is destroyed by {facts.name} (paralyze)"
     else:
@@ -505,7 +511,7 @@ def _damage_unit(state: dict, combat: dict, index: int, uid: int, events: list[E
         unit["wounded"] = True
         unit["wounds"] = wounds
         text = f"{ufacts.name} is wounded by {facts.name}" + (" (poison: two wounds)" if wounds == 2 else "")
-    e["damage"] = max(0, e["damage"] - ufacts.armor)
+    e["damage"] = max(0, e["damage"] - armor)
     events.append(Event(text + (f"; {e['damage']} damage remains." if e["damage"] else "."),
                         data={"kind": "unit_damage", "unit": unit["id"]}))
     _after_damage(state, combat, events)

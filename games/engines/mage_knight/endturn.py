@@ -163,22 +163,96 @@ def keep_bonus(state, seat: int) -> int:
     return len(owned) if any(k in near for k in owned) else 0
 
 
+def tempo_place(state, seat: int) -> str | None:
+    """Steady Tempo: "at end of turn may put this card on the bottom of a non-empty Deed deck instead of
+    discarding" (powered: "on top of the Deed deck"): where it may go now, or None."""
+    s = state["seats"][seat]
+    for card, how in state["turn"].get("played", []):
+        if card == "steady_tempo" and card in s["play_area"]:
+            if how == "powered":
+                return "top"
+            return "bottom" if s["deck"] else None
+    return None
+
+
+def tempo_options(state, seat: int) -> list[tuple[str, str]]:
+    where = state["turn"]["pending"]["where"]
+    return [("t-tempo:yes", f"put Steady Tempo {'on top' if where == 'top' else 'at the bottom'} of your deed deck"),
+            ("t-tempo:no", "discard Steady Tempo")]
+
+
+def tempo_pick(state, seat: int, arg: str, events: list) -> None:
+    turn = state["turn"]
+    where = turn["pending"]["where"]
+    turn["pending"] = None
+    turn["tempo_asked"] = True
+    if arg == "yes":
+        turn["tempo_place"] = where
+        events.append(Event(f"Seat {seat + 1} puts Steady Tempo {'on top' if where == 'top' else 'at the bottom'} "
+                            f"of the deed deck.", None, {"seat": seat, "card": "steady_tempo"}))
+    finish(state, seat, events)
+
+
+def protection_wounds(state, seat: int) -> int:
+    """Banner of Protection (thrown away): "at end of turn you may throw away all Wounds received this turn" -- as
+    many Wounds as were received, of those still in the hand or the discard pile."""
+    s = state["seats"][seat]
+    turn = state["turn"]
+    if not turn.get("protection") or turn.get("protection_asked"):
+        return 0
+    return min(turn.get("wounds_received", 0), s["hand"].count(cards.WOUND) + s["discard"].count(cards.WOUND))
+
+
+def protection_options(state, seat: int) -> list[tuple[str, str]]:
+    n = state["turn"]["pending"]["wounds"]
+    return [("t-protect:yes", f"throw away the {cards.plural(n, 'Wound')} received this turn (Banner of Protection)"),
+            ("t-protect:no", "keep them")]
+
+
+def protection_pick(state, seat: int, arg: str, events: list) -> None:
+    turn = state["turn"]
+    s = state["seats"][seat]
+    n = turn["pending"]["wounds"]
+    turn["pending"] = None
+    turn["protection_asked"] = True
+    if arg == "yes":
+        for _ in range(n):
+            s["hand" if cards.WOUND in s["hand"] else "discard"].remove(cards.WOUND)
+        state["decks"]["wounds"] = state["decks"].get("wounds", 0) + n
+        events.append(Event(f"Seat {seat + 1} throws away {cards.plural(n, 'Wound')} (Banner of Protection).", None,
+                            {"seat": seat, "healed": n}))
+    finish(state, seat, events)
+
+
 def finish(state, seat: int, events: list) -> None:
     turn = state["turn"]
     s = state["seats"][seat]
+    n = protection_wounds(state, seat)
+    if n:
+        turn["pending"] = {"kind": "protect", "wounds": n}
+        return
+    if not turn.get("tempo_asked"):
+        where = tempo_place(state, seat)
+        if where:  # the "may" is the player's pick
+            turn["pending"] = {"kind": "tempo", "where": where}
+            return
     if turn.get("crystal_return"):
         for c in turn.get("crystals_spent", []):
             s["crystals"][c] = min(mana.CRYSTAL_MAX, s["crystals"][c] + 1)
-    for card, how in turn.get("played", []):
-        # Steady Tempo: "at end of turn may put this card on the bottom (powered: top) of the Deed deck"
-        if card == "steady_tempo" and card in s["play_area"] and (how == "powered" or s["deck"]):
-            s["play_area"].remove(card)
-            if how == "powered":
-                s["deck"].append(card)
-            else:
-                s["deck"].insert(0, card)
+    place = turn.pop("tempo_place", None)
+    if place:
+        s["play_area"].remove("steady_tempo")
+        if place == "top":
+            s["deck"].append("steady_tempo")
+        else:
+            s["deck"].insert(0, "steady_tempo")
     s["discard"] += s["play_area"]
     s["play_area"] = []
+    for fame, reputation in turn.get("noble_earned", []):  # Noble Manners: "at end of turn if used in an interaction"
+        s["fame"] += fame
+        events.append(Event(f"Seat {seat + 1} gains {fame} Fame (Noble Manners).", None, {"seat": seat, "fame": fame}))
+        if reputation:
+            cards.change_reputation(state, seat, reputation, events)
     try:
         from . import levels
     except ImportError:
@@ -186,7 +260,9 @@ def finish(state, seat: int, events: list) -> None:
     if levels is not None and hasattr(levels, "gain"):
         levels.gain(state, seat, events)
     from .tactic_turn import hand_limit_bonus  # Planning
-    missing = s["hand_limit"] + keep_bonus(state, seat) + hand_limit_bonus(state, seat) - len(s["hand"])
+    # Meditation / Trance: "draw 2 over Hand limit at end of turn" (turn["hand_bonus"])
+    missing = (s["hand_limit"] + keep_bonus(state, seat) + hand_limit_bonus(state, seat) + turn.get("hand_bonus", 0)
+               - len(s["hand"]))
     if missing > 0:
         cards.draw(state, seat, missing, events)
     state["turn"] = None

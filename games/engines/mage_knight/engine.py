@@ -12,7 +12,7 @@ from typing import Any, Mapping
 
 from ..base import Engine, Event, IllegalPick, OneSeatAtATimeMixin, Option, State
 from ..rng import Rng
-from . import dummy, levels, rounds
+from . import cards, dummy, levels, rounds
 from .rounds import TACTICS
 from .setup import COLOURS, parse_options, new_state
 from .view import card_name, view as _view
@@ -179,6 +179,13 @@ def options(state: dict, d: dict) -> tuple[str, list[Option]]:
         dice = state["source"]["dice"]
         ops = [Option(f"die:{c}", f"Take a {c} die") for c in COLOURS if c in dice]
         return "Mana Steal: take a basic-coloured die from the Source for one of your turns this Day", ops
+    if kind == "mind_read":
+        mr = state["mind_read"]
+        return (f"Mind Read (Seat {mr['caster'] + 1}): discard a {mr['colour']} Spell or Action card",
+                [Option(i, lab) for i, lab in cards.mind_read_options(state, seat)])
+    if kind == "banners":
+        return ("Round preparation: you may discard Banners from your Units",
+                [Option(i, lab) for i, lab in rounds.banner_options(state, seat)])
     if kind == "skill":
         return "Level up: choose a skill", levels.skill_options(state, seat)
     if kind == "advanced":
@@ -219,6 +226,11 @@ def perform(state: dict, d: dict, option_id: str, ev: list) -> None:
         state["effect"] = None
         ev.append(Event(f"Seat {seat + 1} steals a {colour} die from the Source", None,
                         {"seat": seat, "die": colour}))
+    elif kind == "mind_read":
+        cards.mind_read_discard(state, seat, option_id.split(":", 1)[1], ev)
+        cards.mind_read_next(state, ev)
+    elif kind == "banners":
+        _with_rng(state, lambda rng: rounds.banner_pick(state, seat, option_id, rng, ev))
     elif kind == "skill":
         levels.take_skill(state, seat, option_id, ev)
     elif kind == "advanced":

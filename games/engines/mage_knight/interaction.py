@@ -59,6 +59,7 @@ def disband(state, seat: int, uid: int, events: list) -> None:
     s = state["seats"][seat]
     old = next(u for u in s["units"] if u["uid"] == uid)
     s["units"].remove(old)
+    cards.drop_banner(s, old)  # "the banner stays with the Unit until ... the Unit is gone": to the discard pile
     events.append(Event(f"Seat {seat + 1} disbands {unit_data.UNITS[old['id']].name}.", None,
                         {"seat": seat, "unit": old["id"], "kind": "disband"}))
 
@@ -105,6 +106,7 @@ def _spend(state, seat: int, cost: int) -> None:
         turn["pool"]["influence"] += reputation_modifier(state["seats"][seat]["reputation"]) or 0
         turn["rep_applied"] = True
     turn["pool"]["influence"] -= cost
+    turn.setdefault("noble_earned", []).extend(turn.pop("noble", []))  # Noble Manners' Influence is used
     turn["acted"] = True
     turn["action"] = "interact"
 

@@ -30,10 +30,14 @@ def check(state: dict) -> list[str]:
         owned = Counter()
         for p in PILES:
             owned.update(s.get(p, ()))
+        owned.update(u["banner"] for u in s["units"] if u.get("banner"))  # Banners attached to Units
         basics = Counter({c: n for c, n in owned.items() if _kind(c) == "basic"})
-        if basics != Counter(HEROES[s["hero"]]["deck"]):
-            bad.append(f"seat {i}: basic cards not conserved: {dict(basics - Counter(HEROES[s['hero']]['deck']))} "
-                       f"extra, {dict(Counter(HEROES[s['hero']]['deck']) - basics)} missing")
+        own = Counter(HEROES[s["hero"]]["deck"])  # Mind Steal moves cards between seats: counted both ways
+        own.update(c for c in s.get("stolen_in", ()) if _kind(c) == "basic")
+        own.subtract(c for c in s.get("stolen_out", ()) if _kind(c) == "basic")
+        own = +own
+        if basics != own:
+            bad.append(f"seat {i}: basic cards not conserved: {dict(basics - own)} extra, {dict(own - basics)} missing")
         wounds += owned.get(cards.WOUND, 0) - s["removed"].count(cards.WOUND)
         held.update({c: n for c, n in owned.items() if _kind(c) in _ALL})
         if len(s["hand"]) and any(_kind(c) == "?" for c in owned):

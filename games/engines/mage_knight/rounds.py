@@ -179,7 +179,8 @@ def end_round(state: dict, rng: Rng, ev: list) -> None:
     remove_used_tactics(state)
     state["round"] += 1
     prepare_round(state, rng, ev)
-    open_tactics(state)
+    if state.get("effect") is None:  # no Banner question open (banners_done opens the tactics then)
+        open_tactics(state)
 
 
 def finish(state: dict, ev: list) -> None:
@@ -211,7 +212,54 @@ def prepare_round(state: dict, rng: Rng, ev: list) -> None:
     state["tactics"].pop("extra_turn", None)  # The Right Moment's turn never outlives its round
     if state["dummy"] is not None:
         state["dummy"]["tactic"] = None
+    # 6. "Flip any used Banners ... back to their ready side (you may discard Banners at this point)": a seat with a
+    # Banner on a Unit is asked first (engine.py's decision "banners"), then every seat's cards are shuffled.
+    asked = [i for i, s in enumerate(state["seats"]) if any(u.get("banner") for u in s["units"])]
+    if asked:
+        state["effect"] = {"seat": asked[0], "kind": "banners", "then": asked[1:]}
+        return
+    prepare_seats(state, rng, ev)
+
+
+def banner_options(state: dict, seat: int) -> list[tuple[str, str]]:
+    from .cards import name as card_name
+    from .units import unit as unit_facts
+    out = [("done", "Keep the Banners on your Units")]
+    for u in state["seats"][seat]["units"]:
+        if u.get("banner"):
+            out.append((f"discard:{u['uid']}", f"Discard {card_name(u['banner'])} from {unit_facts(u['id']).name} "
+                                               f"(it is shuffled into your deed deck)"))
+    return out
+
+
+def banner_pick(state: dict, seat: int, option_id: str, rng: Rng, ev: list) -> None:
+    """A seat's answer at the round's preparation: discard one Banner (asked again) or keep the rest."""
+    from .cards import drop_banner
+    from .cards import name as card_name
+    s = state["seats"][seat]
+    if option_id.startswith("discard:"):
+        u = next(x for x in s["units"] if str(x["uid"]) == option_id.split(":", 1)[1])
+        banner = u["banner"]
+        drop_banner(s, u)
+        ev.append(Event(f"Seat {seat + 1} discards {card_name(banner)}.", None, {"seat": seat, "banner": banner}))
+        if any(x.get("banner") for x in s["units"]):
+            return
+    then = state["effect"]["then"]
+    if then:
+        state["effect"] = {"seat": then[0], "kind": "banners", "then": then[1:]}
+        return
+    state["effect"] = None
+    prepare_seats(state, rng, ev)
+    open_tactics(state)
+
+
+def prepare_seats(state: dict, rng: Rng, ev: list) -> None:
+    """The rest of the preparation, for each player (after any Banner question): banners, skills and Units ready,
+    deed cards shuffled into the deed deck, the hand drawn; the Dummy's deck; the round's announcement."""
     for i, s in enumerate(state["seats"]):
+        for u in s["units"]:
+            if u.get("banner"):
+                u["banner_used"] = False
         tactic_turn.end_of_round(s)
         s["skills_used"] = []
         for u in s["units"]:

@@ -72,8 +72,11 @@ def options(state, seat: int) -> tuple[str, list[Option]]:
             return "Choose the effect", [Option(i, lab) for i, lab in cards.effect_options(state, seat)]
         if kind == "card":
             card = pending["card"]
+            modes = card_modes(state, seat, card)
+            if pending.get("talent"):  # Magic Talent: a Spell of the offer is cast, never played sideways
+                modes = [(i, lab) for i, lab in modes if not i.startswith("t-side")]
             return (f"How do you play {cards.name(card)}?",
-                    [Option(i, lab) for i, lab in card_modes(state, seat, card)] + [Option("t-back", "back")])
+                    [Option(i, lab) for i, lab in modes] + [Option("t-back", "back")])
         if kind == "rest":
             return "Rest: discard", [Option(i, lab) for i, lab in rest_options(state, seat)]
         if kind == "interact":
@@ -81,6 +84,11 @@ def options(state, seat: int) -> tuple[str, list[Option]]:
                     + [Option("t-back", "done")])
         if kind == "reward":
             return "Choose your reward", [Option(i, lab) for i, lab in endturn.reward_options(state, seat)]
+        if kind == "protect":
+            return "End of turn: Banner of Protection", [Option(i, lab) for i, lab in
+                                                        endturn.protection_options(state, seat)]
+        if kind == "tempo":
+            return "End of turn: Steady Tempo", [Option(i, lab) for i, lab in endturn.tempo_options(state, seat)]
         if kind in ("meditate", "search"):
             return tactic_turn.pending_options(state, seat)
     if state.get("combat") is not None:
@@ -113,6 +121,7 @@ def first_level(state, seat: int) -> list[Option]:
                 out.append(Option(f"t-explore:{c}", f"explore at {c} (2)"))
     if interaction.can_interact(state, seat):
         out.append(Option("t-interact", "interact"))
+    out += learning_options(state, seat)
     if not turn["acted"]:
         site = enterable_site(state, seat)
         if site:
@@ -122,6 +131,8 @@ def first_level(state, seat: int) -> list[Option]:
         if can_burn(state, seat):
             out.append(Option("t-burn", "burn the monastery"))
     out += _unit_options(state, seat) + _skill_options(state, seat)
+    for u in cards.courage_units(state, seat):
+        out.append(Option(f"t-courage:{u['uid']}", f"flip Banner of Courage: ready {cards.unit_name(u['id'])}"))
     for u in s["units"]:
         if u.get("wounded") and turn["pool"]["heal"] >= cards.unit_level(u["id"]):
             more = " (one of its 2 wounds: poisoned)" if cards.unit_wounds(u) > 1 else ""
@@ -135,8 +146,39 @@ def _play_options(state, seat: int) -> list[Option]:
     hand = state["seats"][seat]["hand"]
     # Any non-wound card can go sideways when some sideways use is open: no need to price every mode then.
     sideways = any(sideways_ok(state, stat) for stat in SIDEWAYS)
-    return [Option(f"t-play:{c}", f"play {cards.name(c)}") for c in dict.fromkeys(hand)
-            if c != cards.WOUND and (sideways or card_modes(state, seat, c))]
+    out = [Option(f"t-play:{c}", f"play {cards.name(c)}") for c in dict.fromkeys(hand)
+           if c != cards.WOUND and (sideways or card_modes(state, seat, c))]
+    turn = state["turn"]
+    if turn.get("talent"):
+        out += [Option(f"t-talent:{sp}", f"cast {cards.name(sp)} from the Spell offer (Magic Talent)")
+                for sp in cards.talent_castable(state, seat, turn["talent"])]
+    return out
+
+
+def learning_options(state, seat: int) -> list[Option]:
+    """Learning: the once-a-turn purchase of an Advanced Action from the offer, paid from the Influence pool."""
+    turn = state["turn"]
+    learning = turn.get("learning")
+    if not learning or turn.get("learned") or state.get("combat") is not None:
+        return []
+    cost, to_hand = learning
+    if turn["pool"]["influence"] < cost:
+        return []
+    offer = [c for c in dict.fromkeys(state["offers"].get("advanced", [])) if c in cards.CARDS]
+    where = "hand" if to_hand else "discard pile"
+    return [Option(f"t-learn:{c}", f"learn {cards.name(c)} for Influence {cost} (Learning, into your {where})")
+            for c in offer]
+
+
+def learn(state, seat: int, card_id: str, events: list) -> None:
+    turn = state["turn"]
+    cost, to_hand = turn.pop("learning")
+    turn["learned"] = True
+    turn["pool"]["influence"] -= cost
+    cards.take_from_offer(state, "advanced", card_id)
+    state["seats"][seat]["hand" if to_hand else "discard"].append(card_id)
+    events.append(Event(f"Seat {seat + 1} learns {cards.name(card_id)} (Learning).", None,
+                        {"seat": seat, "card": card_id}))
 
 
 def sideways_ok(state, stat: str) -> bool:
@@ -168,8 +210,8 @@ def card_modes(state, seat: int, card_id: str) -> list[tuple[str, str]]:
         if power_ok:
             boost = state["turn"].get("boost", 0)
             if boost:
-                effect = cards.describe(cards.boosted(card.powered, boost))
-                out.append(("t-pw", f"powered for free (+{boost}): {effect}"))
+                out.append(("t-pw", f"powered for free: {cards.describe(card.powered)} (+{boost} on one Move, "
+                                    f"Influence, Attack or Block)"))
             else:
                 for combo in mana.payments(state, seat, [card.colour]):
                     if cards.usable_after_paying(state, seat, card.powered, combo, ctx):
@@ -378,12 +420,16 @@ def apply(state, seat: int, option_id: str, events: list) -> None:
 def _apply_turn(state, seat: int, option_id: str, events: list) -> None:
     turn = state["turn"]
     verb, _, arg = option_id[2:].partition(":")
-    if verb not in ("rest", "end", "announce", "play", "back", "interact", "plunder", "tactic"):
+    if verb not in ("rest", "end", "announce", "play", "talent", "back", "interact", "plunder", "tactic"):
         turn["started"] = True  # something was done: resting is no longer an option
     if verb == "back":
         turn["pending"] = None
     elif verb == "play":
         turn["pending"] = {"kind": "card", "card": arg}
+    elif verb == "talent":
+        turn["pending"] = {"kind": "card", "card": arg, "talent": True}
+    elif verb == "learn":
+        learn(state, seat, arg, events)
     elif verb in ("basic", "pw", "side"):
         play_card(state, seat, turn["pending"]["card"], verb, arg, events)
     elif verb == "move":
@@ -406,6 +452,8 @@ def _apply_turn(state, seat: int, option_id: str, events: list) -> None:
         use_unit(state, seat, arg, events)
     elif verb == "skill":
         use_skill(state, seat, arg, events)
+    elif verb == "courage":
+        cards.use_courage(state, seat, int(arg), events)
     elif verb == "healunit":
         heal_unit(state, seat, int(arg), events)
     elif verb == "rest":
@@ -423,6 +471,10 @@ def _apply_turn(state, seat: int, option_id: str, events: list) -> None:
         state["turn"] = None
     elif verb == "reward":
         endturn.reward_pick(state, seat, arg, events)
+    elif verb == "protect":
+        endturn.protection_pick(state, seat, arg, events)
+    elif verb == "tempo":
+        endturn.tempo_pick(state, seat, arg, events)
     elif verb == "end":
         endturn.begin(state, seat, events)
 
@@ -433,8 +485,19 @@ def play_card(state, seat: int, card_id: str, verb: str, arg: str, events: list)
     turn = state["turn"]
     s = state["seats"][seat]
     card = cards.CARDS[card_id]
+    talent = bool((turn.get("pending") or {}).get("talent"))
     turn["pending"] = None
     turn["from_card"] = True
+    if talent:  # Magic Talent: "That card remains in the Spells offer"
+        turn.pop("talent", None)
+        for src in (arg.split("/") if arg else []):
+            mana.pay(state, seat, src)
+        tree = card.powered if verb == "pw" else card.basic
+        turn.setdefault("played", []).append([card_id, "offer"])
+        events.append(Event(f"Seat {seat + 1} casts {card.name} from the Spell offer (Magic Talent).", None,
+                            {"seat": seat, "card": card_id, "mode": "offer"}))
+        cards.start(state, seat, tree, events)
+        return
     s["hand"].remove(card_id)
     if verb == "side":
         s["play_area"].append(card_id)
@@ -447,7 +510,7 @@ def play_card(state, seat: int, card_id: str, verb: str, arg: str, events: list)
     powered = verb == "pw"
     tree = card.powered if powered else card.basic
     if powered and card.kind in cards.ACTION_KINDS and not arg and turn.get("boost"):
-        tree = cards.boosted(tree, turn["boost"])
+        turn["bonus"] = turn["boost"]  # added once, to the first Move/Influence/Attack/Block (cards.add_pool)
         turn["boost"] = 0
     if powered and card.kind == "artifact":
         s["removed"].append(card_id)  # "thrown away (removed from the game) for a stronger effect"
@@ -469,6 +532,9 @@ def use_unit(state, seat: int, arg: str, events: list) -> None:
     unit["ready"] = False
     state["turn"]["unit_uid"] = uid
     state["turn"]["from_card"] = False
+    bonus = cards.glory_bonus(state, seat, unit)
+    if bonus:  # Banner of Glory: +1 to the Unit's attacks and blocks, Fame +1 when it attacks or blocks
+        state["turn"]["unit_bonus"] = {"n": bonus, "uid": uid, "attached": cards.banner_of(unit) == "banner_of_glory"}
     events.append(Event(f"Seat {seat + 1} uses {cards.unit_name(unit['id'])}.", None, {"seat": seat, "unit": uid}))
     cards.start(state, seat, tree, events)
 

@@ -57,7 +57,10 @@ def _hero(state: dict, i: int) -> dict[str, Any]:
     return {"seat": i, "hero": s["hero"], "name": HEROES[s["hero"]]["name"], "pos": s["pos"], "fame": s["fame"],
             "reputation": s["reputation"], "level": s["level"], "armor": s["armor"], "hand_limit": s["hand_limit"],
             "command": s["command"],
-            "units": [{"id": u["id"], "name": unit_name(u["id"]), "ready": u["ready"], "wounded": u["wounded"]}
+            "units": [{"id": u["id"], "name": unit_name(u["id"]), "ready": u["ready"], "wounded": u["wounded"],
+                       # an attached Banner lies face up beside its Unit (public), flipped once used
+                       "banner": ({"id": u["banner"], "name": card_name(u["banner"]), "used": bool(u.get("banner_used"))}
+                                  if u.get("banner") else None)}
                       for u in s["units"]],
             "crystals": dict(s["crystals"]), "deck_count": len(s["deck"]), "hand_count": len(s["hand"]),
             "discard_count": len(s["discard"]), "play_area": list(s["play_area"]),

@@ -25,8 +25,13 @@ def _crystals(c: dict[str, Any] | None) -> str:
 
 def _units(units: list[dict[str, Any]]) -> str:
     return ", ".join(f"{u.get('name') or labels.words(u.get('id', ''))} ("
-                     + ("wounded" if u.get("wounded") else "ready" if u.get("ready", True) else "spent") + ")"
+                     + ("wounded" if u.get("wounded") else "ready" if u.get("ready", True) else "spent")
+                     + (f", with {_banner(u['banner'])}" if u.get("banner") else "") + ")"
                      for u in units) or "none"
+
+
+def _banner(b: dict[str, Any]) -> str:
+    return (b.get("name") or labels.words(b.get("id", ""))) + (" (used)" if b.get("used") else "")
 
 
 def _hex_line(h: dict[str, Any], time: str, me: int | None = None) -> str:
