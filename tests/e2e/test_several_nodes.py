@@ -185,7 +185,6 @@ def test_two_web_and_two_worker_nodes_through_pgbouncer_resolve_each_step_and_se
     # player the resolution did not ask to decide by email (issue 11 item 4: their prompt email carries
     # it); whether an API player's prompt was emailed before they answered it depends on timing, so what
     # is owed is read from the prompt emails the resolutions' prompts got.
-    kinds = [NotificationKind.RESULT, NotificationKind.FINISHED]
 
     def delivered() -> bool:
         return (Notification.objects.filter(game=game, kind=NotificationKind.FINISHED,
@@ -198,14 +197,20 @@ def test_two_web_and_two_worker_nodes_through_pgbouncer_resolve_each_step_and_se
     rows = list(Notification.objects.filter(game=game))
     assert {r.status for r in rows} <= {NotificationStatus.SENT, NotificationStatus.SKIPPED}, \
         Counter(r.status for r in rows)
-    owed = {u.pk: Counter({NotificationKind.FINISHED: 1}) for u in users}
+    assert {u.pk: Counter(r.kind for r in rows if r.user_id == u.pk and r.kind == NotificationKind.FINISHED)
+            for u in users} == {u.pk: Counter({NotificationKind.FINISHED: 1}) for u in users}
+    results = {(r.user_id, r.dedupe_key.split(":")[2]) for r in rows if r.kind == NotificationKind.RESULT}
+    jobs_done = dict(MailJob.objects.filter(game=game, kind="result").values_list("phase", "done_at"))
     for step in range(2 * ROUNDS - 1):  # the last step's result is in the game-over email
         opened = set(notify.resolution_prompt_ids(game_id=game.pk, phase=step))
         asked = {r.user_id for r in rows if r.kind == NotificationKind.PROMPT and r.prompt_id in opened}
+        # A step's result job that a busy mail worker ran only after the game ended sends nothing: the
+        # game-over email tells each player what happened since their last prompt email (one mail per step,
+        # in order; tests/mail/test_mail_jobs.py). Under load that can be any of the last few steps.
+        late = jobs_done[step] > game.finished_at
         for u in users:
-            owed[u.pk][NotificationKind.RESULT] += u.pk not in asked
-    owed = {pk: +kinds for pk, kinds in owed.items()}
-    assert {u.pk: Counter(r.kind for r in rows if r.user_id == u.pk and r.kind in kinds) for u in users} == owed
+            got = (u.pk, str(step)) in results
+            assert got == (u.pk not in asked) or (late and not got), (step, u.pk, got, late)
     prompt_mails = Counter(r.prompt_id for r in rows if r.kind == NotificationKind.PROMPT)
     assert prompt_mails and max(prompt_mails.values()) == 1
     sent = [r for r in rows if r.status == NotificationStatus.SENT]
