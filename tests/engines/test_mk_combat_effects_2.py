@@ -27,6 +27,12 @@ def with_units(hand, *units, **kw):
     return st
 
 
+def to_attack(st):
+    """End phases (taking any damage on the hero) until the Attack phase."""
+    while st["combat"]["phase"] != "attack":
+        next_phase(st)
+
+
 def unit_pick(st, uid, word):
     """The ``t-unit:<uid>:...`` option whose label names ``word`` (Attack / Block)."""
     return next(i for i, lab in labels(st).items() if i.startswith(f"t-unit:{uid}:") and word in lab)
@@ -172,8 +178,10 @@ def test_agility_powered_ranged_two_move_for_one():
     fight(st, ["prowlers"])
     pick(st, "t-agility:ranged:1")
     assert st["turn"]["pool"]["move"] == 2 and st["turn"]["pool"]["attack"]["ranged"]["physical"] == 1
-    pick(st, "t-agility:ranged:all")
+    assert "t-agility:ranged:all" not in ids(st)  # the same as one conversion now
+    pick(st, "t-agility:ranged:1")
     assert st["turn"]["pool"]["move"] == 0 and st["turn"]["pool"]["attack"]["ranged"]["physical"] == 2
+    assert not [i for i in ids(st) if i.startswith("t-agility")]
 
 
 def test_agility_played_in_combat_and_other_move_cards_then_count():
@@ -181,9 +189,7 @@ def test_agility_played_in_combat_and_other_move_cards_then_count():
     without it Move cards are of no use in combat."""
     st = started(hand=("agility", "march"))
     fight(st, ["prowlers"])
-    next_phase(st)
-    next_phase(st)
-    assert st["combat"]["phase"] == "attack"
+    to_attack(st)
     assert not [i for i, _ in turn.card_modes(st, 0, "march") if not i.startswith("t-side")]
     play(st, "agility", "t-basic")
     play(st, "march", "t-basic")
@@ -237,8 +243,7 @@ def test_sword_of_justice_discards_cards_for_attack_three_each_and_fame_per_defe
     turn"."""
     st = started(hand=("sword_of_justice", "march", "rage", "stamina"))
     fight(st, ["prowlers"])
-    next_phase(st)
-    next_phase(st)
+    to_attack(st)
     play(st, "sword_of_justice", "t-basic")
     got = ids(st)
     assert got[0] == "fx:done" and "fx:march" in got  # stopping is the safe default
@@ -335,22 +340,31 @@ def test_in_need_influence_three_plus_one_per_wound():
 # ---------------------------------------------------------------- public and conserved
 
 def test_the_turns_card_effects_are_public_in_the_view_the_board_and_the_mail():
-    """Played cards are public: the effects lasting the turn (Into the Heat, Agility) are shown to everyone."""
+    """Played cards are public: the effects lasting the turn (Agility's conversion, Into the Heat's bonus) are shown
+    to every viewer, on the board and in the mail."""
     from games.engines.mage_knight import view as mk_view
+    from games.engines.mage_knight.engine import MageKnightEngine
     from games.presentation.mage_knight import board, mail
-    st = with_units(("into_the_heat", "agility"), players=2)
-    play(st, "agility", "t-basic")
-    fight(st, ["prowlers"])
-    play(st, "into_the_heat", "t-basic")
-    st["dec"] = {"seat": 0, "kind": "turn"}
-    st["options"] = {"heroes": ["tovak", "goldyx"], "elite_units": False}
+    from tests.engines.test_mk_card_effects import _to_hand
+    e = MageKnightEngine()
+    s = e.new_game(players=2, options={}, seed=5)
+    while s["dec"] is None or s["dec"]["kind"] != "turn":
+        if s["dec"] is None:
+            e.resolve(s)
+        else:
+            e.apply(s, s["dec"]["seat"], e.default_option(s, s["dec"]["seat"]))
+    seat = s["dec"]["seat"]
+    _to_hand(s, s["seats"][seat], "agility")
+    e.apply(s, seat, "t-play:agility")
+    e.apply(s, seat, "t-basic")
+    s["turn"].update(heat=2, no_unit_damage=True)  # as Into the Heat leaves them in a combat
     for viewer in (None, 0, 1):
-        effects = mk_view.view(st, viewer)["turn"]["effects"]
-        assert any("Into the Heat" in e for e in effects) and any("Agility" in e for e in effects)
-    v = mk_view.view(st, 1)
-    assert any("Into the Heat" in e for e in board.pool(v["turn"])["effects"])
-    assert "Into the Heat" in "\n".join(board.pool(v["turn"])["effects"])
-    assert hasattr(mail, "_effects") and "Into the Heat" in mail._effects(v["turn"])
+        effects = mk_view.view(s, viewer)["turn"]["effects"]
+        assert any("Agility" in x for x in effects) and any("Into the Heat" in x for x in effects)
+    v = mk_view.view(s, 1 - seat)
+    assert any("Into the Heat" in x for x in board.pool(v["turn"])["effects"])
+    assert "Agility" in mail._effects(v["turn"])
+    assert invariants.check(s) == []
 
 
 NEW_CARDS = ("banner_of_fear", "into_the_heat", "agility", "diplomacy", "flame_wall", "sword_of_justice",
