@@ -1968,8 +1968,8 @@ SPECIALS: dict[str, Special] = {
                           lambda st, se, a: [(i, f"{lab}: {PURE[_split(i)[1]].title()} {a[0]}")
                                              for i, lab in _spend_choices(st, se, _pure_useful(st, se))],
                           pays=True),
-    "in_need": Special(lambda a: f"Influence {a[0]}, +{a[1]} per wound in your hand or on your Units", _influence_ok,
-                       _in_need_do),
+    "in_need": Special(lambda a: f"Influence {a[0]}, +{a[1]} per wound in your hand or on your Units",
+                       lambda st, se, a, ctx: atom_usable(st, se, ["atom", "influence", a[0]], ctx), _in_need_do),
     "ready_unit": Special(lambda a: f"ready a Unit of level {ROMAN[a[0]]} or lower",
                           lambda st, se, a, ctx: bool(_spent_units(st, se, a[0])),
                           _ready_do, _ready_choices),

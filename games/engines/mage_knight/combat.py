@@ -59,6 +59,7 @@ def start(state: dict, seat: int, tokens: list[dict], context: dict, events: lis
     # "Any unspent Healing points disappear when entering combat"; attack and block start from nothing.
     pool = state["turn"]["pool"]
     pool["heal"] = 0
+    state["turn"].pop("grail_points", None)  # Golden Grail's points were in the Heal pool
     _clear(pool, ("melee", "ranged", "siege"), block=True)
     _end_unit_modifiers(state["turn"])
     names = ", ".join(_name(e) for e in combat["enemies"]) or "no enemies"
