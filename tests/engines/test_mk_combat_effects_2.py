@@ -278,6 +278,20 @@ def test_sword_of_justice_powered_doubles_physical_attacks_and_removes_physical_
     assert st["seats"][0]["fame"] == 4 + 1
 
 
+def test_sword_of_justice_counts_the_enemies_already_defeated_this_turn():
+    """Sword of Justice: "Fame +1 per enemy defeated this turn" -- an enemy defeated before the card was played
+    counts too."""
+    st = started(hand=("sword_of_justice",))
+    fight(st, ["prowlers", "swordsmen"])
+    st["turn"]["pool"]["attack"]["ranged"]["physical"] = 3
+    pick(st, "c-t0")
+    pick(st, "c-a")
+    assert st["seats"][0]["fame"] == 2
+    to_attack(st)
+    play(st, "sword_of_justice", "t-basic")
+    assert st["seats"][0]["fame"] == 3
+
+
 def test_horn_of_wrath_powered_chooses_the_bonus_and_rolls_a_die_per_point():
     """Horn of Wrath powered: "Siege Attack 5, add up to +5; roll a die per +1, take a Wound per black or red" --
     no bonus (no dice) is the safe default."""
@@ -335,6 +349,30 @@ def test_in_need_influence_three_plus_one_per_wound():
     st["seats"][0]["units"] = [unit(wounded=True)]
     play(st, "in_need", "t-basic")
     assert st["turn"]["pool"]["influence"] == 5
+
+
+def test_in_need_gives_block_through_diplomacy_in_combat():
+    """Diplomacy: "Influence may be used as Block this turn" -- In Need's Influence is then of use in the block
+    phase."""
+    st = started(hand=("diplomacy", "in_need"))
+    fight(st, ["prowlers"])
+    assert "t-play:in_need" not in ids(st) or not [
+        i for i, _ in turn.card_modes(st, 0, "in_need") if not i.startswith("t-side")]
+    next_phase(st)
+    play(st, "diplomacy", "t-basic")
+    play(st, "in_need", "t-basic")
+    pick(st, "t-diplomacy:all")
+    assert st["turn"]["pool"]["block"]["physical"] == 5 and st["turn"]["pool"]["influence"] == 0
+
+
+def test_golden_grail_points_are_lost_on_entering_combat():
+    """"Any unspent Healing points disappear when entering combat": the Grail's Fame goes with them."""
+    st = started(hand=("golden_grail",))
+    st["seats"][0]["units"] = [unit(wounded=True)]
+    play(st, "golden_grail", "t-basic")
+    assert st["turn"]["grail_points"] == 2
+    fight(st, ["prowlers"])
+    assert not st["turn"].get("grail_points") and st["turn"]["pool"]["heal"] == 0
 
 
 # ---------------------------------------------------------------- public and conserved
