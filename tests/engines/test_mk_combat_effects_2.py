@@ -139,6 +139,17 @@ def test_into_the_heat_powered_adds_three_and_only_at_the_start_of_combat():
     assert "t-play:into_the_heat" not in ids(st)
 
 
+def test_into_the_heat_raises_a_block_that_counts_twice_against_swift():
+    """Into the Heat: "+2 Block" -- Utem Guardsmen's "Block 4, counts double against Swift" becomes Block 6 counted
+    twice against a Swift enemy."""
+    st = with_units(("into_the_heat",), unit(2, "utem_guardsmen"))
+    fight(st, ["crossbowmen"])  # Attack 4, swift: needs Block 8
+    play(st, "into_the_heat", "t-basic")
+    next_phase(st)
+    pick(st, unit_pick(st, 2, "Block"))
+    assert combat.block_against(st, st["combat"], 0) == 12
+
+
 def test_into_the_heat_lasts_one_combat():
     """Into the Heat: "this combat" -- the bonus is gone once the combat is over."""
     st = with_units(("into_the_heat",))

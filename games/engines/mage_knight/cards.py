@@ -977,7 +977,8 @@ def _rider(name, label):
 
 def _swift_block_do(state, seat, args, choice, events):
     from .turn import _combat
-    _combat().add_swift_block(state, args[0])
+    bonus = (state["turn"].get("unit_bonus") or {}).get("n", 0)  # Glory / Into the Heat raised the Block: it counts too
+    _combat().add_swift_block(state, args[0] + bonus)
 
 
 ENEMY_SPECIALS = {
