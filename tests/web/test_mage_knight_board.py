@@ -531,3 +531,16 @@ def test_the_rules_page_and_the_lobby_offer_the_game(client, db, login):
     assert "1-4 players (1: solo, against the Dummy Player)" in html
     form = login(UserFactory()).get("/games/new/").content.decode()
     assert 'name="mk_hero_1"' in form and 'name="mk_elite_units"' in form
+
+
+def test_the_turns_lasting_card_effects_are_drawn_and_mailed():
+    """Played cards are public: the effects lasting the turn (Into the Heat, Agility: view ``turn.effects``) appear in
+    the board's turn panel and in the mail's "This turn"."""
+    view = sample_view(0)
+    view["turn"]["effects"] = ["Into the Heat: Units +2 to their attacks and blocks this combat",
+                               "Agility: Move may be spent as Attack 1:1 in combat this turn"]
+    _, html = render_board(view)
+    turn = html[html.index('id="mk-turn"'):]
+    assert 'id="mk-turn-effects"' in turn and "Into the Heat: Units +2" in turn and "Agility: Move" in turn
+    sections = dict(registry.presentation_for("mage_knight").mail_sections(view, 0))
+    assert any(line.startswith("In effect: Into the Heat") for line in sections["This turn"])

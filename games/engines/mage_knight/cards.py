@@ -316,10 +316,12 @@ def wounds_in_hand(seat_state) -> int:
 def atom_usable(state, seat: int, tree: list, ctx: dict) -> bool:
     kind = tree[1]
     turn = state["turn"]
-    if kind == "move":
-        return not in_combat(state) and not turn.get("acted")
-    if kind == "influence":  # of use for an interaction, which is the turn's action
-        return not in_combat(state) and (not turn.get("acted") or turn.get("action") == "interact")
+    if kind == "move":  # in combat: Agility's conversion into Attack
+        return bool(agility_kinds(state)) if in_combat(state) else not turn.get("acted")
+    if kind == "influence":  # of use for an interaction, which is the turn's action; in combat: Diplomacy's Block
+        if in_combat(state):
+            return diplomacy_open(state)
+        return not turn.get("acted") or turn.get("action") == "interact"
     if kind in COMBAT:
         key = {"attack": "melee"}.get(kind, kind)
         return key in ctx["allowed"]
@@ -516,6 +518,8 @@ def heal(state, seat: int, n: int, events: list) -> None:
     if k:
         events.append(Event(f"{hero_name(state, seat)} heals {k} Wound{'s' if k > 1 else ''}.", None,
                             {"seat": seat, "healed": k}))
+    if k and state.get("turn") is not None and state["turn"].get("grail_draw"):
+        draw(state, seat, k, events)  # Golden Grail powered: "draw a card each time you heal a Wound from hand"
 
 
 def take_wounds(state, seat: int, n: int, events: list, into: str = "hand") -> None:
@@ -973,7 +977,8 @@ def _rider(name, label):
 
 def _swift_block_do(state, seat, args, choice, events):
     from .turn import _combat
-    _combat().add_swift_block(state, args[0])
+    bonus = (state["turn"].get("unit_bonus") or {}).get("n", 0)  # Glory / Into the Heat raised the Block: it counts too
+    _combat().add_swift_block(state, args[0] + bonus)
 
 
 ENEMY_SPECIALS = {
@@ -1411,7 +1416,7 @@ def learning_label(args) -> str:
 # hand, deck and discard pile: invariants.py counts it); it stays there across rounds until the Unit is gone (then it
 # goes to the discard pile) or its owner discards it at a round's preparation ("you may discard Banners at this
 # point", rounds.py). ``unit["banner_used"]``: Banner of Courage's once-a-Round flip, back at the round's start.
-BANNERS = ("banner_of_glory", "banner_of_protection", "banner_of_courage")
+BANNERS = ("banner_of_glory", "banner_of_protection", "banner_of_courage", "banner_of_fear")
 
 
 def banner_of(u: dict) -> str | None:
@@ -1450,6 +1455,7 @@ BANNER_TEXT = {
     "glory": "it gets +1 Armor and +1 to its attacks and blocks, and Fame +1 whenever it attacks or blocks",
     "protection": "it gets +1 Armor and fire and ice resistance",
     "courage": "once a Round, outside combat, you may flip the Banner to ready that Unit",
+    "fear": "in the Block phase you may spend that Unit to cancel one enemy attack, Fame +1",
 }
 
 
@@ -1614,6 +1620,330 @@ def _influence_ok(state, seat, args, ctx):
     return not in_combat(state)
 
 
+# ---------------------------------------------------------------- combat cards (second batch)
+
+def _combat_mod():
+    from .turn import _combat
+    return _combat()
+
+
+def _fighting_units(state, seat):
+    """Own Units that could still attack or block this combat (ready, unwounded, units allowed here)."""
+    if not in_combat(state) or not _combat_mod().units_allowed(state):
+        return []
+    from .turn import unit_abilities
+    out = []
+    for u in _units(state, seat):
+        if u["ready"] and not u.get("wounded") and any(
+                tree is not None and _has_combat_atom(tree) for tree, _ in unit_abilities(u["id"])):
+            out.append(u)
+    return out
+
+
+def _has_combat_atom(tree) -> bool:
+    if tree[0] == "atom":
+        return tree[1] in COMBAT
+    return any(_has_combat_atom(t) for t in tree[1])
+
+
+# Into the Heat: "at start of combat: all your Units get +2 Attack and +2 Block this combat; no damage may be assigned
+# to Units this turn" (powered +3). turn["heat"] (this combat; combat.py clears it) is added to every Attack/Block atom
+# of an own Unit's ability (turn.use_unit); turn["no_unit_damage"] (this turn) keeps damage off the Units.
+def _heat_usable(state, seat, args, ctx):
+    c = state.get("combat")
+    return bool(c) and c["phase"] == "ranged" and not state["turn"].get("heat") and bool(_fighting_units(state, seat))
+
+
+def _heat_do(state, seat, args, choice, events):
+    turn = state["turn"]
+    turn["heat"] = args[0]
+    turn["no_unit_damage"] = True
+    events.append(Event(f"{hero_name(state, seat)}'s Units get +{args[0]} to their attacks and blocks this combat; "
+                        f"no damage may be assigned to Units this turn (Into the Heat).", None, {"seat": seat}))
+
+
+# Agility: "Move 2; in combat this turn leftover Move may be spent as Attack 1:1" (powered: "Move 4; ... as Attack 1:1
+# or as Ranged Attack 2:1"). turn["agility"] = 1 (Attack) or 2 (also Ranged); turn.py offers the conversions
+# (t-agility:melee|ranged:1|all) and, while a conversion is open, Move cards are of use in combat.
+AGILITY_RATE = {"melee": 1, "ranged": 2}
+
+
+def agility_kinds(state) -> list[str]:
+    """The conversions of Move open now: Attack 1:1 in the Attack phase, Ranged Attack 2:1 (powered) in the
+    ranged/siege phase (in the Attack phase 1:1 is always better)."""
+    turn = state.get("turn") or {}
+    if not turn.get("agility") or not in_combat(state):
+        return []
+    allowed = combat_allowed(state)
+    if "melee" in allowed:
+        return ["melee"]
+    if turn["agility"] > 1 and "ranged" in allowed:
+        return ["ranged"]
+    return []
+
+
+def _agility_usable(state, seat, args, ctx):
+    if not in_combat(state):
+        return not state["turn"].get("acted")
+    allowed = ctx["allowed"]
+    return "melee" in allowed or (bool(args[1]) and "ranged" in allowed)
+
+
+def _agility_do(state, seat, args, choice, events):
+    turn = state["turn"]
+    add_pool(turn, "move", args[0])
+    turn["agility"] = max(turn.get("agility", 0), 2 if args[1] else 1)
+
+
+def agility_convert(state, seat, kind: str, how: str, events) -> None:
+    turn = state["turn"]
+    rate = AGILITY_RATE[kind]
+    n = 1 if how == "1" else turn["pool"]["move"] // rate
+    turn["pool"]["move"] -= n * rate
+    add_pool(turn, "attack" if kind == "melee" else "ranged", n)
+    events.append(Event(f"{hero_name(state, seat)} spends {n * rate} Move for "
+                        f"{'Attack' if kind == 'melee' else 'Ranged Attack'} {n} (Agility).", None, {"seat": seat}))
+
+
+# Diplomacy: "Influence 2; Influence may be used as Block this turn" (powered: "Influence 4; choose Ice or Fire:
+# Influence may be used as Block of that element this turn"). turn["diplomacy"] = the Block's element; turn.py offers
+# t-diplomacy:1|all in the block phase, and Influence cards are of use then.
+def diplomacy_open(state) -> bool:
+    turn = state.get("turn") or {}
+    return bool(turn.get("diplomacy")) and "block" in combat_allowed(state)
+
+
+def _diplomacy_usable(state, seat, args, ctx):
+    if not in_combat(state):
+        turn = state["turn"]
+        return not turn.get("acted") or turn.get("action") == "interact"
+    return "block" in ctx["allowed"]
+
+
+def _diplomacy_choices(state, seat, args):
+    if not args[1]:
+        return None
+    order = ["ice", "fire"]
+    c = state.get("combat")
+    if c:  # the element that blocks more of the attacks still coming first: Ice against fire, Fire against ice
+        from . import enemies as enemy_data
+        attacks = [enemy_data.enemy(e["id"]).element for e in c["enemies"]
+                   if not e["defeated"] and not e["gone"] and not e["blocked"] and not e.get("skip")]
+        if attacks.count("ice") > attacks.count("fire"):
+            order.reverse()
+    return [(e, f"Influence may be spent as {e.title()} Block this turn") for e in order]
+
+
+def _diplomacy_do(state, seat, args, choice, events):
+    turn = state["turn"]
+    add_pool(turn, "influence", args[0])
+    if choice or not turn.get("diplomacy"):
+        turn["diplomacy"] = choice or "physical"
+
+
+def diplomacy_convert(state, seat, how: str, events) -> None:
+    turn = state["turn"]
+    n = 1 if how == "1" else turn["pool"]["influence"]
+    elem = turn["diplomacy"]
+    turn["pool"]["influence"] -= n
+    add_pool(turn, "block", n, elem)
+    events.append(Event(f"{hero_name(state, seat)} spends Influence {n} as Block {n}"
+                        f"{'' if elem == 'physical' else ' (' + elem + ')'} (Diplomacy).", None, {"seat": seat}))
+
+
+# Flame Wall powered (Flame Wave): "Fire Attack 5 or Fire Block 7, +2 per enemy token faced": the tokens of the combat
+# still in play (summoned ones included while they stand).
+def enemies_faced(state) -> int:
+    c = state.get("combat")
+    return sum(1 for e in c["enemies"] if not e["defeated"] and not e["gone"]) if c else 0
+
+
+def _wave_choices(state, seat, args):
+    allowed = combat_allowed(state)
+    bonus = args[2] * enemies_faced(state)
+    out = []
+    if "melee" in allowed:
+        out.append(("attack", f"Attack {args[0] + bonus} (fire)"))
+    if "block" in allowed:
+        out.append(("block", f"Block {args[1] + bonus} (fire)"))
+    return out
+
+
+def _wave_do(state, seat, args, choice, events):
+    bonus = args[2] * enemies_faced(state)
+    add_pool(state["turn"], choice, (args[0] if choice == "attack" else args[1]) + bonus, "fire")
+
+
+# Sword of Justice: basic "discard any number of cards: Attack 3 each; Fame +1 per enemy defeated this turn"; powered
+# "physical attacks in your Attack phase count double; enemies lose physical resistance this turn; Fame +1 per enemy
+# defeated". The cards are those of a colour (MKD attacks_by_color: not Wounds, not colourless Artifacts), one pick
+# each, "done" first (the safe default). The Fame: +1 for each enemy already defeated this turn, then at each defeat
+# (combat._defeat reads turn["sword_fame"]).
+def _sword_fame(state, seat, events):
+    turn = state["turn"]
+    if turn.get("sword_fame"):
+        return
+    turn["sword_fame"] = True
+    n = turn.get("defeats", 0)
+    if n:
+        state["seats"][seat]["fame"] += n
+        events.append(Event(f"{hero_name(state, seat)} gains {n} Fame (Sword of Justice).", None,
+                            {"seat": seat, "fame": n}))
+
+
+def _sword_do(state, seat, args, choice, events):
+    _sword_fame(state, seat, events)
+    state["turn"]["queue"].insert(0, ["atom", "special", "sword_discard", args[0]])
+
+
+def _sword_discard_choices(state, seat, args):
+    return [("done", "discard no more cards")] + [
+        (c, f"discard {name(c)}: Attack {args[0]}") for c in dict.fromkeys(state["seats"][seat]["hand"])
+        if c in CARDS and CARDS[c].colour]
+
+
+def _sword_discard_do(state, seat, args, choice, events):
+    if choice in (None, "done"):
+        return
+    s = state["seats"][seat]
+    s["hand"].remove(choice)
+    s["discard"].append(choice)
+    events.append(Event(f"{hero_name(state, seat)} discards {name(choice)} (Sword of Justice).", None, {"seat": seat}))
+    add_pool(state["turn"], "attack", args[0])
+    state["turn"]["queue"].insert(0, ["atom", "special", "sword_discard", args[0]])
+
+
+def _sword_powered_usable(state, seat, args, ctx):
+    c = state.get("combat")
+    return bool(c) and c["phase"] in ("ranged", "block", "attack") and not state["turn"].get("sword_double")
+
+
+def _sword_powered_do(state, seat, args, choice, events):
+    state["turn"]["sword_double"] = True
+    events.append(Event(f"{hero_name(state, seat)}'s physical attacks count double in the Attack phase this turn "
+                        f"(Sword of Justice).", None, {"seat": seat}))
+    _combat_mod().affect_all_enemies(state, "sword_physical", events)
+    _sword_fame(state, seat, events)
+
+
+# Horn of Wrath powered: "Siege Attack 5, add up to +5; roll a die per +1, take a Wound per black or red".
+def _horn_choices(state, seat, args):
+    return [("0", "no more (no dice rolled)")] + [
+        (str(k), f"Siege Attack +{k}, rolling {plural(k, 'mana die', 'mana dice')}: a wound for each red or black")
+        for k in range(1, args[0] + 1)]
+
+
+def _horn_do(state, seat, args, choice, events):
+    k = int(choice or 0)
+    if k:
+        add_pool(state["turn"], "siege", k)
+        _risk_wound(state, seat, [k], None, events)
+
+
+# Golden Grail: basic "Heal 2; Fame +1 per healing point of this card used this turn" (on a Wound in hand at once; the
+# points left over in the Heal pool give their Fame when they heal a Unit, counted before other points:
+# turn["grail_points"], turn.heal_unit); powered "Heal 6; draw a card each time you heal a Wound from hand this turn"
+# (turn["grail_draw"], cards.heal).
+def _grail_usable(state, seat, args, ctx):
+    return atom_usable(state, seat, ["atom", "heal", args[0]], ctx)
+
+
+def _grail_do(state, seat, args, choice, events):
+    turn = state["turn"]
+    s = state["seats"][seat]
+    if args[1]:
+        turn["grail_draw"] = True
+    before = wounds_in_hand(s)
+    heal(state, seat, args[0], events)
+    if not args[1]:
+        healed = before - wounds_in_hand(s)
+        turn["grail_points"] = turn.get("grail_points", 0) + args[0] - healed
+        grail_fame(state, seat, healed, events)
+
+
+def grail_fame(state, seat, n, events) -> None:
+    if n:
+        state["seats"][seat]["fame"] += n
+        events.append(Event(f"{hero_name(state, seat)} gains {n} Fame (Golden Grail).", None, {"seat": seat, "fame": n}))
+
+
+def grail_unit_heal(state, seat, cost, events) -> None:
+    """A Unit healed from the Heal pool: the Grail's points are spent first, Fame +1 each."""
+    turn = state["turn"]
+    n = min(turn.get("grail_points", 0), cost)
+    if n:
+        turn["grail_points"] -= n
+        grail_fame(state, seat, n, events)
+
+
+# Banner of Fear: attached, "in the Block phase spend the Unit to cancel one enemy attack, Fame +1" (t-fear:<uid>,
+# turn.py); thrown away, "up to 3 enemies do not attack this combat" (one pick per enemy, "no more" after the first).
+def fear_units(state, seat) -> list[dict]:
+    c = state.get("combat")
+    if not c or c["phase"] != "block" or c["seat"] != seat or not _combat_mod().units_allowed(state):
+        return []
+    if not _combat_mod().enemy_targets(state, "fear_banner"):
+        return []
+    return [u for u in _units(state, seat) if banner_of(u) == "banner_of_fear" and u["ready"] and not u.get("wounded")]
+
+
+def use_fear(state, seat, uid: int, events) -> None:
+    u = next(x for x in _units(state, seat) if x["uid"] == uid)
+    u["ready"] = False
+    state["seats"][seat]["fame"] += 1
+    events.append(Event(f"{hero_name(state, seat)} spends {unit_name(u['id'])} under Banner of Fear to cancel an "
+                        f"enemy attack: Fame +1.", None, {"seat": seat, "unit": u["id"], "fame": 1}))
+    state["turn"]["from_card"] = False
+    start(state, seat, ["atom", "special", "fear_banner"], events)
+
+
+def _fear_all_choices(state, seat, args):
+    return [(str(i), lab) for i, lab in _combat_mod().enemy_targets(state, "fear")]
+
+
+def _fear_all_do(state, seat, args, choice, events):
+    _combat_mod().target_enemy(state, "fear", int(choice), events)
+    if args[0] > 1 and state.get("combat") and _fear_all_choices(state, seat, args):
+        state["turn"]["queue"].insert(0, ["atom", "special", "fear_more", args[0] - 1])
+
+
+def _fear_more_choices(state, seat, args):
+    return _fear_all_choices(state, seat, args) + [("done", "no more")]
+
+
+def _fear_more_do(state, seat, args, choice, events):
+    if choice not in (None, "done"):
+        _fear_all_do(state, seat, args, choice, events)
+
+
+def turn_effects(turn: dict | None) -> list[str]:
+    """The effects of played cards lasting the turn or the combat, for the view (played cards are public)."""
+    if not turn:
+        return []
+    out = []
+    if turn.get("heat"):
+        out.append(f"Into the Heat: Units +{turn['heat']} to their attacks and blocks this combat")
+    if turn.get("no_unit_damage"):
+        out.append("Into the Heat: no damage may be assigned to Units this turn")
+    if turn.get("agility"):
+        out.append("Agility: Move may be spent as Attack 1:1" + (" or as Ranged Attack 2:1" if turn["agility"] > 1
+                                                                   else "") + " in combat this turn")
+    if turn.get("diplomacy"):
+        elem = turn["diplomacy"]
+        out.append("Diplomacy: Influence may be spent as " + ("" if elem == "physical" else elem.title() + " ")
+                   + "Block this turn")
+    if turn.get("sword_double"):
+        out.append("Sword of Justice: physical attacks count double in the Attack phase; enemies lose physical "
+                   "resistance")
+    if turn.get("sword_fame"):
+        out.append("Sword of Justice: Fame +1 per enemy defeated this turn")
+    if turn.get("grail_points"):
+        out.append(f"Golden Grail: Fame +1 for each of its {turn['grail_points']} healing points still used")
+    if turn.get("grail_draw"):
+        out.append("Golden Grail: draw a card for each Wound healed from the hand this turn")
+    return out
+
+
 SPECIALS: dict[str, Special] = {
     "discard_card": Special(lambda a: "discard a card", _discard_usable, _discard_do,
                             lambda st, se, a: [(c, f"discard {name(c)}") for c in _discardables(st, se)], cost=True),
@@ -1639,8 +1969,8 @@ SPECIALS: dict[str, Special] = {
                           lambda st, se, a: [(i, f"{lab}: {PURE[_split(i)[1]].title()} {a[0]}")
                                              for i, lab in _spend_choices(st, se, _pure_useful(st, se))],
                           pays=True),
-    "in_need": Special(lambda a: f"Influence {a[0]}, +{a[1]} per wound in your hand or on your Units", _influence_ok,
-                       _in_need_do),
+    "in_need": Special(lambda a: f"Influence {a[0]}, +{a[1]} per wound in your hand or on your Units",
+                       lambda st, se, a, ctx: atom_usable(st, se, ["atom", "influence", a[0]], ctx), _in_need_do),
     "ready_unit": Special(lambda a: f"ready a Unit of level {ROMAN[a[0]]} or lower",
                           lambda st, se, a, ctx: bool(_spent_units(st, se, a[0])),
                           _ready_do, _ready_choices),
@@ -1760,6 +2090,35 @@ SPECIALS: dict[str, Special] = {
                       _ambush),
     "risk_wound": Special(lambda a: f"roll {plural(a[0], 'mana die', 'mana dice')}: take a wound for each red or black",
                           lambda *a: False, _risk_wound),
+    "into_the_heat": Special(lambda a: f"all your Units get +{a[0]} to their attacks and blocks this combat; no damage "
+                                       f"may be assigned to Units this turn (play at the start of combat)",
+                             _heat_usable, _heat_do),
+    "agility": Special(lambda a: f"Move {a[0]}; in combat this turn you may spend Move as Attack 1 per point" +
+                                 (" or 2 Move per Ranged Attack 1" if a[1] else ""), _agility_usable, _agility_do),
+    "diplomacy": Special(lambda a: f"Influence {a[0]}; this turn you may spend Influence as " +
+                                   ("Ice or Fire Block (choose one)" if a[1] else "Block"),
+                         _diplomacy_usable, _diplomacy_do, _diplomacy_choices),
+    "flame_wave": Special(lambda a: f"Attack {a[0]} (fire) or Block {a[1]} (fire), +{a[2]} per enemy token faced",
+                          lambda st, se, a, ctx: bool(_wave_choices(st, se, a)), _wave_do, _wave_choices),
+    "sword_justice": Special(lambda a: f"discard any number of cards of a colour: Attack {a[0]} each; Fame +1 per "
+                                       f"enemy defeated this turn",
+                             lambda st, se, a, ctx: "melee" in ctx["allowed"], _sword_do),
+    "sword_discard": Special(lambda a: f"discard a card of a colour: Attack {a[0]}", lambda *a: False,
+                             _sword_discard_do, _sword_discard_choices),
+    "sword_powered": Special(lambda a: "your physical attacks count double in the Attack phase this turn, all enemies "
+                                       "lose physical resistance, and Fame +1 per enemy defeated this turn",
+                             _sword_powered_usable, _sword_powered_do),
+    "horn": Special(lambda a: f"add up to Siege Attack +{a[0]}: roll a mana die per +1, take a wound for each red "
+                              f"or black", lambda *a: False, _horn_do, _horn_choices),
+    "grail": Special(lambda a: f"Heal {plural(a[0], 'wound')}; " + (
+                         "draw a card for each Wound you heal from your hand this turn" if a[1] else
+                         "Fame +1 for each of these healing points used this turn"), _grail_usable, _grail_do),
+    "fear_all": Special(lambda a: f"up to {a[0]} enemies do not attack this combat",
+                        lambda st, se, a, ctx: in_combat(st) and bool(_fear_all_choices(st, se, a)),
+                        _fear_all_do, _fear_all_choices),
+    "fear_more": Special(lambda a: "one more enemy does not attack this combat", lambda *a: False, _fear_more_do,
+                         _fear_more_choices),
+    "fear_banner": _target_special("fear_banner", "one enemy attack is cancelled"),
 }
 
 SPECIALS.update(SKILL_SPECIALS)

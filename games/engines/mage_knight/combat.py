@@ -59,6 +59,7 @@ def start(state: dict, seat: int, tokens: list[dict], context: dict, events: lis
     # "Any unspent Healing points disappear when entering combat"; attack and block start from nothing.
     pool = state["turn"]["pool"]
     pool["heal"] = 0
+    state["turn"].pop("grail_points", None)  # Golden Grail's points were in the Heal pool
     _clear(pool, ("melee", "ranged", "siege"), block=True)
     _end_unit_modifiers(state["turn"])
     names = ", ".join(_name(e) for e in combat["enemies"]) or "no enemies"
@@ -226,9 +227,13 @@ def attack_value(state: dict, combat: dict, targets: list[int]) -> tuple[int, st
     else:
         kinds = ("melee", "ranged", "siege")
     resistances = [resistances_of(combat, i) for i in targets]
+    # Sword of Justice thrown away: "physical attacks in your Attack phase count double"
+    double = combat["phase"] == "attack" and bool(state["turn"].get("sword_double"))
     efficient = inefficient = 0
     for kind in kinds:
         for element, amount in pool.get(kind, {}).items():
+            if double and element == "physical":
+                amount *= 2
             # "all attacks of a type that match a resistance icon are inefficient" if any target resists
             if any(resists(r, element) for r in resistances):
                 inefficient += amount
@@ -269,6 +274,13 @@ def _defeat(state: dict, combat: dict, index: int, events: list[Event], how: str
     facts = enemy_data.enemy(e["id"])
     e["defeated"] = True
     _discard(state, e)  # "Defeated enemy tokens are immediately discarded"
+    turn = state["turn"]
+    turn["defeats"] = turn.get("defeats", 0) + 1  # Sword of Justice: "Fame +1 per enemy defeated this turn"
+    if turn.get("sword_fame"):
+        seat["fame"] += 1
+        combat["fame"] += 1
+        events.append(Event(f"Seat {combat['seat'] + 1} gains 1 Fame (Sword of Justice).",
+                            data={"kind": "fame", "fame": 1}))
     if e["summoned_by"] is not None:
         events.append(Event(f"{facts.name} is {how}.", data={"kind": "defeat", "enemy": e["id"], "fame": 0,
                                                              "reputation": 0}))
@@ -433,8 +445,8 @@ def _damage_options(state: dict, combat: dict) -> list[Option]:
 
 def _damageable_units(state: dict, combat: dict) -> list[dict]:
     """ "You can assign damage to a Unit as long as it is not Wounded" (spent ones too), once per combat."""
-    if not units_allowed(state):
-        return []
+    if not units_allowed(state) or state["turn"].get("no_unit_damage"):
+        return []  # Into the Heat: "no damage may be assigned to Units this turn"
     return [u for u in state["seats"][combat["seat"]]["units"]
             if not u["wounded"] and u["uid"] not in combat["units_hit"]]
 
@@ -533,6 +545,7 @@ def _end_unit_modifiers(turn: dict) -> None:
     """Altem Guardians' resistances and Altem Mages' cold fire / siege last one combat (cards.py sets them)."""
     turn.pop("units_resist_all", None)
     turn.pop("attack_modifier", None)
+    turn.pop("heat", None)  # Into the Heat: "this combat"
 
 
 def _discard_non_wounds(seat: dict) -> None:
@@ -621,6 +634,10 @@ TARGET_EFFECTS = {
     "expose": EnemyEffect(unfortify=True, lose=ALL_RESISTANCES),
     # Disintegrate: "Attack phase only; destroy one enemy" (a red spell: fire resistant enemies are immune).
     "disintegrate": EnemyEffect(destroy=True, immune="fire", phases=("attack",)),
+    # Banner of Fear thrown away: "up to 3 enemies do not attack this combat" (one pick each); attached: "in the
+    # Block phase spend the Unit to cancel one enemy attack".
+    "fear": EnemyEffect(skip=True, phases=("ranged", "block")),
+    "fear_banner": EnemyEffect(skip=True, phases=("block",)),
 }
 ALL_EFFECTS = {
     # Tremor: "all enemies Armor -2 (min 1)"; Earthquake: "all enemies Armor -2 (-4 if fortified), min 1".
@@ -633,6 +650,8 @@ ALL_EFFECTS = {
     # enemies are not affected (MKD exclude_resistance fire). Demolish also ignores site fortifications.
     "demolish": EnemyEffect(armor=-1, immune="fire"),
     "disintegrate_others": EnemyEffect(armor=-1, immune="fire", phases=("attack",)),
+    # Sword of Justice thrown away: "enemies lose physical resistance this turn".
+    "sword_physical": EnemyEffect(lose=("physical",)),
 }
 
 

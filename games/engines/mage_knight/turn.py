@@ -94,6 +94,7 @@ def options(state, seat: int) -> tuple[str, list[Option]]:
     if state.get("combat") is not None:
         opts = list(_combat().options(state, seat))
         opts += _play_options(state, seat) + _unit_options(state, seat) + _skill_options(state, seat)
+        opts += conversion_options(state, seat)
         return "Combat", opts
     return "Your turn", first_level(state, seat)
 
@@ -152,6 +153,33 @@ def _play_options(state, seat: int) -> list[Option]:
     if turn.get("talent"):
         out += [Option(f"t-talent:{sp}", f"cast {cards.name(sp)} from the Spell offer (Magic Talent)")
                 for sp in cards.talent_castable(state, seat, turn["talent"])]
+    return out
+
+
+def conversion_options(state, seat: int) -> list[Option]:
+    """Combat picks of played cards: Agility's Move into Attack, Diplomacy's Influence into Block, Banner of Fear's
+    Unit cancelling an attack."""
+    turn = state["turn"]
+    pool = turn["pool"]
+    out = []
+    for kind in cards.agility_kinds(state):
+        rate = cards.AGILITY_RATE[kind]
+        word = "Attack" if kind == "melee" else "Ranged Attack"
+        if pool["move"] >= rate:
+            out.append(Option(f"t-agility:{kind}:1", f"spend {rate} Move for {word} 1 (Agility)"))
+        if pool["move"] >= 2 * rate:
+            n = pool["move"] // rate
+            out.append(Option(f"t-agility:{kind}:all", f"spend {n * rate} Move for {word} {n} (Agility)"))
+    if cards.diplomacy_open(state) and pool["influence"] >= 1:
+        elem = turn["diplomacy"]
+        word = "Block" if elem == "physical" else f"{elem.title()} Block"
+        out.append(Option("t-diplomacy:1", f"spend Influence 1 for {word} 1 (Diplomacy)"))
+        if pool["influence"] >= 2:
+            out.append(Option("t-diplomacy:all", f"spend Influence {pool['influence']} for {word} "
+                                                 f"{pool['influence']} (Diplomacy)"))
+    for u in cards.fear_units(state, seat):
+        out.append(Option(f"t-fear:{u['uid']}", f"spend {cards.unit_name(u['id'])} (Banner of Fear): cancel one "
+                                                f"enemy attack, Fame +1"))
     return out
 
 
@@ -454,6 +482,13 @@ def _apply_turn(state, seat: int, option_id: str, events: list) -> None:
         use_skill(state, seat, arg, events)
     elif verb == "courage":
         cards.use_courage(state, seat, int(arg), events)
+    elif verb == "agility":
+        kind, how = arg.split(":")
+        cards.agility_convert(state, seat, kind, how, events)
+    elif verb == "diplomacy":
+        cards.diplomacy_convert(state, seat, arg, events)
+    elif verb == "fear":
+        cards.use_fear(state, seat, int(arg), events)
     elif verb == "healunit":
         heal_unit(state, seat, int(arg), events)
     elif verb == "rest":
@@ -533,6 +568,8 @@ def use_unit(state, seat: int, arg: str, events: list) -> None:
     state["turn"]["unit_uid"] = uid
     state["turn"]["from_card"] = False
     bonus = cards.glory_bonus(state, seat, unit)
+    if state.get("combat") is not None:
+        bonus += state["turn"].get("heat", 0)  # Into the Heat: "+2 Attack and +2 Block this combat"
     if bonus:  # Banner of Glory: +1 to the Unit's attacks and blocks, Fame +1 when it attacks or blocks
         state["turn"]["unit_bonus"] = {"n": bonus, "uid": uid, "attached": cards.banner_of(unit) == "banner_of_glory"}
     events.append(Event(f"Seat {seat + 1} uses {cards.unit_name(unit['id'])}.", None, {"seat": seat, "unit": uid}))
@@ -544,6 +581,7 @@ def heal_unit(state, seat: int, uid: int, events: list) -> None:
     # "Healing a Unit costs Healing points equal to its level", once per wound: a poisoned Unit twice.
     state["turn"]["pool"]["heal"] -= cards.unit_level(unit["id"])
     cards.heal_unit_wound(unit)
+    cards.grail_unit_heal(state, seat, cards.unit_level(unit["id"]), events)  # Golden Grail's Fame per point
     events.append(Event(f"Seat {seat + 1} heals {cards.unit_name(unit['id'])}.", None, {"seat": seat}))
 
 

@@ -92,6 +92,7 @@ def pool(turn: dict[str, Any] | None) -> dict[str, Any] | None:
         "move": p.get("move", 0), "influence": p.get("influence", 0), "heal": p.get("heal", 0),
         "attack": parts, "block": labels.elem_total(p.get("block")), "block_text": labels.elem_text(p.get("block")),
         "mode": turn.get("mode"), "acted": bool(turn.get("acted")),
+        "effects": [str(e) for e in turn.get("effects") or []],  # played cards' effects lasting the turn
     }
 
 

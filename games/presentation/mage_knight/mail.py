@@ -30,6 +30,12 @@ def _units(units: list[dict[str, Any]]) -> str:
                      for u in units) or "none"
 
 
+def _effects(turn: dict[str, Any] | None) -> str:
+    """The played cards' effects lasting the turn or the combat, one line."""
+    effects = [str(e) for e in (turn or {}).get("effects") or []]
+    return ("In effect: " + "; ".join(effects) + ".") if effects else ""
+
+
 def _banner(b: dict[str, Any]) -> str:
     return (b.get("name") or labels.words(b.get("id", ""))) + (" (used)" if b.get("used") else "")
 
@@ -114,7 +120,8 @@ def situation(view: dict[str, Any], seat: int) -> list[Section]:
         title = "This turn" if turn_seat == seat else f"This turn (seat {turn_seat + 1}'s)"
         sections.append((title, [
             f"Move {p['move']}, Influence {p['influence']}, {attack}, Block {p['block_text']}"
-            + (f", Heal {p['heal']}" if p["heal"] else "") + (" (resting)" if p["mode"] == "rest" else "")]))
+            + (f", Heal {p['heal']}" if p["heal"] else "") + (" (resting)" if p["mode"] == "rest" else "")]
+            + ([_effects(view["turn"])] if p["effects"] else [])))
     c = combat(view)
     if c:
         lines = [f"{c['kind']}{' at ' + c['hex'] if c['hex'] else ''}{' (' + c['site'] + ')' if c['site'] else ''}: "
