@@ -24,7 +24,7 @@ import time
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 
-from django.db import connection
+from django.db import connection, transaction
 from django.utils import timezone
 
 PLAYERS = 4
@@ -34,6 +34,8 @@ DUE = {"reminders": 80, "new_prompts": 40, "deadline_games": 50, "digests": 20, 
 # The due work lives in the first games: reminders in games 1-20, new prompts 21-30, passed deadlines
 # 31-80; the reminder users (1-80) get leads [24, 2].
 REMINDER_GAMES = range(1, 21)
+# shift_to spreads the 97 seeded deadlines over the 45 h / 97 (27.8 min) between two of them, past these games
+SPREAD_FROM, SPREAD_SECONDS = 100, 1670
 NEW_PROMPT_GAMES = range(21, 31)
 DEADLINE_GAMES = range(31, 81)
 
@@ -391,8 +393,15 @@ def shift_to(*, start: datetime, games: int, vacuum: bool = True) -> dict:
     database is reused). A few UPDATEs: the open prompts' deadline, opened_at and next_reminder_at, the
     digest readers' next_digest_at, the users' join and confirmation times (the marker seeded_now reads),
     the lost outbox rows and mail jobs; then VACUUM ANALYZE of the prompts (the UPDATE left a dead
-    version of each open prompt). Closed history stays where it is (older, still closed). Returns what
-    was moved and how long it took."""
+    version of each open prompt). Closed history stays where it is (older, still closed).
+
+    The seeding gives the open prompts 97 distinct deadlines (``step``), so its players' lead times are
+    crossed in bursts 28 minutes apart; real deadlines are spread. Past the designed due work's games
+    (game ids above ``SPREAD_FROM``) each game's open prompts move by up to ``SPREAD_SECONDS`` more
+    (its id picks how much, all of a prompt's times alike, so its planned next reminder stays right), which
+    spreads the deadlines evenly and makes the reminders fall due at a steady rate (~19 a second at 1M
+    games). All in one transaction: a cancelled shift moves nothing. Returns what was moved and how long
+    it took."""
     from accounts.models import NotificationPreferences, User
     from games.mail.models import MailJob, Notification
     from games.models import Prompt
@@ -403,10 +412,12 @@ def shift_to(*, start: datetime, games: int, vacuum: bool = True) -> dict:
     delta = start - before
     t0 = time.perf_counter()
     rows = {}
+    spread = (f"(CASE WHEN game_id > {SPREAD_FROM} THEN ((game_id * 7919) %% {SPREAD_SECONDS}) ELSE 0 END) "
+              "* interval '1 second'")
     statements = [
-        ("prompts", f"UPDATE {Prompt._meta.db_table} SET deadline = deadline + %s, opened_at = opened_at + %s, "
-                    "next_reminder_at = next_reminder_at + %s WHERE closed_at IS NULL AND game_id <= %s",
-         [delta, delta, delta, games]),
+        ("prompts", f"UPDATE {Prompt._meta.db_table} SET deadline = deadline + %s + {spread}, "
+                    f"opened_at = opened_at + %s + {spread}, next_reminder_at = next_reminder_at + %s + {spread} "
+                    "WHERE closed_at IS NULL AND game_id <= %s", [delta, delta, delta, games]),
         ("digest_readers", f"UPDATE {NotificationPreferences._meta.db_table} SET next_digest_at = next_digest_at + %s "
                            "WHERE next_digest_at IS NOT NULL AND user_id <= %s", [delta, games]),
         ("users", f"UPDATE {User._meta.db_table} SET date_joined = date_joined + %s, "
@@ -416,7 +427,7 @@ def shift_to(*, start: datetime, games: int, vacuum: bool = True) -> dict:
         ("jobs_pending", f"UPDATE {MailJob._meta.db_table} SET created_at = created_at + %s, due_at = due_at + %s "
                          "WHERE status = 'pending' AND game_id <= %s", [delta, delta, games]),
     ]
-    with connection.cursor() as c:
+    with transaction.atomic(), connection.cursor() as c:
         for name, sql, params in statements:
             c.execute(sql, params)
             rows[name] = c.rowcount

@@ -91,9 +91,15 @@ def test_a_seed_used_long_after_it_ran_is_moved_to_the_runs_start_with_its_desig
     assert seeded_now() == seeded_at
     crossed = reminders.due_prompts(now=now).count()
     assert crossed > DUE["reminders"]  # without the shift: the 80 plus what 45 minutes crossed
+    seeded_deadlines = Prompt.objects.filter(closed_at__isnull=True).values("deadline").distinct().count()
     moved = shift_to(start=now, games=500, vacuum=False)
     assert moved["shifted_s"] == 45 * 60 and moved["rows"]["prompts"] == 2000
     assert seeded_now() == now
+    # the 97 seeded deadline values are spread (each game past the due work's by its own amount)
+    spread = Prompt.objects.filter(closed_at__isnull=True).values("deadline").distinct().count()
+    assert seeded_deadlines <= 100 < 300 < spread
+    for prompt in Prompt.objects.filter(closed_at__isnull=True, game_id__gt=100, next_reminder_at__isnull=False):
+        assert prompt.next_reminder_at > now and (prompt.deadline - prompt.next_reminder_at).total_seconds() % 3600 == 0
     assert reminders.due_prompts(now=now).count() == DUE["reminders"]
     assert len(due_phases(now=now + timedelta(seconds=5))) == DUE["deadline_games"]
     with TestCase.captureOnCommitCallbacks(execute=False):
