@@ -386,6 +386,14 @@ def seeded_now() -> datetime | None:
     return User.objects.filter(pk=1, username="bench1").values_list("date_joined", flat=True).first()
 
 
+def _has_lead_sql(user: str, hours: int) -> str:
+    """SQL: whether the seeded player ``user`` (an SQL expression of their id) has this lead (leads_of)."""
+    due = "true" if hours in [24, 2] else "false"
+    patterns = [i for i, p in enumerate(LEAD_PATTERNS) if hours in p]
+    among = f"({user} %% {len(LEAD_PATTERNS)}) IN ({', '.join(map(str, patterns))})" if patterns else "false"
+    return f"(CASE WHEN {user} <= {DUE['reminders']} THEN {due} ELSE {among} END)"
+
+
 def shift_to(*, start: datetime, games: int, vacuum: bool = True) -> dict:
     """Move a seeded database's clock to ``start``: add (start - the seeding's now) to every time the
     periodic jobs read of the seeded rows, so that at ``start`` the due work is the designed one (DUE),
@@ -398,9 +406,9 @@ def shift_to(*, start: datetime, games: int, vacuum: bool = True) -> dict:
     The seeding gives the open prompts 97 distinct deadlines (``step``), so its players' lead times are
     crossed in bursts 28 minutes apart; real deadlines are spread. Past the designed due work's games
     (game ids above ``SPREAD_FROM``) each game's open prompts move by up to ``SPREAD_SECONDS`` more
-    (its id picks how much, all of a prompt's times alike, so its planned next reminder stays right), which
-    spreads the deadlines evenly and makes the reminders fall due at a steady rate (~19 a second at 1M
-    games). All in one transaction: a cancelled shift moves nothing. Returns what was moved and how long
+    (its id picks how much) and their next reminder is planned again from the moved deadline (the
+    earliest lead time still ahead of ``start``), which spreads the deadlines evenly and makes the
+    reminders fall due at a steady rate (~15 a second at 1M games). All in one transaction: a cancelled shift moves nothing. Returns what was moved and how long
     it took."""
     from accounts.models import NotificationPreferences, User
     from games.mail.models import MailJob, Notification
@@ -412,12 +420,23 @@ def shift_to(*, start: datetime, games: int, vacuum: bool = True) -> dict:
     delta = start - before
     t0 = time.perf_counter()
     rows = {}
-    spread = (f"(CASE WHEN game_id > {SPREAD_FROM} THEN ((game_id * 7919) %% {SPREAD_SECONDS}) ELSE 0 END) "
-              "* interval '1 second'")
+    # Past the due work's games: each game's prompts move SPREAD more, and their next reminder is planned
+    # again as the reminders task would (_lead_sql: the earliest of the player's lead times still ahead of
+    # ``start``; a lead the spread moved from before the seeding's now to after start is planned too).
+    spread = f"((game_id * 7919) %% {SPREAD_SECONDS}) * interval '1 second'"
+    d, o = f"(deadline + %(delta)s + {spread})", f"(opened_at + %(delta)s + {spread})"
+    user = "(((seat_id - 1) %% %(games)s) + 1)"
+    ahead = ", ".join(f"CASE WHEN {_has_lead_sql(user, h)} AND {d} - interval '{h} hours' > %(start)s "
+                      f"AND {o} < {d} - interval '{h} hours' THEN {d} - interval '{h} hours' END"
+                      for h in sorted({h for p in LEAD_PATTERNS + [[24, 2]] for h in p}))
     statements = [
-        ("prompts", f"UPDATE {Prompt._meta.db_table} SET deadline = deadline + %s + {spread}, "
-                    f"opened_at = opened_at + %s + {spread}, next_reminder_at = next_reminder_at + %s + {spread} "
-                    "WHERE closed_at IS NULL AND game_id <= %s", [delta, delta, delta, games]),
+        ("prompts", f"UPDATE {Prompt._meta.db_table} SET deadline = deadline + %(delta)s, "
+                    "opened_at = opened_at + %(delta)s, next_reminder_at = next_reminder_at + %(delta)s "
+                    f"WHERE closed_at IS NULL AND game_id <= {SPREAD_FROM}", {"delta": delta}),
+        ("prompts_spread", f"UPDATE {Prompt._meta.db_table} SET deadline = {d}, opened_at = {o}, "
+                           f"next_reminder_at = LEAST({ahead}) "
+                           f"WHERE closed_at IS NULL AND game_id > {SPREAD_FROM} AND game_id <= %(games)s",
+         {"delta": delta, "start": start, "games": games}),
         ("digest_readers", f"UPDATE {NotificationPreferences._meta.db_table} SET next_digest_at = next_digest_at + %s "
                            "WHERE next_digest_at IS NOT NULL AND user_id <= %s", [delta, games]),
         ("users", f"UPDATE {User._meta.db_table} SET date_joined = date_joined + %s, "
