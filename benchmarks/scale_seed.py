@@ -24,7 +24,7 @@ import time
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 
-from django.db import connection
+from django.db import connection, transaction
 from django.utils import timezone
 
 PLAYERS = 4
@@ -34,6 +34,8 @@ DUE = {"reminders": 80, "new_prompts": 40, "deadline_games": 50, "digests": 20, 
 # The due work lives in the first games: reminders in games 1-20, new prompts 21-30, passed deadlines
 # 31-80; the reminder users (1-80) get leads [24, 2].
 REMINDER_GAMES = range(1, 21)
+# shift_to spreads the 97 seeded deadlines over the 45 h / 97 (27.8 min) between two of them, past these games
+SPREAD_FROM, SPREAD_SECONDS = 100, 1670
 NEW_PROMPT_GAMES = range(21, 31)
 DEADLINE_GAMES = range(31, 81)
 
@@ -376,6 +378,86 @@ def _closed_prompt(copier: Copier, seat: int, game: int, pid: str, text: str, op
     return row
 
 
+def seeded_now() -> datetime | None:
+    """The seeding's "now" as the database holds it (the first seeded user joined then; shift_to moves it
+    with everything else)."""
+    from accounts.models import User
+
+    return User.objects.filter(pk=1, username="bench1").values_list("date_joined", flat=True).first()
+
+
+def _has_lead_sql(user: str, hours: int) -> str:
+    """SQL: whether the seeded player ``user`` (an SQL expression of their id) has this lead (leads_of)."""
+    due = "true" if hours in [24, 2] else "false"
+    patterns = [i for i, p in enumerate(LEAD_PATTERNS) if hours in p]
+    among = f"({user} %% {len(LEAD_PATTERNS)}) IN ({', '.join(map(str, patterns))})" if patterns else "false"
+    return f"(CASE WHEN {user} <= {DUE['reminders']} THEN {due} ELSE {among} END)"
+
+
+def shift_to(*, start: datetime, games: int, vacuum: bool = True) -> dict:
+    """Move a seeded database's clock to ``start``: add (start - the seeding's now) to every time the
+    periodic jobs read of the seeded rows, so that at ``start`` the due work is the designed one (DUE),
+    the same at every size, however long ago the seeding ran (1M games take many minutes to seed, and a
+    database is reused). A few UPDATEs: the open prompts' deadline, opened_at and next_reminder_at, the
+    digest readers' next_digest_at, the users' join and confirmation times (the marker seeded_now reads),
+    the lost outbox rows and mail jobs; then VACUUM ANALYZE of the prompts (the UPDATE left a dead
+    version of each open prompt). Closed history stays where it is (older, still closed).
+
+    The seeding gives the open prompts 97 distinct deadlines (``step``), so its players' lead times are
+    crossed in bursts 28 minutes apart; real deadlines are spread. Past the designed due work's games
+    (game ids above ``SPREAD_FROM``) each game's open prompts move by up to ``SPREAD_SECONDS`` more
+    (its id picks how much) and their next reminder is planned again from the moved deadline (the
+    earliest lead time still ahead of ``start``), which spreads the deadlines evenly and makes the
+    reminders fall due at a steady rate (~15 a second at 1M games). All in one transaction: a cancelled shift moves nothing. Returns what was moved and how long
+    it took."""
+    from accounts.models import NotificationPreferences, User
+    from games.mail.models import MailJob, Notification
+    from games.models import Prompt
+
+    before = seeded_now()
+    if before is None or start <= before:
+        return {"shifted_s": 0.0, "seconds": 0.0}
+    delta = start - before
+    t0 = time.perf_counter()
+    rows = {}
+    # Past the due work's games: each game's prompts move SPREAD more, and their next reminder is planned
+    # again as the reminders task would (_lead_sql: the earliest of the player's lead times still ahead of
+    # ``start``; a lead the spread moved from before the seeding's now to after start is planned too).
+    spread = f"((game_id * 7919) %% {SPREAD_SECONDS}) * interval '1 second'"
+    d, o = f"(deadline + %(delta)s + {spread})", f"(opened_at + %(delta)s + {spread})"
+    user = "(((seat_id - 1) %% %(games)s) + 1)"
+    ahead = ", ".join(f"CASE WHEN {_has_lead_sql(user, h)} AND {d} - interval '{h} hours' > %(start)s "
+                      f"AND {o} < {d} - interval '{h} hours' THEN {d} - interval '{h} hours' END"
+                      for h in sorted({h for p in LEAD_PATTERNS + [[24, 2]] for h in p}))
+    statements = [
+        ("prompts", f"UPDATE {Prompt._meta.db_table} SET deadline = deadline + %(delta)s, "
+                    "opened_at = opened_at + %(delta)s, next_reminder_at = next_reminder_at + %(delta)s "
+                    f"WHERE closed_at IS NULL AND game_id <= {SPREAD_FROM}", {"delta": delta}),
+        ("prompts_spread", f"UPDATE {Prompt._meta.db_table} SET deadline = {d}, opened_at = {o}, "
+                           f"next_reminder_at = LEAST({ahead}) "
+                           f"WHERE closed_at IS NULL AND game_id > {SPREAD_FROM} AND game_id <= %(games)s",
+         {"delta": delta, "start": start, "games": games}),
+        ("digest_readers", f"UPDATE {NotificationPreferences._meta.db_table} SET next_digest_at = next_digest_at + %s "
+                           "WHERE next_digest_at IS NOT NULL AND user_id <= %s", [delta, games]),
+        ("users", f"UPDATE {User._meta.db_table} SET date_joined = date_joined + %s, "
+                  "email_verified_at = email_verified_at + %s WHERE id <= %s", [delta, delta, games]),
+        ("outbox_pending", f"UPDATE {Notification._meta.db_table} SET created_at = created_at + %s "
+                           "WHERE status = 'pending' AND game_id <= %s", [delta, games]),
+        ("jobs_pending", f"UPDATE {MailJob._meta.db_table} SET created_at = created_at + %s, due_at = due_at + %s "
+                         "WHERE status = 'pending' AND game_id <= %s", [delta, delta, games]),
+    ]
+    with transaction.atomic(), connection.cursor() as c:
+        for name, sql, params in statements:
+            c.execute(sql, params)
+            rows[name] = c.rowcount
+    updated = time.perf_counter() - t0
+    if vacuum:
+        with connection.cursor() as c:
+            c.execute(f"VACUUM (ANALYZE) {Prompt._meta.db_table}")
+    return {"shifted_s": round(delta.total_seconds(), 1), "rows": rows, "update_seconds": round(updated, 1),
+            "seconds": round(time.perf_counter() - t0, 1)}
+
+
 def rearm_due_work(*, start: datetime, span_seconds: float) -> dict[int, datetime]:
     """Make a seeded database's due work due again at ``start``, for a run under load that begins long
     after the seeding (load_bench.py --reuse-db): the reminder games' open prompts get their 2-hour
@@ -395,6 +477,32 @@ def rearm_due_work(*, start: datetime, span_seconds: float) -> dict[int, datetim
     readers = [u for u in range(DIGEST_SHARE, DIGEST_SHARE * (DUE["digests"] + 1), DIGEST_SHARE)]
     NotificationPreferences.objects.filter(user_id__in=readers).update(next_digest_at=start)
     return due
+
+
+def all_reminders_on_time(*, since: datetime, until: datetime, period_seconds: float) -> dict:
+    """Every reminder that fell due in [since, until] (its lead time crossed then: deadline - lead):
+    how many were sent within one period of that time, the lateness p50 / p99 / max, and how many open
+    prompts were still due at ``until`` (not yet looked at: a backlog)."""
+    from benchmarks.stats import percentile
+    from games.mail import reminders
+    from games.mail.models import Notification
+
+    late, unsent = [], 0
+    for deadline, lead, sent_at in (Notification.objects.filter(kind="reminder", created_at__gte=since)
+                                    .values_list("deadline", "lead_hours", "sent_at")):
+        due_at = deadline - timedelta(hours=lead)
+        if not since <= due_at <= until:
+            continue
+        if sent_at is None:
+            unsent += 1
+        else:
+            late.append(max(0.0, (sent_at - due_at).total_seconds()))
+    backlog = reminders.due_prompts(now=until).count()
+    return {"due": len(late) + unsent, "sent": len(late), "on_time": sum(1 for s in late if s <= period_seconds),
+            "lateness_p50_s": round(percentile(late, 50), 1) if late else None,
+            "lateness_p99_s": round(percentile(late, 99), 1) if late else None,
+            "lateness_max_s": round(max(late), 1) if late else None, "still_due_at_end": backlog,
+            "period_s": period_seconds}
 
 
 def reminders_on_time(due: dict[int, datetime], period_seconds: float) -> dict:

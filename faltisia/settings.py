@@ -214,6 +214,9 @@ MAIL_BASE_URL = env("MAIL_BASE_URL", default=env("SITE_URL", default="http://127
 MAIL_LINK_MAX_AGE_SECONDS = env.int("MAIL_LINK_MAX_AGE_SECONDS", default=14 * 24 * 3600)
 MAIL_INBOUND_MAX_BYTES = env.int("MAIL_INBOUND_MAX_BYTES", default=256 * 1024)
 MAIL_REMINDER_INTERVAL_SECONDS = env.float("MAIL_REMINDER_INTERVAL_SECONDS", default=300.0)
+# How long one run of the reminders task works before it enqueues its continuation (games/mail/reminders.py):
+# well under its 100 s soft limit, so a backlog never holds the mail worker from the other mail tasks.
+MAIL_REMINDER_RUN_SECONDS = env.float("MAIL_REMINDER_RUN_SECONDS", default=20.0)
 # Provider settings for django-anymail (EMAIL_BACKEND=anymail.backends.<esp>.EmailBackend), e.g.
 # ANYMAIL='{"MAILGUN_API_KEY": "..."}'; the inbound webhook's basic auth is ANYMAIL_WEBHOOK_SECRET=user:pass.
 ANYMAIL = {**env.json("ANYMAIL", default={}),

@@ -24,6 +24,7 @@ from games.presentation.wording import seat_label, worded_events_for_game
 from games.selectors import game_view_for_seat
 
 from .links import pick_link_url, unsubscribe_url
+from .models import SeatMailbox
 from .tokens import mailbox_for_seat, reply_address
 
 MAX_SUMMARY_EVENTS = 40
@@ -59,9 +60,9 @@ def deadline_local(deadline: datetime | None, user: User | None) -> str | None:
     return deadline.astimezone(tz).strftime("%a %d %b %Y, %H:%M ") + f"({name})"
 
 
-def option_rows(prompt: Prompt, *, links: bool = True) -> list[dict[str, Any]]:
+def option_rows(prompt: Prompt, *, links: bool = True, mailbox: SeatMailbox | None = None) -> list[dict[str, Any]]:
     # Links are bound to the seat's current mailbox generation: they die when the seat changes hands.
-    generation = mailbox_for_seat(seat=prompt.seat).generation if links else 0
+    generation = (mailbox or mailbox_for_seat(seat=prompt.seat)).generation if links else 0
     return [{"number": i, "id": o["id"], "label": o["label"],
              "url": pick_link_url(prompt_pk=prompt.pk, option_id=o["id"], generation=generation) if links else None}
             for i, o in enumerate(prompt.options, start=1)]
@@ -124,20 +125,23 @@ def _render(template: str, context: dict[str, Any]) -> tuple[str, str]:
             render_to_string(f"email/{template}.html", context))
 
 
-def prompt_context(*, prompt: Prompt, user: User, reminder_hours: int | None = None) -> dict[str, Any]:
+def prompt_context(*, prompt: Prompt, user: User, reminder_hours: int | None = None,
+                   mailbox: SeatMailbox | None = None) -> dict[str, Any]:
+    """``mailbox``: the seat's, when the caller read it already (a batch: tokens.mailboxes_for_seats)."""
     seat, game = prompt.seat, prompt.game
     ctx = _base_context(game=game, seat=seat, user=user)
     ctx.update({
-        "prompt": prompt, "options": option_rows(prompt), "reminder_hours": reminder_hours,
+        "prompt": prompt, "options": option_rows(prompt, mailbox=mailbox), "reminder_hours": reminder_hours,
         "deadline": deadline_local(prompt.deadline, user),
         "events": events_since_last_decision(seat=seat) if reminder_hours is None else [],
-        "reply_to": reply_address(seat=seat, prompt_pk=prompt.pk),
+        "reply_to": reply_address(seat=seat, prompt_pk=prompt.pk, mailbox=mailbox),
     })
     return ctx
 
 
-def render_prompt(*, prompt: Prompt, user: User, reminder_hours: int | None = None) -> Rendered:
-    ctx = prompt_context(prompt=prompt, user=user, reminder_hours=reminder_hours)
+def render_prompt(*, prompt: Prompt, user: User, reminder_hours: int | None = None,
+                  mailbox: SeatMailbox | None = None) -> Rendered:
+    ctx = prompt_context(prompt=prompt, user=user, reminder_hours=reminder_hours, mailbox=mailbox)
     text, html = _render("prompt", ctx)
     return Rendered(subject=ctx["game_title"], text=text, html=html, reply_to=ctx["reply_to"],
                     unsubscribe=unsubscribe_url(user_id=user.pk))

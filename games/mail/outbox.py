@@ -75,21 +75,53 @@ def notification_queue(*, kind: str, dedupe_key: str, to_email: str, render: Cal
     None if it was queued before."""
     if not to_email or Notification.objects.filter(dedupe_key=dedupe_key).exists():
         return None
-    rendered = render()
-    message_id = make_msgid(idstring=kind, domain=settings.EMAIL_DOMAIN)
+    row = notification_build(kind=kind, dedupe_key=dedupe_key, to_email=to_email, rendered=render(), user_id=user_id,
+                             game=game, seat=seat, prompt=prompt, lead_hours=lead_hours, not_before=not_before)
     try:
         with transaction.atomic():
-            row = Notification.objects.create(
-                kind=kind, dedupe_key=dedupe_key, user_id=user_id, game=game, seat=seat, prompt=prompt,
-                deadline=prompt.deadline if prompt is not None else None, lead_hours=lead_hours,
-                to_email=to_email, subject=rendered.subject[:300], body_text=rendered.text, body_html=rendered.html,
-                message_id=message_id, not_before=not_before,
-                headers=_headers(rendered, game=game, user_id=user_id, message_id=message_id, kind=kind,
-                                 prompt=prompt))
+            row.save(force_insert=True)
     except IntegrityError:  # queued concurrently by a duplicate signal or sweep: that one wins
         return None
     send_enqueue_on_commit(notification_id=row.pk, not_before=not_before)
     return row
+
+
+def notification_build(*, kind: str, dedupe_key: str, to_email: str, rendered: Rendered, user_id: int | None = None,
+                       game: Game | None = None, seat: Seat | None = None, prompt: Prompt | None = None,
+                       lead_hours: int | None = None, not_before: datetime | None = None) -> Notification:
+    """The outbox row of a rendered email, not saved (notification_queue saves one, notifications_queue_bulk
+    a batch)."""
+    message_id = make_msgid(idstring=kind, domain=settings.EMAIL_DOMAIN)
+    return Notification(
+        kind=kind, dedupe_key=dedupe_key, user_id=user_id, game=game, seat=seat, prompt=prompt,
+        deadline=prompt.deadline if prompt is not None else None, lead_hours=lead_hours,
+        to_email=to_email, subject=rendered.subject[:300], body_text=rendered.text, body_html=rendered.html,
+        message_id=message_id, not_before=not_before,
+        headers=_headers(rendered, game=game, user_id=user_id, message_id=message_id, kind=kind, prompt=prompt))
+
+
+def notifications_queue_bulk(rows: list[Notification]) -> list[Notification]:
+    """Store these built rows (notification_build, no ``not_before``, dedupe keys checked by the caller)
+    in one INSERT and send them after the commit, all enqueued in one go; returns the rows stored. If
+    one's dedupe key was taken meanwhile (a concurrent duplicate), they are stored one at a time and the
+    taken ones are left out, as notification_queue does."""
+    if not rows:
+        return []
+    try:
+        with transaction.atomic():
+            stored = Notification.objects.bulk_create(rows)
+    except IntegrityError:
+        stored = []
+        for row in rows:
+            row.pk, row._state.adding = None, True
+            try:
+                with transaction.atomic():
+                    row.save(force_insert=True)
+            except IntegrityError:
+                continue
+            stored.append(row)
+    sends_enqueue_on_commit([row.pk for row in stored])
+    return stored
 
 
 def send_enqueue_on_commit(*, notification_id: int, not_before: datetime | None = None) -> None:
@@ -104,6 +136,34 @@ def send_enqueue_on_commit(*, notification_id: int, not_before: datetime | None 
             send_notification.apply_async(args=(notification_id,), countdown=countdown or None, retry=False)
         except Exception:
             logger.warning("could not enqueue mail %s; the outbox sweep will", notification_id, exc_info=True)
+
+    transaction.on_commit(send)
+
+
+def sends_enqueue_on_commit(notification_ids: list[int]) -> None:
+    """After the commit, enqueue the send task of each of these rows (due now) over one broker connection;
+    what cannot be enqueued is left to the outbox sweep."""
+    if not notification_ids:
+        return
+
+    def send() -> None:
+        from .tasks import send_notification  # tasks import this module
+
+        def each(producer=None) -> None:
+            for pk in notification_ids:
+                try:
+                    send_notification.apply_async(args=(pk,), retry=False, producer=producer)
+                except Exception:
+                    logger.warning("could not enqueue mail %s; the outbox sweep will", pk, exc_info=True)
+
+        if send_notification.app.conf.task_always_eager:  # run here, one by one (tests, the embedded mode)
+            each()
+            return
+        try:
+            with send_notification.app.producer_or_acquire() as producer:
+                each(producer)
+        except Exception:
+            logger.warning("could not enqueue %d mails; the outbox sweep will", len(notification_ids), exc_info=True)
 
     transaction.on_commit(send)
 

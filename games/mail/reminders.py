@@ -14,14 +14,25 @@ never take one prompt twice):
    and preferences, so a stale plan only costs a look.
 
 So a run costs what was opened or changed since the previous run plus the reminders due now, whatever
-the number of open prompts; its memory is one batch.
+the number of open prompts; its memory is one batch. A batch's reminders are decided, rendered and stored
+together: one query for the reminders already sent, one for the dedupe keys taken, one for the seats'
+mailboxes, one INSERT of the outbox rows and their send tasks enqueued in one go after the commit (a
+handful of statements per 200 reminders, not ten per reminder).
+
+A run stops after the batch that takes it past its time budget (MAIL_REMINDER_RUN_SECONDS, well under the
+task's soft time limit) and says so; the task then enqueues its own continuation at the back of the mail
+queue, so a backlog (the task was down, a burst of deadlines) is worked off at full speed while the other
+mail tasks get the worker between two runs. The due index keeps the order: the most overdue go first.
 """
 
 from __future__ import annotations
 
 import logging
+import time
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -31,13 +42,20 @@ from games.models import GameStatus, Prompt
 
 from . import compose
 from .models import Notification, NotificationKind
-from .outbox import notification_queue
+from .outbox import notification_build, notifications_queue_bulk
+from .tokens import mailboxes_for_seats
 
 logger = logging.getLogger(__name__)
 
 MAX_LEAD_HOURS = 24 * 7  # a reminder lead time above a week is clamped
 REMINDER_BATCH = 200  # prompts claimed per transaction; a run loops until no work is left
 MAX_BATCHES_PER_RUN = 500  # a backlog larger than this (100k rows) is left to the next run
+RUN_SECONDS = 20.0  # default time budget of one run (MAIL_REMINDER_RUN_SECONDS); the soft limit is 100 s
+
+
+def run_budget_seconds() -> float:
+    """How long one run of the reminders task may work before it leaves the rest to its continuation."""
+    return float(getattr(settings, "MAIL_REMINDER_RUN_SECONDS", RUN_SECONDS))
 
 
 def lead_hours(prefs: NotificationPreferences) -> list[int]:
@@ -95,16 +113,34 @@ def _sent_lead(prompt: Prompt) -> int | None:
             .order_by("lead_hours").values_list("lead_hours", flat=True).first())
 
 
-def due_lead(prompt: Prompt, prefs: NotificationPreferences, *, now: datetime) -> int | None:
+def _sent_leads(prompts: list[Prompt]) -> dict[int, int]:
+    """_sent_lead of each of these prompts that has one, prompt id -> lead: one query for a batch."""
+    if not prompts:
+        return {}
+    deadlines = {p.pk: p.deadline for p in prompts}
+    out: dict[int, int] = {}
+    for pk, deadline, lead in (Notification.objects.filter(prompt_id__in=deadlines, kind=NotificationKind.REMINDER)
+                               .values_list("prompt_id", "deadline", "lead_hours")):
+        if deadline == deadlines[pk] and lead is not None and (pk not in out or lead < out[pk]):
+            out[pk] = lead
+    return out
+
+
+_UNKNOWN = object()
+
+
+def due_lead(prompt: Prompt, prefs: NotificationPreferences, *, now: datetime, sent=_UNKNOWN) -> int | None:
     """The lead whose reminder is due now: the most urgent crossed one (when several were crossed at
-    once, e.g. the task was down, the longer ones count as done), unless one as urgent was sent."""
+    once, e.g. the task was down, the longer ones count as done), unless one as urgent was sent
+    (``sent``: the shortest lead sent for this deadline, None for none, read by the caller for a batch)."""
     if prompt.deadline is None or prompt.deadline <= now:
         return None
     crossed = [h for t, h in _reminder_times(prompt, prefs) if t <= now]
     if not crossed:
         return None
     lead = min(crossed)
-    sent = _sent_lead(prompt)
+    if sent is _UNKNOWN:
+        sent = _sent_lead(prompt)
     return None if sent is not None and sent <= lead else lead
 
 
@@ -139,44 +175,90 @@ def _plan_batch(*, now: datetime) -> int:
 
 def _send_batch(*, now: datetime) -> tuple[int, int]:
     """Queue the reminders of one batch of due prompts; (prompts looked at, reminders queued)."""
-    queued = 0
     with transaction.atomic():
         prompts = _claim(due_prompts(now=now), order="next_reminder_at")
+        prefs_of = {}
         for prompt in prompts:
             prefs = _preferences(prompt)
             if prompt.game.status != GameStatus.ACTIVE:
                 prefs = None  # a paused game's resume moves its deadlines and plans again
-            lead = due_lead(prompt, prefs, now=now) if prefs is not None else None
-            if lead is not None and _queue(prompt, lead):
-                queued += 1
+            prefs_of[prompt.pk] = prefs
+        sent = _sent_leads([p for p in prompts if prefs_of[p.pk] is not None])
+        wanted = []
+        for prompt in prompts:
+            prefs = prefs_of[prompt.pk]
+            lead = due_lead(prompt, prefs, now=now, sent=sent.get(prompt.pk)) if prefs is not None else None
+            if lead is not None:
+                wanted.append((prompt, lead))
             prompt.next_reminder_at = next_reminder_at(prompt, prefs, now=now, crossed_too=False)
+        queued = _queue_all(wanted)
         Prompt.objects.bulk_update(prompts, ["next_reminder_at"])
     return len(prompts), queued
 
 
-def _queue(prompt: Prompt, lead: int) -> bool:
-    user = prompt.seat.user
-    return notification_queue(
-        kind=NotificationKind.REMINDER,
-        dedupe_key=f"reminder:{prompt.pk}:seat{prompt.seat_id}:{prompt.deadline.isoformat()}:{lead}h",
-        to_email=user.email, user_id=user.pk, game=prompt.game, seat=prompt.seat, prompt=prompt, lead_hours=lead,
-        render=lambda: compose.render_prompt(prompt=prompt, user=user, reminder_hours=lead)) is not None
+def dedupe_key(prompt: Prompt, lead: int) -> str:
+    return f"reminder:{prompt.pk}:seat{prompt.seat_id}:{prompt.deadline.isoformat()}:{lead}h"
 
 
-def reminders_due_queue(*, now: datetime | None = None) -> int:
-    """The reminders task: plan the prompts that need it, then queue the reminders due now; returns
-    how many were queued. Loops over batches until no work is left (or MAX_BATCHES_PER_RUN)."""
+def _queue_all(wanted: list[tuple[Prompt, int]]) -> int:
+    """Render and store the reminders of a batch ((prompt, lead) each, their prompts locked by the
+    caller) whose dedupe key is not taken, in one INSERT; their sends are enqueued after the commit."""
+    keys = {dedupe_key(p, lead): (p, lead) for p, lead in wanted if p.seat.user.email}
+    if not keys:
+        return 0
+    taken = set(Notification.objects.filter(dedupe_key__in=list(keys)).values_list("dedupe_key", flat=True))
+    todo = [(key, p, lead) for key, (p, lead) in keys.items() if key not in taken]
+    if not todo:
+        return 0
+    boxes = mailboxes_for_seats(p.seat_id for _, p, _ in todo)
+    rows = []
+    for key, prompt, lead in todo:
+        user = prompt.seat.user
+        rendered = compose.render_prompt(prompt=prompt, user=user, reminder_hours=lead, mailbox=boxes[prompt.seat_id])
+        rows.append(notification_build(kind=NotificationKind.REMINDER, dedupe_key=key, to_email=user.email,
+                                       rendered=rendered, user_id=user.pk, game=prompt.game, seat=prompt.seat,
+                                       prompt=prompt, lead_hours=lead))
+    return len(notifications_queue_bulk(rows))
+
+
+@dataclass
+class RunResult:
+    queued: int  # reminders queued
+    done: bool  # False: the run stopped at its time budget with work left (for the continuation)
+
+
+def reminders_due_run(*, now: datetime | None = None, budget_seconds: float | None = None) -> RunResult:
+    """One run of the reminders task: plan the prompts that need it, then queue the reminders due now,
+    a batch at a time until no work is left or ``budget_seconds`` (None: run_budget_seconds(); 0: no
+    budget) have passed after a batch."""
     now = now or timezone.now()
+    budget = run_budget_seconds() if budget_seconds is None else budget_seconds
+    started = time.monotonic()
+
+    def over() -> bool:
+        return bool(budget) and time.monotonic() - started >= budget
+
     for _ in range(MAX_BATCHES_PER_RUN):
         if _plan_batch(now=now) < REMINDER_BATCH:
             break
+        if over():
+            return RunResult(queued=0, done=False)
     queued = 0
     for _ in range(MAX_BATCHES_PER_RUN):
         looked, sent = _send_batch(now=now)
         queued += sent
         if looked < REMINDER_BATCH:
+            return RunResult(queued=queued, done=True)
+        if over():
             break
-    return queued
+    return RunResult(queued=queued, done=False)
+
+
+def reminders_due_queue(*, now: datetime | None = None, budget_seconds: float | None = 0) -> int:
+    """Plan the prompts that need it, then queue the reminders due now; returns how many were queued.
+    Loops over batches until no work is left (or MAX_BATCHES_PER_RUN); with ``budget_seconds``, as
+    reminders_due_run."""
+    return reminders_due_run(now=now, budget_seconds=budget_seconds).queued
 
 
 def plan_again(prompts) -> int:

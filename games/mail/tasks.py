@@ -14,7 +14,7 @@ from datetime import datetime
 
 from celery import shared_task
 
-from . import jobs, notify, outbox
+from . import jobs, notify, outbox, reminders
 from .models import MailJobKind
 
 logger = logging.getLogger(__name__)
@@ -91,12 +91,17 @@ def sweep_prompt_notifications() -> int:
 
 
 @shared_task(name="mail.send_due_reminders", time_limit=120, soft_time_limit=100, ignore_result=True)
-def send_due_reminders() -> int:
+def send_due_reminders(continued: bool = False) -> int:
     """Beat: queue due deadline reminders, and re-enqueue outbox rows whose send task was lost (delayed
-    rows only once due)."""
-    queued = notify.reminders_due_queue()
-    outbox.outbox_sweep(enqueue=lambda pk: send_notification.apply_async(args=(pk,), retry=False))
-    return queued
+    rows only once due). A run works for at most MAIL_REMINDER_RUN_SECONDS (reminders.py); one that stops
+    there with reminders still due enqueues its continuation (``continued``: no outbox sweep) at the back
+    of the mail queue, so the other mail tasks run in between. In the eager mode the next beat run goes on."""
+    result = reminders.reminders_due_run()
+    if not continued:
+        outbox.outbox_sweep(enqueue=lambda pk: send_notification.apply_async(args=(pk,), retry=False))
+    if not result.done and not send_due_reminders.app.conf.task_always_eager:
+        send_due_reminders.apply_async(kwargs={"continued": True}, retry=False)
+    return result.queued
 
 
 @shared_task(name="mail.send_digests", time_limit=600, soft_time_limit=550, ignore_result=True)

@@ -49,6 +49,26 @@ def mailbox_for_seat(*, seat: Seat) -> SeatMailbox:
     return box
 
 
+def mailboxes_for_seats(seat_ids) -> dict[int, SeatMailbox]:
+    """The mailboxes of these seats, seat id -> mailbox, those missing created (as mailbox_for_seat, in
+    bulk): two queries for a batch that has them all, four when some are new (the reminders task)."""
+    seat_ids = sorted(set(seat_ids))
+    boxes = {b.seat_id: b for b in SeatMailbox.objects.filter(seat_id__in=seat_ids)}
+    missing = [pk for pk in seat_ids if pk not in boxes]
+    if missing:
+        new = {}
+        for pk in missing:
+            nonce = secrets.token_hex(16)
+            new[pk] = SeatMailbox(seat_id=pk, nonce=nonce, token_hash=token_hash(_derive(nonce, pk)))
+        with transaction.atomic():  # created concurrently by another worker: that one's row wins
+            SeatMailbox.objects.bulk_create(new.values(), ignore_conflicts=True)
+        boxes.update({b.seat_id: b for b in SeatMailbox.objects.filter(seat_id__in=missing)})
+        ours = [Seat(pk=pk, email_token_hash=box.token_hash) for pk, box in new.items()
+                if boxes.get(pk) is not None and boxes[pk].token_hash == box.token_hash]
+        Seat.objects.bulk_update(ours, ["email_token_hash"])
+    return boxes
+
+
 def mailbox_rotate(*, seat_id: int, previous_user_id: int | None, reason: str) -> SeatMailbox | None:
     """The seat changed hands: retire its reply token and every one-click link issued for it.
 
@@ -82,8 +102,8 @@ def retired_token(token: str) -> RetiredReplyToken | None:
             .filter(token_hash=token_hash(token)).first())
 
 
-def seat_token(*, seat: Seat) -> str:
-    box = mailbox_for_seat(seat=seat)
+def seat_token(*, seat: Seat, mailbox: SeatMailbox | None = None) -> str:
+    box = mailbox or mailbox_for_seat(seat=seat)
     return _derive(box.nonce, seat.pk)
 
 
@@ -98,9 +118,10 @@ def mailbox_for_token(token: str) -> SeatMailbox | None:
     return box
 
 
-def reply_address(*, seat: Seat, prompt_pk: int | None = None) -> str:
+def reply_address(*, seat: Seat, prompt_pk: int | None = None, mailbox: SeatMailbox | None = None) -> str:
+    """The seat's reply address (``mailbox``: the seat's, read already, e.g. by mailboxes_for_seats)."""
     ref = f".{prompt_pk}" if prompt_pk else ""
-    return f"{settings.EMAIL_REPLY_LOCAL}+{seat_token(seat=seat)}{ref}@{settings.EMAIL_DOMAIN}"
+    return f"{settings.EMAIL_REPLY_LOCAL}+{seat_token(seat=seat, mailbox=mailbox)}{ref}@{settings.EMAIL_DOMAIN}"
 
 
 @dataclass(frozen=True)

@@ -76,3 +76,42 @@ def test_rearmed_reminders_fall_due_over_the_span_and_are_found_once_due():
     with TestCase.captureOnCommitCallbacks(execute=False):
         assert notify.reminders_due_queue(now=now + timedelta(seconds=50)) == 40  # due by then: the first 40 (100 s over 79 gaps)
         assert notify.reminders_due_queue(now=now + timedelta(seconds=100)) == DUE["reminders"] - 40
+
+
+def test_a_seed_used_long_after_it_ran_is_moved_to_the_runs_start_with_its_designed_due_work():
+    """Issue 16: a database seeded 45 minutes before the run had tens of thousands of reminders due at
+    1M games (the lead times kept being crossed meanwhile). shift_to moves the seeded times to the run's
+    start: then the due work is the designed one again, as if seeded at that moment."""
+    from benchmarks.scale_seed import seeded_now, shift_to
+    from games.mail import reminders
+
+    now = timezone.now()
+    seeded_at = now - timedelta(minutes=45)
+    seed(games=500, now=seeded_at)
+    assert seeded_now() == seeded_at
+    crossed = reminders.due_prompts(now=now).count()
+    assert crossed > DUE["reminders"]  # without the shift: the 80 plus what 45 minutes crossed
+    seeded_deadlines = Prompt.objects.filter(closed_at__isnull=True).values("deadline").distinct().count()
+    moved = shift_to(start=now, games=500, vacuum=False)
+    assert moved["shifted_s"] == 45 * 60 and moved["rows"]["prompts"] + moved["rows"]["prompts_spread"] == 2000
+    assert seeded_now() == now
+    # the 97 seeded deadline values are spread (each game past the due work's by its own amount)
+    spread = Prompt.objects.filter(closed_at__isnull=True).values("deadline").distinct().count()
+    assert seeded_deadlines <= 100 < 300 < spread
+    from benchmarks.scale_seed import leads_of, next_reminder
+
+    planned = 0
+    for prompt in Prompt.objects.filter(closed_at__isnull=True, game_id__gt=100).select_related("seat"):
+        # planned again from the moved deadline, as the reminders task plans (the next lead time ahead)
+        assert prompt.next_reminder_at == next_reminder(prompt.deadline, prompt.opened_at,
+                                                        leads_of(prompt.seat.user_id), now)
+        planned += prompt.next_reminder_at is not None
+    assert planned > 1000
+    assert reminders.due_prompts(now=now).count() == DUE["reminders"]
+    assert len(due_phases(now=now + timedelta(seconds=5))) == DUE["deadline_games"]
+    with TestCase.captureOnCommitCallbacks(execute=False):
+        assert notify.reminders_due_queue(now=now) == DUE["reminders"]
+        assert notify.digests_queue(now=now) == DUE["digests"]
+        assert outbox.outbox_sweep(now=now, enqueue=lambda pk: None) == DUE["outbox"]
+        assert jobs.jobs_sweep(now=now) == DUE["mail_jobs"]
+    assert shift_to(start=now, games=500, vacuum=False)["shifted_s"] == 0.0  # moved already: nothing to do
