@@ -94,6 +94,7 @@ def options(state, seat: int) -> tuple[str, list[Option]]:
     if state.get("combat") is not None:
         opts = list(_combat().options(state, seat))
         opts += _play_options(state, seat) + _unit_options(state, seat) + _skill_options(state, seat)
+        opts += wings_options(state, seat)
         return "Combat", opts
     return "Your turn", first_level(state, seat)
 
@@ -117,7 +118,8 @@ def first_level(state, seat: int) -> list[Option]:
         for n in move_targets(state, seat):
             out.append(Option(f"t-move:{n}", f"move to {n} ({move_cost(state, n)})"))
         if turn["pool"]["move"] >= hexmap.EXPLORE_COST:
-            for c in hexmap.explore_options(m, pos):
+            far = {"far": True} if turn.get("bending") else {}  # Space Bending: "2 away count as adjacent"
+            for c in hexmap.explore_options(m, pos, **far):
                 out.append(Option(f"t-explore:{c}", f"explore at {c} (2)"))
     if interaction.can_interact(state, seat):
         out.append(Option("t-interact", "interact"))
@@ -181,8 +183,27 @@ def learn(state, seat: int, card_id: str, events: list) -> None:
                         {"seat": seat, "card": card_id}))
 
 
+def wings_options(state, seat: int) -> list[Option]:
+    """Wings of Night: "extra enemies cost 1, 2, 3... Move points each" -- one more enemy that does not attack, while
+    the Move pool pays the next cost (Move cards may be played in combat for it)."""
+    cost = cards.wings_cost(state)
+    if cost is None or state["turn"]["pool"]["move"] < cost:
+        return []
+    return [Option(f"t-wings:{i}", f"Wings of Night: {lab} does not attack (Move {cost})")
+            for i, lab in cards.wings_targets(state)]
+
+
+def wings_more(state, seat: int, index: int, events: list) -> None:
+    turn = state["turn"]
+    turn["pool"]["move"] -= turn["wings_night"]
+    turn["wings_night"] += 1
+    cards.wings_night_target(state, seat, index, events)
+
+
 def sideways_ok(state, stat: str) -> bool:
     turn = state["turn"]
+    if stat == "move" and state.get("combat") is not None:
+        return "sideways" in cards.combat_allowed(state) and cards.wings_cost(state) is not None
     if state.get("combat") is None:
         if stat == "move":
             return not turn["acted"]
@@ -344,7 +365,10 @@ def move_targets(state, seat: int) -> list[str]:
     m = state["map"]
     others = {o["pos"] for i, o in enumerate(state["seats"]) if i != seat}
     out = []
-    for n in hexmap.neighbours(s["pos"]):
+    near = hexmap.neighbours(s["pos"])
+    if turn.get("bending"):  # Space Bending: "spaces 2 away count as adjacent for moving"
+        near += [k for k in hexmap.ring2(s["pos"]) if k in m["hexes"]]
+    for n in near:
         cost = move_cost(state, n)
         if cost is None or cost > turn["pool"]["move"]:
             continue
@@ -454,6 +478,8 @@ def _apply_turn(state, seat: int, option_id: str, events: list) -> None:
         use_skill(state, seat, arg, events)
     elif verb == "courage":
         cards.use_courage(state, seat, int(arg), events)
+    elif verb == "wings":
+        wings_more(state, seat, int(arg), events)
     elif verb == "healunit":
         heal_unit(state, seat, int(arg), events)
     elif verb == "rest":
@@ -605,8 +631,32 @@ def move(state, seat: int, dest: str, events: list) -> None:
     events += hexmap.reveal_garrisons_near(m, dest, state["time"])
     # "You are attacked if your move takes you between spaces adjacent to a Rampaging Enemy."
     tokens = []
-    for h in hexmap.provoking(m, src, dest):
+    for h in ([] if turn.get("bending") else hexmap.provoking(m, src, dest)):  # Space Bending: "no provoking"
         tokens += [dict(t, hex=h) for t in m["hexes"][h]["enemies"]]
+    arrive(state, seat, src, dest, tokens, events)
+
+
+def jump(state, seat: int, dest: str, events: list, by: str, assault: bool = False) -> None:
+    """A card's move (Underground Travel / Attack, Wings of Wind) straight to ``dest``: no Move points spent here,
+    and "does not provoke" rampaging enemies. Underground Attack's assault "ignores site fortification" and a
+    withdrawal brings the hero back to the space it started from (the context's ``return_to``)."""
+    turn = state["turn"]
+    s = state["seats"][seat]
+    src = s["pos"]
+    turn["started"] = True
+    turn["moved_from"].append(src)
+    s["pos"] = dest
+    events.append(Event(f"Seat {seat + 1} moves to {dest} ({by}).", None, {"seat": seat, "to": dest, "by": by}))
+    events += hexmap.reveal_garrisons_near(state["map"], dest, state["time"])
+    arrive(state, seat, src, dest, [], events)
+    if assault and state.get("combat") is not None:
+        state["combat"]["site_unfortified"] = True  # as Demolish: the site's fortification is ignored
+
+
+def arrive(state, seat: int, src: str, dest: str, tokens: list, events: list) -> None:
+    """What entering ``dest`` starts: an assault of a fortified site or an opponent's keep, else the provoked
+    rampaging enemies (``tokens``)."""
+    m = state["map"]
     cell = m["hexes"][dest]
     site = cell.get("site")
     assault = site_facts.is_fortified(site) and not cell.get("conquered")

@@ -69,6 +69,7 @@ def hero_area(h: dict[str, Any], seats, me: int | None, view: dict[str, Any],
         "skills": [labels.words(s) if not isinstance(s, dict) else s.get("name") or labels.words(s.get("id"))
                    for s in h.get("skills") or []],
         "played": [card_names.get(c) or labels.words(c) for c in h.get("play_area") or []],
+        "set_aside": [card_names.get(c) or labels.words(c) for c in h.get("set_aside") or []],
     }
 
 

@@ -30,6 +30,13 @@ def _units(units: list[dict[str, Any]]) -> str:
                      for u in units) or "none"
 
 
+def _set_aside(h: dict[str, Any]) -> str:
+    """Cards set aside for the Round (Time Bending), face up."""
+    from .board import _played_names
+    names = _played_names()
+    return ", ".join(names.get(c) or labels.words(c) for c in h.get("set_aside") or [])
+
+
 def _banner(b: dict[str, Any]) -> str:
     return (b.get("name") or labels.words(b.get("id", ""))) + (" (used)" if b.get("used") else "")
 
@@ -105,7 +112,8 @@ def situation(view: dict[str, Any], seat: int) -> list[Section]:
         f"Crystals: {_crystals(me.get('crystals'))}" + (f"; mana tokens this turn: {', '.join(mine['tokens'])}"
                                                        if mine.get("tokens") else ""),
         f"Units: {_units(me.get('units') or [])}",
-    ] + ([f"Tactic: {labels.tactic(me['tactic'])['name']}"] if me.get("tactic") else [])))
+    ] + ([f"Set aside this Round: {_set_aside(me)}"] if me.get("set_aside") else [])
+      + ([f"Tactic: {labels.tactic(me['tactic'])['name']}"] if me.get("tactic") else [])))
     sections.append(("Your hand", [card_line(c) for c in mine.get("hand") or []] or ["(empty)"]))
     p = pool(view.get("turn"))
     if p:
@@ -156,7 +164,8 @@ def situation(view: dict[str, Any], seat: int) -> list[Section]:
         others.append(f"Seat {s + 1} {h.get('name') or labels.words(h.get('hero', ''))}"
                       + (f" at {h['pos']}" if h.get("pos") else "")
                       + f": Fame {h.get('fame', 0)}, Reputation {h.get('reputation', 0)}, level {h.get('level', 1)}; "
-                      f"hand {h.get('hand_count', 0)}, deed deck {h.get('deck_count', 0)}; units: {_units(h.get('units') or [])}")
+                      f"hand {h.get('hand_count', 0)}, deed deck {h.get('deck_count', 0)}; units: {_units(h.get('units') or [])}"
+                      + (f"; set aside this Round: {_set_aside(h)}" if h.get("set_aside") else ""))
     dummy = view.get("dummy")
     if dummy:
         others.append(f"Dummy Player {labels.words(dummy.get('hero', ''))}: deed deck {dummy.get('deck_count', 0)}, "

@@ -77,15 +77,14 @@ SIMPLIFIED: dict[str, tuple[str, str, str]] = {
     "mana_claim": ("special mana_claim", "special mana_claim",
                    "gain 3 tokens of a basic-coloured die's colour (the die stays in the Source); the "
                    "one-a-turn choice and the curse are not implemented"),
-    "space_bending": ("move 2", "move 4", "moving/exploring two spaces away and Time Bending's extra turn "
-                      "become Move 2 (4)"),
+    "space_bending": ("special space_bending", "special time_bending", ""),
     "energy_flow": ("special ready_unit 4", "special ready_unit 4 + special heal_unit",
                     "no effect on other players' Units"),
     "meditation": ("special meditation", "special trance", ""),
     "restoration": ("special restoration", "special restoration + special ready_unit 3",
                     "powered: readies one Unit of level I-III, not Units up to a total level of 3 (5)"),
     "tremor": ("special tremor_one | special tremor_all", "special earthquake_one | special earthquake_all", ""),
-    "underground_travel": ("move 3", "move 4", "flying over three spaces ignoring terrain becomes Move 3 (4)"),
+    "underground_travel": ("special underground 0", "special underground 1", ""),
     "burning_shield": ("block 4 fire + special burning_shield", "block 4 fire + special exploding_shield", ""),
     "demolish": ("special demolish", "special disintegrate + special disintegrate_others", ""),
     "fireball": ("ranged 5 fire", "wound 1 + siege 8 fire", ""),
@@ -98,8 +97,7 @@ SIMPLIFIED: dict[str, tuple[str, str, str]] = {
                "(special mass_expose_fortifications | special mass_expose_resistances) + ranged 3", ""),
     "mind_read": ("special mind_read 0", "special mind_read 1", ""),
     "whirlwind": ("special whirlwind", "special tornado", ""),
-    "wings_of_wind": ("move 3", "move 5", "flight ignoring terrain becomes Move 3; Wings of Night "
-                      "(cancel attacks) becomes Move 5"),
+    "wings_of_wind": ("special flight", "special wings_of_night", ""),
     "snowstorm": ("ranged 5 ice", "wound 1 + siege 8 ice", ""),
     # artifacts (powered = thrown away)
     "sapphire_ring": ("mana blue + crystal blue + fame 1", "special endless_mana blue",
