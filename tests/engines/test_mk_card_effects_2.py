@@ -182,3 +182,30 @@ def test_move_cards_are_not_offered_in_combat_without_wings_of_night():
 def turn_modes(st, card):
     from games.engines.mage_knight import turn
     return [i for i, _ in turn.card_modes(st, 0, card)]
+
+
+# ---------------------------------------------------------------- Song of Wind
+
+def test_song_of_wind_powered_pays_blue_to_cross_lakes():
+    """Song of Wind powered: "Move 2; plains, deserts and wastelands cost 2 less (min 0); may pay a blue mana to
+    cross lakes at cost 0 this turn"."""
+    from tests.engines.test_mk_turn import started
+    st = started(hand=("song_of_wind",), dice=("white",), crystals={"blue": 1}, hexes={"1,0": cell("lake")})
+    play(st, "song_of_wind", "t-pw:die:0")
+    assert "t-move:1,0" not in ids(st)
+    pick(st, "t-lakes:crystal:blue")
+    assert st["seats"][0]["crystals"]["blue"] == 0
+    assert not [i for i in ids(st) if i.startswith("t-lakes")]  # once: lakes cost 0 for the rest of the turn
+    pick(st, "t-move:1,0")
+    assert st["seats"][0]["pos"] == "1,0" and st["turn"]["pool"]["move"] == 2
+
+
+def test_song_of_wind_lake_crossing_not_offered_without_a_lake_or_blue_mana():
+    """Song of Wind powered: "may pay a blue mana to cross lakes" -- of no use without a lake near or blue mana."""
+    from tests.engines.test_mk_turn import started
+    st = started(hand=("song_of_wind",), dice=("white",), crystals={"blue": 1})
+    play(st, "song_of_wind", "t-pw:die:0")
+    assert not [i for i in ids(st) if i.startswith("t-lakes")]
+    st = started(hand=("song_of_wind",), dice=("white",), hexes={"1,0": cell("lake")})
+    play(st, "song_of_wind", "t-pw:die:0")
+    assert not [i for i in ids(st) if i.startswith("t-lakes")]

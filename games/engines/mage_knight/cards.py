@@ -1921,6 +1921,8 @@ SPECIALS: dict[str, Special] = {
     "wings_of_night": Special(lambda a: "one enemy does not attack this combat; each further enemy costs 1, 2, 3... "
                                         "Move points",
                               _wings_night_usable, _wings_night_do, _wings_night_choices),
+    "lake_crossing": Special(lambda a: "you may pay a blue mana to cross lakes at cost 0 this turn", lambda *a: False,
+                             lambda st, se, a, ch, ev: st["turn"].__setitem__("lake_mana", True)),
     "risk_wound": Special(lambda a: f"roll {plural(a[0], 'mana die', 'mana dice')}: take a wound for each red or black",
                           lambda *a: False, _risk_wound),
 }

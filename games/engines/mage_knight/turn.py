@@ -121,6 +121,7 @@ def first_level(state, seat: int) -> list[Option]:
             far = {"far": True} if turn.get("bending") else {}  # Space Bending: "2 away count as adjacent"
             for c in hexmap.explore_options(m, pos, **far):
                 out.append(Option(f"t-explore:{c}", f"explore at {c} (2)"))
+    out += lake_options(state, seat)
     if interaction.can_interact(state, seat):
         out.append(Option("t-interact", "interact"))
     out += learning_options(state, seat)
@@ -181,6 +182,30 @@ def learn(state, seat: int, card_id: str, events: list) -> None:
     state["seats"][seat]["hand" if to_hand else "discard"].append(card_id)
     events.append(Event(f"Seat {seat + 1} learns {cards.name(card_id)} (Learning).", None,
                         {"seat": seat, "card": card_id}))
+
+
+def lake_options(state, seat: int) -> list[Option]:
+    """Song of Wind powered: "may pay a blue mana to cross lakes at cost 0 this turn" -- offered while moving is
+    open, once, with a lake next to the hero (two away too under Space Bending)."""
+    turn = state["turn"]
+    if not turn.get("lake_mana") or turn.get("lakes_paid") or not cards.may_move(state, seat):
+        return []
+    pos = state["seats"][seat]["pos"]
+    hexes = state["map"]["hexes"]
+    near = hexmap.neighbours(pos) + (hexmap.ring2(pos) if turn.get("bending") else [])
+    if not any(hexes.get(k, {}).get("terrain") == "lake" for k in near):
+        return []
+    return [Option(f"t-lakes:{src}", f"pay {mana.label(state, src)}: lakes cost 0 this turn (Song of Wind)")
+            for src in mana.sources_for(state, seat, "blue")]
+
+
+def pay_lakes(state, seat: int, src: str, events: list) -> None:
+    turn = state["turn"]
+    mana.pay(state, seat, src)
+    turn["lakes_paid"] = True
+    turn.setdefault("terrain", []).append(["set", "lake", 0])
+    events.append(Event(f"Seat {seat + 1} pays a blue mana: lakes cost 0 this turn (Song of Wind).", None,
+                        {"seat": seat}))
 
 
 def wings_options(state, seat: int) -> list[Option]:
@@ -478,6 +503,8 @@ def _apply_turn(state, seat: int, option_id: str, events: list) -> None:
         use_skill(state, seat, arg, events)
     elif verb == "courage":
         cards.use_courage(state, seat, int(arg), events)
+    elif verb == "lakes":
+        pay_lakes(state, seat, arg, events)
     elif verb == "wings":
         wings_more(state, seat, int(arg), events)
     elif verb == "healunit":

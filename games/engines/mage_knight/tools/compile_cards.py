@@ -69,9 +69,8 @@ SIMPLIFIED: dict[str, tuple[str, str, str]] = {
     "learning": ("influence 2 + special learning 6 0", "influence 4 + special learning 9 1", ""),
     "mana_storm": ("special mana_storm", "special extra_die + special extra_die + special extra_die",
                    "powered: three extra Source dice this turn, without the reroll and black/gold as any colour"),
-    "song_of_wind": ("move 2 + special terrain_minus open 1 0", "move 2 + special terrain_minus open 2 0",
-                     "powered: crossing lakes for a blue mana is not offered"),
-    # spells
+    "song_of_wind": ("move 2 + special terrain_minus open 1 0",
+                     "move 2 + special terrain_minus open 2 0 + special lake_crossing", ""),
     "chill": ("special chill", "special lethal_chill", ""),
     "mana_bolt": ("special mana_bolt 8", "special mana_bolt 11", ""),
     "mana_claim": ("special mana_claim", "special mana_claim",
