@@ -209,3 +209,26 @@ def test_song_of_wind_lake_crossing_not_offered_without_a_lake_or_blue_mana():
     st = started(hand=("song_of_wind",), dice=("white",), hexes={"1,0": cell("lake")})
     play(st, "song_of_wind", "t-pw:die:0")
     assert not [i for i in ids(st) if i.startswith("t-lakes")]
+
+
+# ---------------------------------------------------------------- Blood Ritual
+
+def test_blood_ritual_powered_may_turn_a_token_into_a_crystal():
+    """Blood Ritual powered: "take a Wound; gain 3 mana tokens of any colours" (MKD: "adds an optional
+    mana-to-crystal conversion")."""
+    from tests.engines.test_mk_turn import started
+    st = started(hand=("blood_ritual",), dice=("red",))
+    play(st, "blood_ritual", "t-pw:die:0", "fx:1", "fx:1", "fx:4")  # blue, blue, gold
+    assert _choices(st) == ["fx:keep", "fx:blue"]  # gold is no basic colour: no gold crystal
+    pick(st, "fx:blue")
+    s = st["seats"][0]
+    assert s["crystals"]["blue"] == 1 and sorted(st["turn"]["tokens"]) == ["blue", "gold"]
+    assert s["hand"].count("wound") == 1
+
+
+def test_blood_ritual_powered_keeping_the_tokens():
+    """Blood Ritual powered: the conversion is optional ("keep the tokens" is the first, default, pick)."""
+    from tests.engines.test_mk_turn import started
+    st = started(hand=("blood_ritual",), dice=("red",))
+    play(st, "blood_ritual", "t-pw:die:0", "fx:0", "fx:0", "fx:0", "fx:keep")
+    assert st["turn"]["tokens"] == ["red"] * 3 and st["seats"][0]["crystals"]["red"] == 0

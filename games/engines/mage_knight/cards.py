@@ -1610,6 +1610,24 @@ def _steal_do(state, seat, args, choice, events):
                         {"seat": seat, "card": card}))
 
 
+def _token_crystal_choices(state, seat, args):
+    """Blood Ritual powered (MKD: an optional mana-to-crystal conversion): one of the ``args[0]`` tokens just gained,
+    of a basic colour whose crystals are not at the cap."""
+    gained = state["turn"]["tokens"][-args[0]:]
+    cr = state["seats"][seat]["crystals"]
+    colours = [c for c in dict.fromkeys(gained) if c in mana.BASIC and cr[c] < mana.CRYSTAL_MAX]
+    if not colours:
+        return []
+    return [("keep", "keep the tokens")] + [(c, f"turn the {c} token into a {c} crystal") for c in colours]
+
+
+def _token_crystal_do(state, seat, args, choice, events):
+    if choice in mana.BASIC:
+        tokens = state["turn"]["tokens"]
+        del tokens[len(tokens) - 1 - tokens[::-1].index(choice)]
+        mana.crystal_gain(state["seats"][seat], choice, state["turn"])
+
+
 def _influence_ok(state, seat, args, ctx):
     return not in_combat(state)
 
@@ -1923,6 +1941,8 @@ SPECIALS: dict[str, Special] = {
                               _wings_night_usable, _wings_night_do, _wings_night_choices),
     "lake_crossing": Special(lambda a: "you may pay a blue mana to cross lakes at cost 0 this turn", lambda *a: False,
                              lambda st, se, a, ch, ev: st["turn"].__setitem__("lake_mana", True)),
+    "token_to_crystal": Special(lambda a: f"you may turn one of these {a[0]} tokens of a basic colour into a crystal",
+                                lambda *a: False, _token_crystal_do, _token_crystal_choices),
     "risk_wound": Special(lambda a: f"roll {plural(a[0], 'mana die', 'mana dice')}: take a wound for each red or black",
                           lambda *a: False, _risk_wound),
 }

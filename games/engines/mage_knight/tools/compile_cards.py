@@ -56,8 +56,8 @@ SIMPLIFIED: dict[str, tuple[str, str, str]] = {
     "refreshing_walk": ("move 2 + heal 1", "move 4 + heal 2", ""),
     "regeneration": ("heal 1 + special ready_unit 2", "heal 2 + special ready_unit 3", ""),
     "training": ("special training", "special training_hand", ""),
-    "blood_ritual": ("wound 1 + crystal red + mana any", "wound 1 + mana any + mana any + mana any",
-                     "powered: the choice to turn one of the tokens into a crystal is not offered"),
+    "blood_ritual": ("wound 1 + crystal red + mana any",
+                     "wound 1 + mana any + mana any + mana any + special token_to_crystal 3", ""),
     "decompose": ("special decompose", "special decompose_powered", ""),
     "into_the_heat": ("attack 2 | block 2", "attack 3 | block 3",
                       "the +2/+3 to every Unit's attacks and blocks (and no damage to Units) becomes one "
