@@ -232,3 +232,57 @@ def test_blood_ritual_powered_keeping_the_tokens():
     st = started(hand=("blood_ritual",), dice=("red",))
     play(st, "blood_ritual", "t-pw:die:0", "fx:0", "fx:0", "fx:0", "fx:keep")
     assert st["turn"]["tokens"] == ["red"] * 3 and st["seats"][0]["crystals"]["red"] == 0
+
+
+# ---------------------------------------------------------------- Mana Claim / Mana Curse
+
+def test_mana_claim_takes_the_die_for_three_tokens_now():
+    """Mana Claim: "take a basic-coloured Source die until end of Round: gain 3 tokens of its colour now, or 1 token
+    each turn for the rest of the Round"."""
+    st = spell(("mana_claim",), ("blue", "red"))
+    cast(st, "mana_claim")
+    assert _choices(st) == ["fx:1>now", "fx:1>turns"]  # the blue die paid for the spell
+    pick(st, "fx:1>now")
+    s = st["seats"][0]
+    assert st["turn"]["tokens"] == ["red"] * 3
+    assert st["source"]["dice"] == ["blue"] and st["source"]["taken"] == [0]  # the red die left the Source
+    assert s["claimed"] == {"colour": "red", "each_turn": False, "curse": False}
+    assert view._hero(st, 0)["claimed_die"]["colour"] == "red"  # public
+
+
+def test_mana_claim_one_token_each_turn_until_the_round_ends():
+    """Mana Claim: "... or 1 token each turn for the rest of the Round"."""
+    from games.engines.mage_knight import turn
+    from games.engines.rng import Rng
+    st = spell(("mana_claim",), ("blue", "green"), deck=("rage",) * 8)
+    cast(st, "mana_claim")
+    pick(st, "fx:1>turns")
+    assert st["turn"]["tokens"] == ["green"]
+    pick(st, "t-end")
+    turn.start(st, 0, [])
+    assert st["turn"]["tokens"] == ["green"]  # the next turn's token
+    st["turn"] = None
+    st["round"], st["round_sequence"] = 1, ["day", "night"]
+    rounds.prepare_seats(st, Rng(3), [])
+    assert "claimed" not in st["seats"][0]
+
+
+def test_mana_curse_wounds_another_player_using_that_colour_once_a_turn():
+    """Mana Curse: "as basic; also other players using that colour take a Wound (max 1 per turn) until end of
+    Round"."""
+    from games.engines.mage_knight import mana, turn
+    from tests.engines.test_mk_turn import started
+    st = started(hand=("mana_claim",), dice=("black", "green"), time="night", crystals={"blue": 1}, players=2)
+    cast(st, "mana_claim", powered=True)
+    pick(st, "fx:1>now")
+    assert st["seats"][0]["claimed"]["curse"] and st["seats"][0]["hand"].count("wound") == 0  # not the caster
+    st["turn"] = None
+    other = st["seats"][1]
+    other["hand"], other["crystals"]["green"], other["pos"] = ["march"], 2, "0,1"
+    turn.start(st, 1, [])
+    pick(st, "t-play:march", seat=1)
+    ev = pick(st, "t-pw:crystal:green", seat=1)
+    assert other["hand"].count("wound") == 1
+    assert any("Mana Curse" in e.text for e in ev)
+    mana.pay(st, 1, "crystal:green")  # a second green mana this turn: no second Wound
+    assert other["hand"].count("wound") == 1

@@ -860,8 +860,27 @@ def _bolt_do(state, seat, args, choice, events):
     add_pool(state["turn"], kind, args[0] - minus, elem)
 
 
+def _claim_choices(state, seat, args):
+    """Mana Claim: "take a basic-coloured Source die until end of Round: gain 3 tokens of its colour now, or 1 token
+    each turn for the rest of the Round" -- both ways for each colour, 3 now first (the default)."""
+    out = []
+    for i, lab in _storm_choices(state, seat, args):
+        c = state["source"]["dice"][int(i)]
+        out.append((f"{i}>now", f"take {lab}: 3 {c} mana tokens now"))
+        out.append((f"{i}>turns", f"take {lab}: 1 {c} mana token now and at the start of each of your turns this "
+                                  f"Round"))
+    return out
+
+
 def _claim_do(state, seat, args, choice, events):
-    state["turn"]["tokens"].extend([state["source"]["dice"][int(choice)]] * 3)
+    i, how = choice.split(">")
+    colour = mana.take_die_out(state, int(i))
+    each = how == "turns"
+    state["seats"][seat]["claimed"] = {"colour": colour, "each_turn": each, "curse": bool(args[0])}
+    state["turn"]["tokens"].extend([colour] * (1 if each else 3))
+    events.append(Event(f"{hero_name(state, seat)} takes the {colour} die from the Source until the end of the Round ("
+                        + ("Mana Curse" if args[0] else "Mana Claim") + ").", None,
+                        {"seat": seat, "claimed": colour, "each_turn": each, "curse": bool(args[0])}))
 
 
 def _restoration_do(state, seat, args, choice, events):
@@ -1881,9 +1900,12 @@ SPECIALS: dict[str, Special] = {
                                    f"Attack {a[0] - 3} (ice)",
                          lambda st, se, a, ctx: bool(_spend_choices(st, se, _bolt_useful(st, se))), _bolt_do,
                          lambda st, se, a: _bolt_choices(st, se, a), pays=True),
-    "mana_claim": Special(lambda a: "gain 3 mana tokens of a Source die's colour",
-                          lambda st, se, a, ctx: bool(_storm_choices(st, se, a)), _claim_do,
-                          lambda st, se, a: [(i, f"{lab}: 3 tokens") for i, lab in _storm_choices(st, se, a)]),
+    "mana_claim": Special(lambda a: "take a basic-coloured Source die until the end of the Round: gain 3 mana tokens "
+                                    "of its colour now, or 1 now and 1 at the start of each of your turns this Round"
+                                    + ("; until then every other player who uses mana of that colour takes a Wound "
+                                       "(at most 1 a turn)" if a[0] else ""),
+                          lambda st, se, a, ctx: bool(_storm_choices(st, se, a)) and not st["seats"][se].get("claimed"),
+                          _claim_do, _claim_choices),
     "restoration": Special(lambda a: "Heal 3 wounds (5 in a forest)",
                            lambda st, se, a, ctx: not in_combat(st) and wounds_in_hand(st["seats"][se]) > 0,
                            _restoration_do),

@@ -154,20 +154,57 @@ def pay(state, seat: int, src: str) -> str:
     turn = state["turn"]
     if kind == "token":
         turn["tokens"].remove(what)
+        curse(state, seat, what)
         return what
     if kind == "crystal":
         state["seats"][seat]["crystals"][what] -= 1
         turn.setdefault("crystals_spent", []).append(what)
+        curse(state, seat, what)
         return what
     if kind == "stolen":  # used: it goes back to the Source, rerolled, at the end of the turn
         state["seats"][seat].pop("tactic_die", None)
         turn["stolen_die_used"] = True
+        curse(state, seat, what)
         return what
     i = int(what)
     state["source"]["taken"].append(i)
     turn["dice_used"] = turn.get("dice_used", 0) + 1
     turn["die_taken"] = True
+    curse(state, seat, state["source"]["dice"][i])
     return state["source"]["dice"][i]
+
+
+def take_die_out(state, i: int) -> str:
+    """A free die leaves the Source for the rest of the Round (Mana Claim); the indices of the dice taken this turn
+    (and Mana Draw's kept colours) are renumbered. Returns its colour."""
+    src = state["source"]
+    colour = src["dice"].pop(i)
+    src["taken"] = [t if t < i else t - 1 for t in src["taken"]]
+    keep = (state.get("turn") or {}).get("keep_dice")
+    if keep:
+        state["turn"]["keep_dice"] = {str(int(k) if int(k) < i else int(k) - 1): v for k, v in keep.items()}
+    return colour
+
+
+def curse(state, seat: int, colour: str) -> None:
+    """Mana Curse: "other players using that colour take a Wound (max 1 per turn) until end of Round"."""
+    turn = state.get("turn")
+    if turn is None or turn.get("cursed"):
+        return
+    for i, other in enumerate(state["seats"]):
+        claim = other.get("claimed")
+        if i != seat and claim and claim.get("curse") and claim["colour"] == colour:
+            if state["decks"].get("wounds", 0) <= 0:
+                return  # the supply never goes negative: no Wound to give
+            from .cards import take_wounds
+            turn["cursed"] = True
+            evs: list = []
+            take_wounds(state, seat, 1, evs)
+            # pay() has no event list: turn.apply passes these on after the pick (plain data, the state is JSON)
+            turn.setdefault("curse_events", []).append(
+                [f"Seat {seat + 1} uses {colour} mana under Seat {i + 1}'s Mana Curse and takes a Wound.",
+                 {"seat": seat, "curse": i, "wounds": 1}])
+            return
 
 
 def label(state, src: str) -> str:

@@ -272,6 +272,7 @@ def prepare_seats(state: dict, rng: Rng, ev: list) -> None:
         rng.shuffle(s["deck"])
         draw(state, i, s["hand_limit"])
         s.pop("tactic_die", None)
+        s.pop("claimed", None)  # Mana Claim's die is back in the Source (rolled anew with the others)
     if state["dummy"] is not None:
         dummy.reshuffle(state, rng)
     state["end_announced_by"], state["last_turns"], state["turn_at"] = None, [], -1

@@ -59,6 +59,9 @@ def start(state, seat: int, events: list) -> None:
     _, cell = interaction.site_here(state, seat)
     if cell and cell.get("site") == "magical_glade":  # start of turn: a gold (day) / black (night) token
         state["turn"]["tokens"].append("gold" if state["time"] == "day" else "black")
+    claim = state["seats"][seat].get("claimed")
+    if claim and claim.get("each_turn"):  # Mana Claim: "1 token each turn for the rest of the Round"
+        state["turn"]["tokens"].append(claim["colour"])
 
 
 # ---------------------------------------------------------------- options
@@ -461,6 +464,8 @@ def apply(state, seat: int, option_id: str, events: list) -> None:
         interaction.apply(state, seat, option_id, events)
     else:
         _apply_turn(state, seat, option_id, events)
+    if turn is not None and turn.get("curse_events"):  # Mana Curse's Wounds, taken while paying (same turn dict)
+        events += [Event(text, None, data) for text, data in turn.pop("curse_events")]
     turn = state["turn"]
     if turn is not None and state.get("combat") is None and turn.get("combat_result"):
         after_combat(state, seat, events)

@@ -73,9 +73,7 @@ SIMPLIFIED: dict[str, tuple[str, str, str]] = {
                      "move 2 + special terrain_minus open 2 0 + special lake_crossing", ""),
     "chill": ("special chill", "special lethal_chill", ""),
     "mana_bolt": ("special mana_bolt 8", "special mana_bolt 11", ""),
-    "mana_claim": ("special mana_claim", "special mana_claim",
-                   "gain 3 tokens of a basic-coloured die's colour (the die stays in the Source); the "
-                   "one-a-turn choice and the curse are not implemented"),
+    "mana_claim": ("special mana_claim 0", "special mana_claim 1", ""),
     "space_bending": ("special space_bending", "special time_bending", ""),
     "energy_flow": ("special ready_unit 4", "special ready_unit 4 + special heal_unit",
                     "no effect on other players' Units"),
