@@ -286,3 +286,35 @@ def test_mana_curse_wounds_another_player_using_that_colour_once_a_turn():
     assert any("Mana Curse" in e.text for e in ev)
     mana.pay(st, 1, "crystal:green")  # a second green mana this turn: no second Wound
     assert other["hand"].count("wound") == 1
+
+
+# ---------------------------------------------------------------- Restoration / Rebirth
+
+def _spent(st, *unit_ids):
+    st["seats"][0]["units"] = [{"id": u, "ready": False, "wounded": False, "uid": i + 1} for i, u in enumerate(unit_ids)]
+
+
+def test_rebirth_readies_units_up_to_a_total_level_of_three():
+    """Rebirth: "Heal 3 (5 in forest) and ready Units with total level up to 3 (5 in forest)"."""
+    st = spell(("restoration",), ("green", "black"), time="night")
+    _spent(st, "peasants", "utem_guardsmen", "guardian_golems")  # levels 1, 2, 2
+    st["seats"][0]["hand"].append("wound")
+    cast(st, "restoration", powered=True)
+    assert _choices(st)[-1] == "fx:done" and "fx:2" in _choices(st)
+    pick(st, "fx:2")  # level 2: 1 left
+    assert _choices(st) == ["fx:1", "fx:done"]
+    pick(st, "fx:1")
+    units = st["seats"][0]["units"]
+    assert [u["ready"] for u in units] == [True, True, False]
+    assert "wound" not in st["seats"][0]["hand"] and "rebirth_left" not in st["turn"]  # the Heal 3 too
+
+
+def test_rebirth_in_a_forest_readies_up_to_five_levels():
+    """Rebirth: "... (5 in forest)"."""
+    st = spell(("restoration",), ("green", "black"), time="night", hexes={"0,0": cell("forest")})
+    _spent(st, "utem_guardsmen", "guardian_golems", "peasants")
+    cast(st, "restoration", powered=True)
+    pick(st, "fx:1")
+    pick(st, "fx:2")
+    pick(st, "fx:3")
+    assert all(u["ready"] for u in st["seats"][0]["units"])

@@ -889,6 +889,40 @@ def _restoration_do(state, seat, args, choice, events):
     heal(state, seat, 5 if terrain == "forest" else 3, events)
 
 
+def _in_forest(state, seat) -> bool:
+    pos = state["seats"][seat].get("pos")
+    return bool(pos) and state["map"]["hexes"].get(pos, {}).get("terrain") == "forest"
+
+
+def _budget_left(state, seat, args) -> int:
+    turn = state["turn"]
+    return turn["rebirth_left"] if "rebirth_left" in turn else (args[1] if _in_forest(state, seat) else args[0])
+
+
+def _budget_choices(state, seat, args):
+    """Rebirth: "ready Units with total level up to 3 (5 in forest)" -- one Unit a pick while the levels left allow,
+    then "ready no more"."""
+    left = _budget_left(state, seat, args)
+    units = [(str(u["uid"]), f"ready {unit_name(u['id'])} (level {unit_level(u['id'])} of {left} left)")
+             for u in _spent_units(state, seat, left)]
+    return units + [("done", "ready no more Units")] if units else []
+
+
+def _budget_do(state, seat, args, choice, events):
+    turn = state["turn"]
+    left = _budget_left(state, seat, args)
+    if choice == "done":
+        turn.pop("rebirth_left", None)
+        return
+    u = next(u for u in _units(state, seat) if str(u["uid"]) == choice)
+    u["ready"] = True
+    turn["rebirth_left"] = left - unit_level(u["id"])
+    if _budget_choices(state, seat, args):
+        turn["queue"].insert(0, ["atom", "special", "ready_budget", *args])
+    else:
+        turn.pop("rebirth_left", None)
+
+
 def _free_recruit_choices(state, seat, args):
     from . import interaction
     return [(u, unit_name(u)) for u in dict.fromkeys(state["offers"].get("units", []))
@@ -1909,6 +1943,8 @@ SPECIALS: dict[str, Special] = {
     "restoration": Special(lambda a: "Heal 3 wounds (5 in a forest)",
                            lambda st, se, a, ctx: not in_combat(st) and wounds_in_hand(st["seats"][se]) > 0,
                            _restoration_do),
+    "ready_budget": Special(lambda a: f"ready Units of a total level up to {a[0]} ({a[1]} in a forest)",
+                            lambda st, se, a, ctx: bool(_budget_choices(st, se, a)), _budget_do, _budget_choices),
     "free_recruit": Special(lambda a: "recruit a Unit from the offer for free",
                             lambda st, se, a, ctx: not in_combat(st) and bool(_free_recruit_choices(st, se, a)),
                             _free_recruit_do, _free_recruit_choices),
