@@ -318,3 +318,32 @@ def test_rebirth_in_a_forest_readies_up_to_five_levels():
     pick(st, "fx:2")
     pick(st, "fx:3")
     assert all(u["ready"] for u in st["seats"][0]["units"])
+
+
+# ---------------------------------------------------------------- the Rings
+
+def test_sapphire_ring_thrown_away_gives_unlimited_blue_and_black_mana_and_fame_per_blue_spell():
+    """Sapphire Ring (thrown away): "unlimited blue and black mana this turn; Fame +1 per blue Spell cast this
+    turn"."""
+    st = spell(("sapphire_ring", "space_bending", "mana_claim"), ("green",), time="night",
+               deck=("rage",) * 6)
+    play(st, "sapphire_ring", "t-pw")
+    assert "sapphire_ring" in st["seats"][0]["removed"]
+    pick(st, "t-play:space_bending")
+    assert "t-pw:endless:blue/endless:black" in ids(st)
+    pick(st, "t-pw:endless:blue/endless:black")  # Time Bending with the Ring's mana
+    cast(st, "mana_claim")  # a second blue Spell, the Ring's mana again
+    pick(st, "fx:0>now")
+    assert st["seats"][0]["crystals"]["blue"] == 0 and st["turn"]["tokens"] == ["green"] * 3
+    fame = st["seats"][0]["fame"]
+    pick(st, "t-end")
+    assert st["seats"][0]["fame"] == fame + 2  # two blue Spells
+
+
+def test_ring_mana_black_only_at_night():
+    """Sapphire Ring: "unlimited blue and black mana" -- black still powers only a Spell's strong effect at night."""
+    st = spell(("sapphire_ring", "space_bending"), ("green",), time="day")
+    play(st, "sapphire_ring", "t-pw")
+    pick(st, "t-play:space_bending")
+    got = ids(st)
+    assert "t-basic:endless:blue" in got and not [i for i in got if i.startswith("t-pw")]

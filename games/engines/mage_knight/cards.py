@@ -935,7 +935,13 @@ def _free_recruit_do(state, seat, args, choice, events):
 
 
 def _endless_do(state, seat, args, choice, events):
-    state["turn"]["tokens"].extend([args[0]] * 3 + ["black"])
+    """A Ring thrown away: "unlimited <colour> and black mana this turn" (mana.sources_for offers it for every cost)
+    "; Fame +1 per <colour> Spell cast this turn" (counted at the end of the turn, endturn.py)."""
+    endless = state["turn"].setdefault("endless", [])
+    for c in (args[0], "black"):
+        if c not in endless:
+            endless.append(c)
+    state["turn"].setdefault("ring_fame", []).append(args[0])
 
 
 def _gem_pouch_do(state, seat, args, choice, events):
@@ -1948,7 +1954,9 @@ SPECIALS: dict[str, Special] = {
     "free_recruit": Special(lambda a: "recruit a Unit from the offer for free",
                             lambda st, se, a, ctx: not in_combat(st) and bool(_free_recruit_choices(st, se, a)),
                             _free_recruit_do, _free_recruit_choices),
-    "endless_mana": Special(lambda a: f"gain 3 {a[0]} mana tokens and a black one", _yes, _endless_do),
+    "endless_mana": Special(lambda a: f"unlimited {a[0]} and black mana this turn; Fame +1 for each {a[0]} Spell "
+                                      f"cast this turn", lambda st, se, a, ctx: a[0] not in st["turn"].get("ring_fame", ()),
+                            _endless_do),
     "gem_pouch": Special(lambda a: "roll a mana die twice: gain a crystal of each colour rolled (Fame +1 for black)",
                          _yes, _gem_pouch_do),
     "day_night_token": Special(lambda a: "gain a gold mana token by day or a black one at night", _yes,

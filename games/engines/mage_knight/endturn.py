@@ -259,6 +259,13 @@ def finish(state, seat: int, events: list) -> None:
     else:
         s["discard"] += s["play_area"]
     s["play_area"] = []
+    for colour in turn.get("ring_fame", []):  # a Ring thrown away: "Fame +1 per <colour> Spell cast this turn"
+        n = sum(1 for card, how in turn.get("played", []) if how != "sideways" and cards.CARDS[card].kind == "spell"
+                and cards.CARDS[card].colour == colour)
+        if n:
+            s["fame"] += n
+            events.append(Event(f"Seat {seat + 1} gains {n} Fame for {colour} Spells cast (Ring).", None,
+                                {"seat": seat, "fame": n}))
     for fame, reputation in turn.get("noble_earned", []):  # Noble Manners: "at end of turn if used in an interaction"
         s["fame"] += fame
         events.append(Event(f"Seat {seat + 1} gains {fame} Fame (Noble Manners).", None, {"seat": seat, "fame": fame}))

@@ -102,6 +102,9 @@ def sources_for(state, seat: int, need: str) -> list[str]:
     stolen = state["seats"][seat].get("tactic_die")
     if stolen and stands_for(stolen, need, time):
         out.append(f"stolen:{stolen}")  # the Mana Steal tactic's die, on top of the turn's one die
+    for colour in turn.get("endless", ()):  # a Ring thrown away: "unlimited <colour> and black mana this turn"
+        if stands_for(colour, need, time):
+            out.append(f"endless:{colour}")
     return out
 
 
@@ -129,6 +132,8 @@ def _take(state, seat, src):
     """Tentatively remove a source (for enumerating combinations); returns the undo."""
     kind, what = src.split(":")
     turn = state["turn"]
+    if kind == "endless":
+        return lambda: None  # unlimited: nothing is used up
     if kind == "token":
         turn["tokens"].remove(what)
         return lambda: turn["tokens"].append(what)
@@ -152,6 +157,9 @@ def pay(state, seat: int, src: str) -> str:
     """Spend one source for real; returns the colour it showed."""
     kind, what = src.split(":")
     turn = state["turn"]
+    if kind == "endless":
+        curse(state, seat, what)
+        return what
     if kind == "token":
         turn["tokens"].remove(what)
         curse(state, seat, what)
@@ -215,6 +223,8 @@ def label(state, src: str) -> str:
         return f"a {what} crystal"
     if kind == "stolen":
         return f"your stolen {what} die"
+    if kind == "endless":
+        return f"your Ring's unlimited {what} mana"
     return f"the {state['source']['dice'][int(what)]} die"
 
 

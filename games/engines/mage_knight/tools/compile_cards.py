@@ -96,14 +96,10 @@ SIMPLIFIED: dict[str, tuple[str, str, str]] = {
     "wings_of_wind": ("special flight", "special wings_of_night", ""),
     "snowstorm": ("ranged 5 ice", "wound 1 + siege 8 ice", ""),
     # artifacts (powered = thrown away)
-    "sapphire_ring": ("mana blue + crystal blue + fame 1", "special endless_mana blue",
-                      "powered: 3 blue and 1 black tokens stand for 'unlimited' mana; no Fame per Spell"),
-    "emerald_ring": ("mana green + crystal green + fame 1", "special endless_mana green",
-                     "powered: 3 green and 1 black tokens stand for 'unlimited' mana; no Fame per Spell"),
-    "ruby_ring": ("mana red + crystal red + fame 1", "special endless_mana red",
-                  "powered: 3 red and 1 black tokens stand for 'unlimited' mana; no Fame per Spell"),
-    "diamond_ring": ("mana white + crystal white + fame 1", "special endless_mana white",
-                     "powered: 3 white and 1 black tokens stand for 'unlimited' mana; no Fame per Spell"),
+    "sapphire_ring": ("mana blue + crystal blue + fame 1", "special endless_mana blue", ""),
+    "emerald_ring": ("mana green + crystal green + fame 1", "special endless_mana green", ""),
+    "ruby_ring": ("mana red + crystal red + fame 1", "special endless_mana red", ""),
+    "diamond_ring": ("mana white + crystal white + fame 1", "special endless_mana white", ""),
     "amulet_of_darkness": ("mana any", "mana any + mana any + mana any", "the terrain/black-by-day changes "
                            "are not applied"),
     "amulet_of_the_sun": ("mana gold", "mana gold + mana gold + mana gold",
