@@ -347,3 +347,24 @@ def test_ring_mana_black_only_at_night():
     pick(st, "t-play:space_bending")
     got = ids(st)
     assert "t-basic:endless:blue" in got and not [i for i in got if i.startswith("t-pw")]
+
+
+# ---------------------------------------------------------------- Endless Gem Pouch
+
+def test_endless_gem_pouch_gold_roll_is_a_crystal_of_your_choice():
+    """Endless Gem Pouch: "roll a mana die twice: crystal of each rolled colour (gold = your choice, black = Fame +1
+    instead)"."""
+    from games.engines.mage_knight import mana as mana_mod
+    from tests.engines.test_mk_turn import started
+    st = started(hand=("endless_gem_pouch",), crystals={"red": 2})
+    faces = iter(["gold", "gold"])
+    real = mana_mod.roll
+    mana_mod.roll = lambda state: next(faces)
+    try:
+        play(st, "endless_gem_pouch", "t-basic")
+    finally:
+        mana_mod.roll = real
+    assert _choices(st)[0] in ("fx:blue", "fx:green", "fx:white") and "fx:red" in _choices(st)  # fewest first
+    pick(st, "fx:red")
+    pick(st, "fx:white")
+    assert st["seats"][0]["crystals"] == {"red": 3, "blue": 0, "green": 0, "white": 1}

@@ -950,10 +950,18 @@ def _gem_pouch_do(state, seat, args, choice, events):
         face = mana.roll(state)
         if face == "black":
             s["fame"] += 1
+        elif face == "gold":  # "gold = your choice": a pick after the rolls
+            state["turn"]["queue"].insert(0, ["atom", "special", "gem_gold"])
         else:
-            colour = face if face in mana.BASIC else min(mana.BASIC, key=lambda c: s["crystals"][c])
-            mana.crystal_gain(s, colour, state["turn"])
+            mana.crystal_gain(s, face, state["turn"])
         events.append(Event(f"{hero_name(state, seat)} rolls {face}.", None, {"seat": seat}))
+
+
+def _gem_gold_choices(state, seat, args):
+    """Endless Gem Pouch, a gold roll: a crystal of the colour chosen (the colours held fewest of first)."""
+    cr = state["seats"][seat]["crystals"]
+    return [(c, f"a {c} crystal" + (" (you hold 3: a token instead)" if cr[c] >= mana.CRYSTAL_MAX else ""))
+            for c in sorted(mana.BASIC, key=lambda c: cr[c])]
 
 
 def _day_night_token(state, seat, args, choice, events):
@@ -1957,8 +1965,11 @@ SPECIALS: dict[str, Special] = {
     "endless_mana": Special(lambda a: f"unlimited {a[0]} and black mana this turn; Fame +1 for each {a[0]} Spell "
                                       f"cast this turn", lambda st, se, a, ctx: a[0] not in st["turn"].get("ring_fame", ()),
                             _endless_do),
-    "gem_pouch": Special(lambda a: "roll a mana die twice: gain a crystal of each colour rolled (Fame +1 for black)",
+    "gem_pouch": Special(lambda a: "roll a mana die twice: gain a crystal of each colour rolled (gold: of your choice; "
+                                   "Fame +1 for black)",
                          _yes, _gem_pouch_do),
+    "gem_gold": Special(lambda a: "a crystal of the colour you choose", _yes,
+                        lambda st, se, a, ch, ev: mana.crystal_gain(st["seats"][se], ch, st["turn"]), _gem_gold_choices),
     "day_night_token": Special(lambda a: "gain a gold mana token by day or a black one at night", _yes,
                                _day_night_token),
     "wound_self": Special(lambda a: "the Unit is wounded", lambda *a: False, _wound_self),

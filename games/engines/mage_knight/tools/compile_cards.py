@@ -113,7 +113,7 @@ SIMPLIFIED: dict[str, tuple[str, str, str]] = {
     "endless_bag_of_gold": ("influence 4 + fame 2", "influence 9 + fame 3", ""),
     "endless_gem_pouch": ("special gem_pouch", "mana red + mana blue + mana green + mana white + special "
                           "day_night_token",
-                          "basic: a gold roll gives a crystal of the colour you hold fewest of (no pick)"),
+                          ""),
     "golden_grail": ("heal 2 + fame 2", "heal 6 + draw 2", "Fame (draws) are given at once, not per healed Wound"),
     "horn_of_wrath": ("siege 5 + special risk_wound 1", "siege 5 + siege 5 + special risk_wound 5",
                       "powered: always the full +5 with five dice rolled (no smaller bonus)"),
