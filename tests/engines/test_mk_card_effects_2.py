@@ -368,3 +368,43 @@ def test_endless_gem_pouch_gold_roll_is_a_crystal_of_your_choice():
     pick(st, "fx:red")
     pick(st, "fx:white")
     assert st["seats"][0]["crystals"] == {"red": 3, "blue": 0, "green": 0, "white": 1}
+
+
+# ---------------------------------------------------------------- the Amulets
+
+def test_amulet_of_the_sun_at_night_makes_gold_usable_and_forests_cost_three():
+    """Amulet of the Sun: "gain a gold mana token; at Night also: forests cost 3, gold mana usable, fortified-site
+    garrisons and ruins revealed as by Day"."""
+    from games.engines.mage_knight import turn
+    from tests.engines.test_mk_turn import started
+    ruins = cell("plains", "ancient_ruins", ruins={"id": "1", "face_up": False})
+    st = started(hand=("amulet_of_the_sun", "march"), time="night", dice=(),
+                 hexes={"1,0": cell("forest"), "0,1": ruins})
+    assert turn.move_cost(st, "1,0") == 5
+    play(st, "amulet_of_the_sun", "t-basic")
+    assert st["turn"]["tokens"] == ["gold"] and turn.move_cost(st, "1,0") == 3
+    assert st["map"]["hexes"]["0,1"]["ruins"]["face_up"]
+    pick(st, "t-play:march")
+    assert "t-pw:token:gold" in ids(st)  # gold pays for green at Night now
+
+
+def test_amulet_of_the_sun_by_day_is_only_the_token():
+    """Amulet of the Sun: "at Night also" -- by Day only the gold token."""
+    from games.engines.mage_knight import turn
+    from tests.engines.test_mk_turn import started
+    st = started(hand=("amulet_of_the_sun",), hexes={"1,0": cell("desert")})
+    play(st, "amulet_of_the_sun", "t-basic")
+    assert "amulet" not in st["turn"] and "terrain" not in st["turn"]
+
+
+def test_amulet_of_darkness_by_day_black_mana_powers_a_spell():
+    """Amulet of Darkness: "gain a mana token of any colour; by Day also: deserts cost 3 and black mana usable as
+    at Night"."""
+    from games.engines.mage_knight import turn
+    from tests.engines.test_mk_turn import started
+    st = started(hand=("amulet_of_darkness", "space_bending"), dice=(), crystals={"blue": 1},
+                 hexes={"1,0": cell("desert")})
+    play(st, "amulet_of_darkness", "t-basic", "fx:5")  # a black token
+    assert turn.move_cost(st, "1,0") == 3
+    pick(st, "t-play:space_bending")
+    assert "t-pw:crystal:blue/token:black" in ids(st) or "t-pw:token:black/crystal:blue" in ids(st)

@@ -964,6 +964,30 @@ def _gem_gold_choices(state, seat, args):
             for c in sorted(mana.BASIC, key=lambda c: cr[c])]
 
 
+AMULET_TIME = {"sun": "night", "dark": "day"}  # when each Amulet's extra rules apply
+
+
+def _amulet_do(state, seat, args, choice, events):
+    """Amulet of the Sun, at Night: "forests cost 3, gold mana usable, fortified-site garrisons and ruins revealed as
+    by Day"; Amulet of Darkness, by Day: "deserts cost 3 and black mana usable as at Night" (mana.time_for)."""
+    from . import hexmap
+    kind = args[0]
+    turn = state["turn"]
+    if state["time"] != AMULET_TIME[kind] or turn.get("amulet") == kind:
+        return
+    turn["amulet"] = kind
+    turn.setdefault("terrain", []).append(["set", "forest" if kind == "sun" else "desert", 3])
+    if kind == "sun":
+        pos = state["seats"][seat].get("pos")
+        events += hexmap.reveal_ruins_at_day(state["map"])
+        if pos:
+            events += hexmap.reveal_garrisons_near(state["map"], pos, "day")
+    events.append(Event(f"{hero_name(state, seat)}: " + (
+        "this turn forests cost 3, gold mana is usable and sites are revealed as by Day (Amulet of the Sun)."
+        if kind == "sun" else "this turn deserts cost 3 and black mana is usable as at Night (Amulet of Darkness)."),
+        None, {"seat": seat}))
+
+
 def _day_night_token(state, seat, args, choice, events):
     state["turn"]["tokens"].append("gold" if state["time"] == "day" else "black")
 
@@ -1970,6 +1994,10 @@ SPECIALS: dict[str, Special] = {
                          _yes, _gem_pouch_do),
     "gem_gold": Special(lambda a: "a crystal of the colour you choose", _yes,
                         lambda st, se, a, ch, ev: mana.crystal_gain(st["seats"][se], ch, st["turn"]), _gem_gold_choices),
+    "amulet": Special(lambda a: ("at Night also: this turn forests cost 3, gold mana is usable and fortified sites' "
+                                 "defenders and ruins are revealed as by Day") if a[0] == "sun" else
+                      "by Day also: this turn deserts cost 3 and black mana is usable as at Night",
+                      lambda *a: False, _amulet_do),
     "day_night_token": Special(lambda a: "gain a gold mana token by day or a black one at night", _yes,
                                _day_night_token),
     "wound_self": Special(lambda a: "the Unit is wounded", lambda *a: False, _wound_self),

@@ -83,27 +83,37 @@ def dice_left(state) -> int:
     return turn.get("dice_allowed", 1) - turn.get("dice_used", 0)
 
 
+def time_for(state, mana: str) -> str:
+    """The time of day a mana is judged by: Amulet of the Sun makes gold usable at Night as by Day, Amulet of Darkness
+    black usable by Day as at Night (``turn["amulet"]``)."""
+    amulet = (state.get("turn") or {}).get("amulet")
+    if mana == "gold" and amulet == "sun":
+        return "day"
+    if mana == "black" and amulet == "dark":
+        return "night"
+    return state["time"]
+
+
 def sources_for(state, seat: int, need: str) -> list[str]:
     """Every distinct way to pay one mana of ``need`` now (cheapest-to-lose first: tokens, dice, crystals)."""
-    time = state["time"]
     turn = state["turn"]
     out: list[str] = []
     for colour in dict.fromkeys(turn["tokens"]):
-        if stands_for(colour, need, time):
+        if stands_for(colour, need, time_for(state, colour)):
             out.append(f"token:{colour}")
     if dice_left(state) > 0:
         seen = set()
         for i, d in enumerate(state["source"]["dice"]):
-            if i not in state["source"]["taken"] and d not in seen and stands_for(d, need, time):
+            if i not in state["source"]["taken"] and d not in seen and stands_for(d, need, time_for(state, d)):
                 seen.add(d)
                 out.append(f"die:{i}")
     if need in BASIC and state["seats"][seat]["crystals"].get(need, 0) > 0:
         out.append(f"crystal:{need}")
     stolen = state["seats"][seat].get("tactic_die")
-    if stolen and stands_for(stolen, need, time):
+    if stolen and stands_for(stolen, need, time_for(state, stolen)):
         out.append(f"stolen:{stolen}")  # the Mana Steal tactic's die, on top of the turn's one die
     for colour in turn.get("endless", ()):  # a Ring thrown away: "unlimited <colour> and black mana this turn"
-        if stands_for(colour, need, time):
+        if stands_for(colour, need, time_for(state, colour)):
             out.append(f"endless:{colour}")
     return out
 

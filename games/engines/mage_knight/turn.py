@@ -274,7 +274,7 @@ def card_modes(state, seat: int, card_id: str) -> list[tuple[str, str]]:
                 if cards.usable_after_paying(state, seat, card.basic, combo, ctx):
                     out.append(("t-basic:" + "/".join(combo),
                                 f"{cards.describe(card.basic)}, paying with {mana.labels(state, combo)}"))
-        if power_ok and state["time"] == "night":
+        if power_ok and (state["time"] == "night" or state["turn"].get("amulet") == "dark"):  # Amulet of Darkness
             for combo in mana.payments(state, seat, [card.colour, "black"]):
                 if cards.usable_after_paying(state, seat, card.powered, combo, ctx):
                     out.append(("t-pw:" + "/".join(combo), f"powered: {cards.describe(card.powered)}, paying "
@@ -369,6 +369,11 @@ def unit_abilities(unit_id: str) -> list[tuple[list | None, str | None]]:
                 parsed.append((None, colour))
         _UNIT_CACHE[unit_id] = parsed
     return _UNIT_CACHE[unit_id]
+
+
+def reveal_time(state) -> str:
+    """Amulet of the Sun at Night: "fortified-site garrisons and ruins revealed as by Day"."""
+    return "day" if (state.get("turn") or {}).get("amulet") == "sun" else state["time"]
 
 
 def move_cost(state, key: str) -> int | None:
@@ -660,7 +665,7 @@ def move(state, seat: int, dest: str, events: list) -> None:
     turn["moved_from"].append(src)
     s["pos"] = dest
     events.append(Event(f"Seat {seat + 1} moves to {dest}.", None, {"seat": seat, "to": dest}))
-    events += hexmap.reveal_garrisons_near(m, dest, state["time"])
+    events += hexmap.reveal_garrisons_near(m, dest, reveal_time(state))
     # "You are attacked if your move takes you between spaces adjacent to a Rampaging Enemy."
     tokens = []
     for h in ([] if turn.get("bending") else hexmap.provoking(m, src, dest)):  # Space Bending: "no provoking"
@@ -679,7 +684,7 @@ def jump(state, seat: int, dest: str, events: list, by: str, assault: bool = Fal
     turn["moved_from"].append(src)
     s["pos"] = dest
     events.append(Event(f"Seat {seat + 1} moves to {dest} ({by}).", None, {"seat": seat, "to": dest, "by": by}))
-    events += hexmap.reveal_garrisons_near(state["map"], dest, state["time"])
+    events += hexmap.reveal_garrisons_near(state["map"], dest, reveal_time(state))
     arrive(state, seat, src, dest, [], events)
     if assault and state.get("combat") is not None:
         state["combat"]["site_unfortified"] = True  # as Demolish: the site's fortification is ignored
@@ -740,7 +745,7 @@ def explore(state, seat: int, centre: str, events: list) -> None:
         def draw_ruins():
             pile = state["ruins"]["pile"]
             return pile.pop() if pile else None
-    _, evs = hexmap.explore(state["map"], centre, rng, draw_enemy, state["time"], draw_ruins)
+    _, evs = hexmap.explore(state["map"], centre, rng, draw_enemy, reveal_time(state), draw_ruins)
     state["rng"] = rng.state
     events += evs
     s["fame"] += FAME_PER_TILE
@@ -753,7 +758,7 @@ def explore(state, seat: int, centre: str, events: list) -> None:
             deck = state["decks"].get("advanced") or []
             for _ in range(min(int(e.data.get("advanced_actions", 1)), len(deck))):
                 state.setdefault("offers", {}).setdefault("monastery", []).append(deck.pop())
-    events += hexmap.reveal_garrisons_near(state["map"], s["pos"], state["time"])
+    events += hexmap.reveal_garrisons_near(state["map"], s["pos"], reveal_time(state))
 
 
 # ---------------------------------------------------------------- actions that start a combat

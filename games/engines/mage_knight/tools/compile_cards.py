@@ -100,10 +100,8 @@ SIMPLIFIED: dict[str, tuple[str, str, str]] = {
     "emerald_ring": ("mana green + crystal green + fame 1", "special endless_mana green", ""),
     "ruby_ring": ("mana red + crystal red + fame 1", "special endless_mana red", ""),
     "diamond_ring": ("mana white + crystal white + fame 1", "special endless_mana white", ""),
-    "amulet_of_darkness": ("mana any", "mana any + mana any + mana any", "the terrain/black-by-day changes "
-                           "are not applied"),
-    "amulet_of_the_sun": ("mana gold", "mana gold + mana gold + mana gold",
-                          "the night-time changes are not applied (a gold token is still unusable at night)"),
+    "amulet_of_darkness": ("mana any + special amulet dark", "mana any + mana any + mana any + special amulet dark", ""),
+    "amulet_of_the_sun": ("mana gold + special amulet sun", "mana gold + mana gold + mana gold + special amulet sun", ""),
     "banner_of_courage": ("special banner courage", "special ready_all_units", ""),
     "banner_of_fear": ("block 4", "block 4 + block 4",
                        "banners are not attached; cancelling attacks becomes Block"),
