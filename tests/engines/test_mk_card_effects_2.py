@@ -408,3 +408,65 @@ def test_amulet_of_darkness_by_day_black_mana_powers_a_spell():
     assert turn.move_cost(st, "1,0") == 3
     pick(st, "t-play:space_bending")
     assert "t-pw:crystal:blue/token:black" in ids(st) or "t-pw:token:black/crystal:blue" in ids(st)
+
+
+# ---------------------------------------------------------------- Mana Storm
+
+def test_mana_storm_powered_rerolls_and_black_gold_dice_are_any_colour():
+    """Mana Storm powered: "reroll all Source dice; you may use 3 extra dice and black/gold dice count as any basic
+    colour this turn"."""
+    from games.engines.mage_knight import mana as mana_mod
+    from tests.engines.test_mk_turn import started
+    st = started(hand=("mana_storm", "march", "rage", "promise"), dice=("white", "red", "red", "red"),
+                 time="night")
+    faces = iter(["black", "gold", "blue"])
+    real = mana_mod.roll
+    mana_mod.roll = lambda state: next(faces)
+    try:
+        play(st, "mana_storm", "t-pw:die:0")
+    finally:
+        mana_mod.roll = real
+    assert st["source"]["dice"] == ["white", "black", "gold", "blue"]  # the free dice rerolled
+    pick(st, "t-play:march")
+    assert "t-pw:die:1" in ids(st) and "t-pw:die:2" in ids(st)  # black and gold as green, at Night
+    pick(st, "t-pw:die:1")
+    play(st, "promise", "t-pw:die:2")  # a third die this turn (white)
+    assert st["turn"]["dice_used"] == 3 and st["turn"]["pool"]["move"] == 4
+
+
+# ---------------------------------------------------------------- Energy Flow / Energy Steal
+
+def _energy_game(time="night"):
+    from tests.engines.test_mk_turn import started
+    st = started(hand=("energy_flow",), dice=("black",) if time == "night" else ("green",), time=time, players=3,
+                 crystals={"green": 1} if time == "night" else None)
+    st["seats"][0]["units"] = [{"id": "peasants", "ready": False, "wounded": False, "uid": 1}]
+    st["seats"][1]["units"] = [{"id": "guardian_golems", "ready": True, "wounded": False, "uid": 2},
+                               {"id": "amotep_freezers", "ready": True, "wounded": False, "uid": 3}]
+    st["seats"][2]["units"] = [{"id": "amotep_freezers", "ready": True, "wounded": False, "uid": 4}]
+    return st
+
+
+def test_energy_flow_readies_a_unit_and_may_spend_another_players_low_unit():
+    """Energy Flow: "ready a Unit; if you do, you may spend one level I-II Unit of each other player"."""
+    st = _energy_game(time="day")
+    cast(st, "energy_flow")
+    assert st["seats"][0]["units"][0]["ready"]
+    assert _choices(st) == ["fx:1>none", "fx:1>2"]  # level III Freezers are out of reach; Seat 3 has none
+    ev = pick(st, "fx:1>2")
+    assert not st["seats"][1]["units"][0]["ready"] and st["seats"][1]["units"][1]["ready"]
+    assert any("spends Seat 2's Guardian Golems" in e.text for e in ev)  # public
+    assert st["turn"]["queue"] == [] and st["turn"]["pending"] is None
+
+
+def test_energy_steal_reaches_level_three_units_of_each_other_player():
+    """Energy Steal: "ready and heal a Unit; may spend one level I-III Unit of each other player"."""
+    st = _energy_game()
+    st["seats"][0]["units"][0]["wounded"] = True
+    cast(st, "energy_flow", powered=True)
+    assert not st["seats"][0]["units"][0]["wounded"] and st["seats"][0]["units"][0]["ready"]
+    assert _choices(st) == ["fx:1>none", "fx:1>2", "fx:1>3"]
+    pick(st, "fx:1>none")
+    assert _choices(st) == ["fx:2>none", "fx:2>4"]  # then the next player
+    pick(st, "fx:2>4")
+    assert not st["seats"][2]["units"][0]["ready"] and all(u["ready"] for u in st["seats"][1]["units"])

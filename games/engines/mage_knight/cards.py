@@ -717,6 +717,51 @@ def _ready_do(state, seat, args, choice, events):
     for u in _units(state, seat):
         if str(u["uid"]) == choice:
             u["ready"] = True
+            state["turn"]["readied"] = True  # Energy Flow: "if you do"
+
+
+def _energy_seats(state, seat, max_level):
+    """Other seats (in seat order after the caster) with a ready Unit of level ``max_level`` or lower, not asked."""
+    asked = state["turn"].get("energy_asked", [])
+    n = len(state["seats"])
+    out = []
+    for k in range(1, n):
+        o = (seat + k) % n
+        if o in asked:
+            continue
+        units = [u for u in state["seats"][o]["units"] if u["ready"] and not u.get("wounded")
+                 and unit_level(u["id"]) <= max_level]
+        if units:
+            out.append((o, units))
+    return out
+
+
+def _energy_choices(state, seat, args):
+    """Energy Flow: "if you do, you may spend one level I-II Unit of each other player" (Energy Steal: I-III), one
+    seat at a time, "spend none" first (the default)."""
+    if args[1] and not state["turn"].get("readied"):
+        return []
+    found = _energy_seats(state, seat, args[0])
+    if not found:
+        return []
+    o, units = found[0]
+    return [(f"{o}>none", f"leave Seat {o + 1}'s Units ready")] + [
+        (f"{o}>{u['uid']}", f"spend Seat {o + 1}'s {unit_name(u['id'])}") for u in units]
+
+
+def _energy_do(state, seat, args, choice, events):
+    other, _, uid = choice.partition(">")
+    o = int(other)
+    state["turn"].setdefault("energy_asked", []).append(o)
+    if uid != "none":
+        u = next(u for u in state["seats"][o]["units"] if str(u["uid"]) == uid)
+        u["ready"] = False
+        events.append(Event(f"{hero_name(state, seat)} spends Seat {o + 1}'s {unit_name(u['id'])} (Energy "
+                            + ("Flow" if args[1] else "Steal") + ").", None, {"seat": seat, "spent": [o, u["uid"]]}))
+    if _energy_choices(state, seat, args):
+        state["turn"]["queue"].insert(0, ["atom", "special", "energy_spend", *args])
+    else:
+        state["turn"].pop("energy_asked", None)
 
 
 def _ready_all(state, seat, args, choice, events):
@@ -828,6 +873,18 @@ def _storm_choices(state, seat, args):
             seen.add(d)
             out.append((str(i), f"the {d} die"))
     return out
+
+
+def _storm_powered_do(state, seat, args, choice, events):
+    """Mana Storm powered: "reroll all Source dice; you may use 3 extra dice and black/gold dice count as any basic
+    colour this turn" (the dice already taken this turn are rerolled when they come back)."""
+    turn = state["turn"]
+    for i in _free_dice(state):
+        state["source"]["dice"][i] = mana.roll(state)
+    turn["dice_allowed"] = turn.get("dice_allowed", 1) + 3
+    turn["storm"] = True
+    events.append(Event(f"{hero_name(state, seat)} rerolls the Source: " + ", ".join(
+        state["source"]["dice"][i] for i in _free_dice(state)) + " (Mana Storm).", None, {"seat": seat}))
 
 
 def _storm_do(state, seat, args, choice, events):
@@ -1897,6 +1954,9 @@ SPECIALS: dict[str, Special] = {
     "ready_unit": Special(lambda a: f"ready a Unit of level {ROMAN[a[0]]} or lower",
                           lambda st, se, a, ctx: bool(_spent_units(st, se, a[0])),
                           _ready_do, _ready_choices),
+    "energy_spend": Special(lambda a: f"you may spend one ready Unit of level {ROMAN[a[0]]} or lower of each other "
+                                      f"player" + (" if you readied a Unit" if a[1] else ""),
+                            lambda *a: False, _energy_do, _energy_choices),
     "ready_all_units": Special(lambda a: "ready all your Units",
                                lambda st, se, a, ctx: not in_combat(st) and any(not u["ready"] for u in _units(st, se)),
                                _ready_all),
@@ -1967,6 +2027,8 @@ SPECIALS: dict[str, Special] = {
                              _recruit_bonus(1, 1)),
     "mana_storm": Special(lambda a: "gain a crystal of a Source die's colour, then reroll that die",
                           lambda st, se, a, ctx: bool(_storm_choices(st, se, a)), _storm_do, _storm_choices),
+    "mana_storm_powered": Special(lambda a: "reroll all Source dice; this turn you may use 3 more dice and black and "
+                                            "gold dice count as any basic colour", _yes, _storm_powered_do),
     "mana_bolt": Special(lambda a: f"pay a mana: blue for Attack {a[0]} (ice), red for Attack {a[0] - 1} "
                                    f"(cold fire), white for Ranged Attack {a[0] - 2} (ice) or green for Siege "
                                    f"Attack {a[0] - 3} (ice)",

@@ -104,7 +104,9 @@ def sources_for(state, seat: int, need: str) -> list[str]:
     if dice_left(state) > 0:
         seen = set()
         for i, d in enumerate(state["source"]["dice"]):
-            if i not in state["source"]["taken"] and d not in seen and stands_for(d, need, time_for(state, d)):
+            if i not in state["source"]["taken"] and d not in seen and (
+                    stands_for(d, need, time_for(state, d))
+                    or (turn.get("storm") and d in ("gold", "black") and need in BASIC)):  # Mana Storm powered
                 seen.add(d)
                 out.append(f"die:{i}")
     if need in BASIC and state["seats"][seat]["crystals"].get(need, 0) > 0:
