@@ -470,3 +470,49 @@ def test_energy_steal_reaches_level_three_units_of_each_other_player():
     assert _choices(st) == ["fx:2>none", "fx:2>4"]  # then the next player
     pick(st, "fx:2>4")
     assert not st["seats"][2]["units"][0]["ready"] and all(u["ready"] for u in st["seats"][1]["units"])
+
+
+# ---------------------------------------------------------------- in real games
+
+NEW_CARDS = ("space_bending", "underground_travel", "wings_of_wind", "mana_claim", "mana_storm", "blood_ritual",
+             "song_of_wind", "restoration", "sapphire_ring", "emerald_ring", "ruby_ring", "diamond_ring",
+             "amulet_of_darkness", "amulet_of_the_sun", "endless_gem_pouch", "energy_flow")
+
+
+def test_random_games_with_these_cards_keep_the_invariants_and_secrets():
+    """Every seat starts with some of these cards in its deed deck and a Unit: random games still end, card
+    conservation holds at every step (Time Bending's set-aside card included) and no view carries a secret."""
+    import json
+
+    from games.engines.bots import RandomBot, play as play_game
+    from games.engines.mage_knight import interaction
+    from games.engines.mage_knight.engine import MageKnightEngine
+    from tests.engines.test_mk_view import scramble
+    e = MageKnightEngine()
+    for seed in range(12):
+        players = 1 + seed % 4
+        s = e.new_game(players=players, options={}, seed=seed)
+        for k, c in enumerate(NEW_CARDS):
+            me = s["seats"][k % players]
+            for where in (s["decks"]["advanced"], s["decks"]["spells"], s["decks"]["artifacts"],
+                          s["offers"]["advanced"], s["offers"]["spells"]):
+                if c in where:
+                    where.remove(c)
+                    me["deck"].append(c)
+                    break
+        for i in range(players):
+            if s["offers"]["units"]:
+                interaction.add_unit(s, i, s["offers"]["units"][0], [])
+        steps = [0]
+
+        def on_step(state):
+            assert invariants.check(state) == [], seed
+            steps[0] += 1
+            if steps[0] % 25 == 0:
+                for viewer in [None, *range(players)]:
+                    keep = -1 if viewer is None else viewer
+                    assert json.dumps(e.view(state, viewer), sort_keys=True) == \
+                        json.dumps(e.view(scramble(state, keep), viewer), sort_keys=True), (seed, viewer)
+
+        play_game(e, s, [RandomBot(seed * 10 + i) for i in range(players)], on_step, max_decisions=20_000)
+        assert s["over"], seed
