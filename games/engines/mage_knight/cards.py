@@ -316,8 +316,10 @@ def wounds_in_hand(seat_state) -> int:
 def atom_usable(state, seat: int, tree: list, ctx: dict) -> bool:
     kind = tree[1]
     turn = state["turn"]
-    if kind == "move":  # in combat: Agility's conversion into Attack
-        return bool(agility_kinds(state)) if in_combat(state) else not turn.get("acted")
+    if kind == "move":  # in combat: Agility's conversion into Attack, or paying Wings of Night's further enemies
+        if in_combat(state):
+            return bool(agility_kinds(state)) or wings_cost(state) is not None
+        return not turn.get("acted")
     if kind == "influence":  # of use for an interaction, which is the turn's action; in combat: Diplomacy's Block
         if in_combat(state):
             return diplomacy_open(state)
@@ -721,6 +723,51 @@ def _ready_do(state, seat, args, choice, events):
     for u in _units(state, seat):
         if str(u["uid"]) == choice:
             u["ready"] = True
+            state["turn"]["readied"] = True  # Energy Flow: "if you do"
+
+
+def _energy_seats(state, seat, max_level):
+    """Other seats (in seat order after the caster) with a ready Unit of level ``max_level`` or lower, not asked."""
+    asked = state["turn"].get("energy_asked", [])
+    n = len(state["seats"])
+    out = []
+    for k in range(1, n):
+        o = (seat + k) % n
+        if o in asked:
+            continue
+        units = [u for u in state["seats"][o]["units"] if u["ready"] and not u.get("wounded")
+                 and unit_level(u["id"]) <= max_level]
+        if units:
+            out.append((o, units))
+    return out
+
+
+def _energy_choices(state, seat, args):
+    """Energy Flow: "if you do, you may spend one level I-II Unit of each other player" (Energy Steal: I-III), one
+    seat at a time, "spend none" first (the default)."""
+    if args[1] and not state["turn"].get("readied"):
+        return []
+    found = _energy_seats(state, seat, args[0])
+    if not found:
+        return []
+    o, units = found[0]
+    return [(f"{o}>none", f"leave Seat {o + 1}'s Units ready")] + [
+        (f"{o}>{u['uid']}", f"spend Seat {o + 1}'s {unit_name(u['id'])}") for u in units]
+
+
+def _energy_do(state, seat, args, choice, events):
+    other, _, uid = choice.partition(">")
+    o = int(other)
+    state["turn"].setdefault("energy_asked", []).append(o)
+    if uid != "none":
+        u = next(u for u in state["seats"][o]["units"] if str(u["uid"]) == uid)
+        u["ready"] = False
+        events.append(Event(f"{hero_name(state, seat)} spends Seat {o + 1}'s {unit_name(u['id'])} (Energy "
+                            + ("Flow" if args[1] else "Steal") + ").", None, {"seat": seat, "spent": [o, u["uid"]]}))
+    if _energy_choices(state, seat, args):
+        state["turn"]["queue"].insert(0, ["atom", "special", "energy_spend", *args])
+    else:
+        state["turn"].pop("energy_asked", None)
 
 
 def _ready_all(state, seat, args, choice, events):
@@ -834,6 +881,18 @@ def _storm_choices(state, seat, args):
     return out
 
 
+def _storm_powered_do(state, seat, args, choice, events):
+    """Mana Storm powered: "reroll all Source dice; you may use 3 extra dice and black/gold dice count as any basic
+    colour this turn" (the dice already taken this turn are rerolled when they come back)."""
+    turn = state["turn"]
+    for i in _free_dice(state):
+        state["source"]["dice"][i] = mana.roll(state)
+    turn["dice_allowed"] = turn.get("dice_allowed", 1) + 3
+    turn["storm"] = True
+    events.append(Event(f"{hero_name(state, seat)} rerolls the Source: " + ", ".join(
+        state["source"]["dice"][i] for i in _free_dice(state)) + " (Mana Storm).", None, {"seat": seat}))
+
+
 def _storm_do(state, seat, args, choice, events):
     i = int(choice)
     mana.crystal_gain(state["seats"][seat], state["source"]["dice"][i], state["turn"])
@@ -864,14 +923,67 @@ def _bolt_do(state, seat, args, choice, events):
     add_pool(state["turn"], kind, args[0] - minus, elem)
 
 
+def _claim_choices(state, seat, args):
+    """Mana Claim: "take a basic-coloured Source die until end of Round: gain 3 tokens of its colour now, or 1 token
+    each turn for the rest of the Round" -- both ways for each colour, 3 now first (the default)."""
+    out = []
+    for i, lab in _storm_choices(state, seat, args):
+        c = state["source"]["dice"][int(i)]
+        out.append((f"{i}>now", f"take {lab}: 3 {c} mana tokens now"))
+        out.append((f"{i}>turns", f"take {lab}: 1 {c} mana token now and at the start of each of your turns this "
+                                  f"Round"))
+    return out
+
+
 def _claim_do(state, seat, args, choice, events):
-    state["turn"]["tokens"].extend([state["source"]["dice"][int(choice)]] * 3)
+    i, how = choice.split(">")
+    colour = mana.take_die_out(state, int(i))
+    each = how == "turns"
+    state["seats"][seat]["claimed"] = {"colour": colour, "each_turn": each, "curse": bool(args[0])}
+    state["turn"]["tokens"].extend([colour] * (1 if each else 3))
+    events.append(Event(f"{hero_name(state, seat)} takes the {colour} die from the Source until the end of the Round ("
+                        + ("Mana Curse" if args[0] else "Mana Claim") + ").", None,
+                        {"seat": seat, "claimed": colour, "each_turn": each, "curse": bool(args[0])}))
 
 
 def _restoration_do(state, seat, args, choice, events):
     pos = state["seats"][seat].get("pos")
     terrain = state["map"]["hexes"].get(pos, {}).get("terrain") if pos else None
     heal(state, seat, 5 if terrain == "forest" else 3, events)
+
+
+def _in_forest(state, seat) -> bool:
+    pos = state["seats"][seat].get("pos")
+    return bool(pos) and state["map"]["hexes"].get(pos, {}).get("terrain") == "forest"
+
+
+def _budget_left(state, seat, args) -> int:
+    turn = state["turn"]
+    return turn["rebirth_left"] if "rebirth_left" in turn else (args[1] if _in_forest(state, seat) else args[0])
+
+
+def _budget_choices(state, seat, args):
+    """Rebirth: "ready Units with total level up to 3 (5 in forest)" -- one Unit a pick while the levels left allow,
+    then "ready no more"."""
+    left = _budget_left(state, seat, args)
+    units = [(str(u["uid"]), f"ready {unit_name(u['id'])} (level {unit_level(u['id'])} of {left} left)")
+             for u in _spent_units(state, seat, left)]
+    return units + [("done", "ready no more Units")] if units else []
+
+
+def _budget_do(state, seat, args, choice, events):
+    turn = state["turn"]
+    left = _budget_left(state, seat, args)
+    if choice == "done":
+        turn.pop("rebirth_left", None)
+        return
+    u = next(u for u in _units(state, seat) if str(u["uid"]) == choice)
+    u["ready"] = True
+    turn["rebirth_left"] = left - unit_level(u["id"])
+    if _budget_choices(state, seat, args):
+        turn["queue"].insert(0, ["atom", "special", "ready_budget", *args])
+    else:
+        turn.pop("rebirth_left", None)
 
 
 def _free_recruit_choices(state, seat, args):
@@ -886,7 +998,13 @@ def _free_recruit_do(state, seat, args, choice, events):
 
 
 def _endless_do(state, seat, args, choice, events):
-    state["turn"]["tokens"].extend([args[0]] * 3 + ["black"])
+    """A Ring thrown away: "unlimited <colour> and black mana this turn" (mana.sources_for offers it for every cost)
+    "; Fame +1 per <colour> Spell cast this turn" (counted at the end of the turn, endturn.py)."""
+    endless = state["turn"].setdefault("endless", [])
+    for c in (args[0], "black"):
+        if c not in endless:
+            endless.append(c)
+    state["turn"].setdefault("ring_fame", []).append(args[0])
 
 
 def _gem_pouch_do(state, seat, args, choice, events):
@@ -895,10 +1013,42 @@ def _gem_pouch_do(state, seat, args, choice, events):
         face = mana.roll(state)
         if face == "black":
             s["fame"] += 1
+        elif face == "gold":  # "gold = your choice": a pick after the rolls
+            state["turn"]["queue"].insert(0, ["atom", "special", "gem_gold"])
         else:
-            colour = face if face in mana.BASIC else min(mana.BASIC, key=lambda c: s["crystals"][c])
-            mana.crystal_gain(s, colour, state["turn"])
+            mana.crystal_gain(s, face, state["turn"])
         events.append(Event(f"{hero_name(state, seat)} rolls {face}.", None, {"seat": seat}))
+
+
+def _gem_gold_choices(state, seat, args):
+    """Endless Gem Pouch, a gold roll: a crystal of the colour chosen (the colours held fewest of first)."""
+    cr = state["seats"][seat]["crystals"]
+    return [(c, f"a {c} crystal" + (" (you hold 3: a token instead)" if cr[c] >= mana.CRYSTAL_MAX else ""))
+            for c in sorted(mana.BASIC, key=lambda c: cr[c])]
+
+
+AMULET_TIME = {"sun": "night", "dark": "day"}  # when each Amulet's extra rules apply
+
+
+def _amulet_do(state, seat, args, choice, events):
+    """Amulet of the Sun, at Night: "forests cost 3, gold mana usable, fortified-site garrisons and ruins revealed as
+    by Day"; Amulet of Darkness, by Day: "deserts cost 3 and black mana usable as at Night" (mana.time_for)."""
+    from . import hexmap
+    kind = args[0]
+    turn = state["turn"]
+    if state["time"] != AMULET_TIME[kind] or turn.get("amulet") == kind:
+        return
+    turn["amulet"] = kind
+    turn.setdefault("terrain", []).append(["set", "forest" if kind == "sun" else "desert", 3])
+    if kind == "sun":
+        pos = state["seats"][seat].get("pos")
+        events += hexmap.reveal_ruins_at_day(state["map"])
+        if pos:
+            events += hexmap.reveal_garrisons_near(state["map"], pos, "day")
+    events.append(Event(f"{hero_name(state, seat)}: " + (
+        "this turn forests cost 3, gold mana is usable and sites are revealed as by Day (Amulet of the Sun)."
+        if kind == "sun" else "this turn deserts cost 3 and black mana is usable as at Night (Amulet of Darkness)."),
+        None, {"seat": seat}))
 
 
 def _day_night_token(state, seat, args, choice, events):
@@ -1616,6 +1766,24 @@ def _steal_do(state, seat, args, choice, events):
                         {"seat": seat, "card": card}))
 
 
+def _token_crystal_choices(state, seat, args):
+    """Blood Ritual powered (MKD: an optional mana-to-crystal conversion): one of the ``args[0]`` tokens just gained,
+    of a basic colour whose crystals are not at the cap."""
+    gained = state["turn"]["tokens"][-args[0]:]
+    cr = state["seats"][seat]["crystals"]
+    colours = [c for c in dict.fromkeys(gained) if c in mana.BASIC and cr[c] < mana.CRYSTAL_MAX]
+    if not colours:
+        return []
+    return [("keep", "keep the tokens")] + [(c, f"turn the {c} token into a {c} crystal") for c in colours]
+
+
+def _token_crystal_do(state, seat, args, choice, events):
+    if choice in mana.BASIC:
+        tokens = state["turn"]["tokens"]
+        del tokens[len(tokens) - 1 - tokens[::-1].index(choice)]
+        mana.crystal_gain(state["seats"][seat], choice, state["turn"])
+
+
 def _influence_ok(state, seat, args, ctx):
     return not in_combat(state)
 
@@ -1944,6 +2112,150 @@ def turn_effects(turn: dict | None) -> list[str]:
     return out
 
 
+# ---------------------------------------------------------------- moving by card: Space Bending, Underground Travel,
+# Wings of Wind (turn.py moves the hero: turn.jump); Time Bending (endturn.py); Wings of Night (combat's skip)
+
+UNDERGROUND_BARRED = ("lake", "swamp", "ocean")  # Underground Travel: "not into or through swamps/lakes"
+FLIGHT_MAX = 5  # Wings of Wind: "spend 1-5 Move points to fly that many revealed spaces"
+
+
+def may_move(state, seat) -> bool:
+    """Moving is open: outside combat, before the action, with the hero on the map."""
+    return not in_combat(state) and not state["turn"].get("acted") and bool(state["seats"][seat]["pos"])
+
+
+def _others_at(state, seat):
+    return [o["pos"] for i, o in enumerate(state["seats"]) if i != seat and o.get("pos")]
+
+
+def _bending_usable(state, seat, args, ctx):
+    return may_move(state, seat) and not state["turn"].get("bending")
+
+
+def _bending_do(state, seat, args, choice, events):
+    state["turn"]["bending"] = True
+    events.append(Event(f"{hero_name(state, seat)}: spaces 2 away count as adjacent this turn (Space Bending).",
+                        None, {"seat": seat}))
+
+
+def time_bending_open(state) -> bool:
+    """Time Bending's extra turn is still possible: no end of round announced, no final turns running."""
+    return state.get("end_announced_by") is None and state.get("final_turns") is None
+
+
+def _time_bending_usable(state, seat, args, ctx):
+    return time_bending_open(state) and not state["turn"].get("time_bend")
+
+
+def _time_bending_do(state, seat, args, choice, events):
+    state["turn"]["time_bend"] = True
+    events.append(Event(f"{hero_name(state, seat)} bends time: another turn follows this one (Time Bending).", None,
+                        {"seat": seat, "card": "space_bending"}))
+
+
+def underground_targets(state, seat, attack: bool) -> dict[str, int]:
+    """Underground Travel: "move up to 3 revealed spaces, not into or through swamps/lakes, ending on a safe space"
+    (Underground Attack: "must end on a fortified site", an unconquered keep or mage tower or an opponent's keep;
+    another player's space is not offered, as player-versus-player combat is not played): destination -> steps."""
+    from . import hexmap
+    from . import sites as site_facts
+    if not may_move(state, seat):
+        return {}
+    m = state["map"]
+    hexes = m["hexes"]
+    pos = state["seats"][seat]["pos"]
+
+    def passable(k):
+        return hexes[k]["terrain"] not in UNDERGROUND_BARRED
+    others = _others_at(state, seat)
+    out = {}
+    for k, d in hexmap.reach(m, pos, 3, passable).items():
+        h = hexes[k]
+        if not passable(k) or k in others:
+            continue
+        if attack:
+            site = h.get("site")
+            fortified = site_facts.is_fortified(site) and not h.get("conquered")
+            theirs = site == "keep" and h.get("conquered") and h.get("owner") not in (None, seat)
+            if (fortified or theirs) and hexmap.move_cost(m, k, state["time"]) is not None:
+                out[k] = d
+        elif hexmap.is_safe(m, k, seat, others):
+            out[k] = d
+    return out
+
+
+def flight_targets(state, seat) -> dict[str, int]:
+    """Wings of Wind: "spend 1-5 Move points to fly that many revealed spaces, ending on a safe space" (over any
+    terrain and past rampaging enemies): destination -> the Move points it costs."""
+    from . import hexmap
+    if not may_move(state, seat):
+        return {}
+    steps = min(FLIGHT_MAX, state["turn"]["pool"]["move"])
+    if steps < 1:
+        return {}
+    m = state["map"]
+    others = _others_at(state, seat)
+    return {k: d for k, d in hexmap.reach(m, state["seats"][seat]["pos"], steps, lambda k: True).items()
+            if hexmap.is_safe(m, k, seat, others)}
+
+
+def _near_first(targets: dict[str, int]) -> list[str]:
+    return sorted(targets, key=lambda k: (targets[k], k))
+
+
+def _underground_choices(state, seat, args):
+    t = underground_targets(state, seat, bool(args[0]))
+    verb = "assault" if args[0] else "travel to"
+    return [(k, f"{verb} {k} underground ({plural(t[k], 'space')})") for k in _near_first(t)]
+
+
+def _underground_do(state, seat, args, choice, events):
+    from .turn import jump
+    jump(state, seat, choice, events, "Underground Attack" if args[0] else "Underground Travel",
+         assault=bool(args[0]))
+
+
+def _flight_choices(state, seat, args):
+    t = flight_targets(state, seat)
+    return [(k, f"fly to {k} (spend Move {t[k]})") for k in _near_first(t)]
+
+
+def _flight_do(state, seat, args, choice, events):
+    from .turn import jump
+    cost = flight_targets(state, seat)[choice]
+    state["turn"]["pool"]["move"] -= cost
+    jump(state, seat, choice, events, "Wings of Wind")
+
+
+def wings_targets(state) -> list[tuple[int, str]]:
+    from .turn import _combat
+    return _combat().enemy_targets(state, "whirlwind")  # the plain "does not attack this combat" modifier
+
+
+def wings_cost(state) -> int | None:
+    """Wings of Night: the Move points the next extra enemy costs (1, 2, 3...), or None if it is not open."""
+    n = (state.get("turn") or {}).get("wings_night")
+    return n if n and in_combat(state) and wings_targets(state) else None
+
+
+def _wings_night_usable(state, seat, args, ctx):
+    return in_combat(state) and not state["turn"].get("wings_night") and bool(wings_targets(state))
+
+
+def _wings_night_choices(state, seat, args):
+    return [(str(i), f"{lab} does not attack") for i, lab in wings_targets(state)]
+
+
+def wings_night_target(state, seat, index: int, events) -> None:
+    from .turn import _combat
+    _combat().target_enemy(state, "whirlwind", index, events)
+
+
+def _wings_night_do(state, seat, args, choice, events):
+    wings_night_target(state, seat, int(choice), events)
+    state["turn"]["wings_night"] = 1  # the next enemy costs 1 Move, then 2, 3...
+
+
 SPECIALS: dict[str, Special] = {
     "discard_card": Special(lambda a: "discard a card", _discard_usable, _discard_do,
                             lambda st, se, a: [(c, f"discard {name(c)}") for c in _discardables(st, se)], cost=True),
@@ -1974,6 +2286,9 @@ SPECIALS: dict[str, Special] = {
     "ready_unit": Special(lambda a: f"ready a Unit of level {ROMAN[a[0]]} or lower",
                           lambda st, se, a, ctx: bool(_spent_units(st, se, a[0])),
                           _ready_do, _ready_choices),
+    "energy_spend": Special(lambda a: f"you may spend one ready Unit of level {ROMAN[a[0]]} or lower of each other "
+                                      f"player" + (" if you readied a Unit" if a[1] else ""),
+                            lambda *a: False, _energy_do, _energy_choices),
     "ready_all_units": Special(lambda a: "ready all your Units",
                                lambda st, se, a, ctx: not in_combat(st) and any(not u["ready"] for u in _units(st, se)),
                                _ready_all),
@@ -2044,23 +2359,39 @@ SPECIALS: dict[str, Special] = {
                              _recruit_bonus(1, 1)),
     "mana_storm": Special(lambda a: "gain a crystal of a Source die's colour, then reroll that die",
                           lambda st, se, a, ctx: bool(_storm_choices(st, se, a)), _storm_do, _storm_choices),
+    "mana_storm_powered": Special(lambda a: "reroll all Source dice; this turn you may use 3 more dice and black and "
+                                            "gold dice count as any basic colour", _yes, _storm_powered_do),
     "mana_bolt": Special(lambda a: f"pay a mana: blue for Attack {a[0]} (ice), red for Attack {a[0] - 1} "
                                    f"(cold fire), white for Ranged Attack {a[0] - 2} (ice) or green for Siege "
                                    f"Attack {a[0] - 3} (ice)",
                          lambda st, se, a, ctx: bool(_spend_choices(st, se, _bolt_useful(st, se))), _bolt_do,
                          lambda st, se, a: _bolt_choices(st, se, a), pays=True),
-    "mana_claim": Special(lambda a: "gain 3 mana tokens of a Source die's colour",
-                          lambda st, se, a, ctx: bool(_storm_choices(st, se, a)), _claim_do,
-                          lambda st, se, a: [(i, f"{lab}: 3 tokens") for i, lab in _storm_choices(st, se, a)]),
+    "mana_claim": Special(lambda a: "take a basic-coloured Source die until the end of the Round: gain 3 mana tokens "
+                                    "of its colour now, or 1 now and 1 at the start of each of your turns this Round"
+                                    + ("; until then every other player who uses mana of that colour takes a Wound "
+                                       "(at most 1 a turn)" if a[0] else ""),
+                          lambda st, se, a, ctx: bool(_storm_choices(st, se, a)) and not st["seats"][se].get("claimed"),
+                          _claim_do, _claim_choices),
     "restoration": Special(lambda a: "Heal 3 wounds (5 in a forest)",
                            lambda st, se, a, ctx: not in_combat(st) and wounds_in_hand(st["seats"][se]) > 0,
                            _restoration_do),
+    "ready_budget": Special(lambda a: f"ready Units of a total level up to {a[0]} ({a[1]} in a forest)",
+                            lambda st, se, a, ctx: bool(_budget_choices(st, se, a)), _budget_do, _budget_choices),
     "free_recruit": Special(lambda a: "recruit a Unit from the offer for free",
                             lambda st, se, a, ctx: not in_combat(st) and bool(_free_recruit_choices(st, se, a)),
                             _free_recruit_do, _free_recruit_choices),
-    "endless_mana": Special(lambda a: f"gain 3 {a[0]} mana tokens and a black one", _yes, _endless_do),
-    "gem_pouch": Special(lambda a: "roll a mana die twice: gain a crystal of each colour rolled (Fame +1 for black)",
+    "endless_mana": Special(lambda a: f"unlimited {a[0]} and black mana this turn; Fame +1 for each {a[0]} Spell "
+                                      f"cast this turn", lambda st, se, a, ctx: a[0] not in st["turn"].get("ring_fame", ()),
+                            _endless_do),
+    "gem_pouch": Special(lambda a: "roll a mana die twice: gain a crystal of each colour rolled (gold: of your choice; "
+                                   "Fame +1 for black)",
                          _yes, _gem_pouch_do),
+    "gem_gold": Special(lambda a: "a crystal of the colour you choose", _yes,
+                        lambda st, se, a, ch, ev: mana.crystal_gain(st["seats"][se], ch, st["turn"]), _gem_gold_choices),
+    "amulet": Special(lambda a: ("at Night also: this turn forests cost 3, gold mana is usable and fortified sites' "
+                                 "defenders and ruins are revealed as by Day") if a[0] == "sun" else
+                      "by Day also: this turn deserts cost 3 and black mana is usable as at Night",
+                      lambda *a: False, _amulet_do),
     "day_night_token": Special(lambda a: "gain a gold mana token by day or a black one at night", _yes,
                                _day_night_token),
     "wound_self": Special(lambda a: "the Unit is wounded", lambda *a: False, _wound_self),
@@ -2088,6 +2419,29 @@ SPECIALS: dict[str, Special] = {
     "ambush": Special(lambda a: f"the first Attack card played this turn gets +{a[0]}, or the first Block card +{a[1]}",
                       lambda *a: False,
                       _ambush),
+    "space_bending": Special(lambda a: "this turn, spaces 2 away count as adjacent for moving and exploring, and "
+                                       "your moves do not provoke rampaging enemies",
+                             _bending_usable, _bending_do),
+    "time_bending": Special(lambda a: "set this card aside for the Round; the other cards played this turn return "
+                                      "to your hand, you draw no cards, and you take another turn at once",
+                            _time_bending_usable, _time_bending_do),
+    "underground": Special(lambda a: ("move up to 3 revealed spaces (not into or through swamps or lakes) onto a "
+                                      "fortified site and assault it, ignoring its fortification (withdrawing "
+                                      "brings you back)") if a[0] else
+                           "move up to 3 revealed spaces (not into or through swamps or lakes) to a safe space; "
+                           "it does not provoke rampaging enemies",
+                           lambda st, se, a, ctx: bool(underground_targets(st, se, bool(a[0]))), _underground_do,
+                           _underground_choices),
+    "flight": Special(lambda a: "spend 1-5 Move points to fly that many revealed spaces to a safe space, ignoring "
+                                "terrain and rampaging enemies",
+                      lambda st, se, a, ctx: bool(flight_targets(st, se)), _flight_do, _flight_choices),
+    "wings_of_night": Special(lambda a: "one enemy does not attack this combat; each further enemy costs 1, 2, 3... "
+                                        "Move points",
+                              _wings_night_usable, _wings_night_do, _wings_night_choices),
+    "lake_crossing": Special(lambda a: "you may pay a blue mana to cross lakes at cost 0 this turn", lambda *a: False,
+                             lambda st, se, a, ch, ev: st["turn"].__setitem__("lake_mana", True)),
+    "token_to_crystal": Special(lambda a: f"you may turn one of these {a[0]} tokens of a basic colour into a crystal",
+                                lambda *a: False, _token_crystal_do, _token_crystal_choices),
     "risk_wound": Special(lambda a: f"roll {plural(a[0], 'mana die', 'mana dice')}: take a wound for each red or black",
                           lambda *a: False, _risk_wound),
     "into_the_heat": Special(lambda a: f"all your Units get +{a[0]} to their attacks and blocks this combat; no damage "

@@ -231,7 +231,10 @@ def finish(state, seat: int, events: list) -> None:
     if n:
         turn["pending"] = {"kind": "protect", "wounds": n}
         return
-    if not turn.get("tempo_asked"):
+    # Time Bending: "set this card aside for the Round, return the other cards played this turn to hand, skip
+    # drawing, and take another turn immediately" (dropped if the round's end or the final turns came meanwhile)
+    bend = bool(turn.get("time_bend")) and "space_bending" in s["play_area"] and cards.time_bending_open(state)
+    if not turn.get("tempo_asked") and not bend:
         where = tempo_place(state, seat)
         if where:  # the "may" is the player's pick
             turn["pending"] = {"kind": "tempo", "where": where}
@@ -246,8 +249,23 @@ def finish(state, seat: int, events: list) -> None:
             s["deck"].append("steady_tempo")
         else:
             s["deck"].insert(0, "steady_tempo")
-    s["discard"] += s["play_area"]
+    if bend:
+        s["play_area"].remove("space_bending")
+        s.setdefault("set_aside", []).append("space_bending")
+        s["hand"] += s["play_area"]
+        state["tactics"]["time_bent"] = seat
+        events.append(Event(f"Seat {seat + 1} sets Time Bending aside and takes the played cards back into the hand.",
+                            None, {"seat": seat, "card": "space_bending"}))
+    else:
+        s["discard"] += s["play_area"]
     s["play_area"] = []
+    for colour in turn.get("ring_fame", []):  # a Ring thrown away: "Fame +1 per <colour> Spell cast this turn"
+        n = sum(1 for card, how in turn.get("played", []) if how != "sideways" and cards.CARDS[card].kind == "spell"
+                and cards.CARDS[card].colour == colour)
+        if n:
+            s["fame"] += n
+            events.append(Event(f"Seat {seat + 1} gains {n} Fame for {colour} Spells cast (Ring).", None,
+                                {"seat": seat, "fame": n}))
     for fame, reputation in turn.get("noble_earned", []):  # Noble Manners: "at end of turn if used in an interaction"
         s["fame"] += fame
         events.append(Event(f"Seat {seat + 1} gains {fame} Fame (Noble Manners).", None, {"seat": seat, "fame": fame}))
@@ -263,7 +281,7 @@ def finish(state, seat: int, events: list) -> None:
     # Meditation / Trance: "draw 2 over Hand limit at end of turn" (turn["hand_bonus"])
     missing = (s["hand_limit"] + keep_bonus(state, seat) + hand_limit_bonus(state, seat) + turn.get("hand_bonus", 0)
                - len(s["hand"]))
-    if missing > 0:
+    if missing > 0 and not bend:
         cards.draw(state, seat, missing, events)
     state["turn"] = None
     events.append(Event(f"Seat {seat + 1}'s turn ends.", None, {"seat": seat, "kind": "turn_end"}))

@@ -68,6 +68,39 @@ def neighbours(key: str) -> list[str]:
     return list(_neighbours(key))
 
 
+def distance(a: str, b: str) -> int:
+    """Hex steps between two keys (axial coordinates)."""
+    (q1, r1), (q2, r2) = parse(a), parse(b)
+    return (abs(q1 - q2) + abs(r1 - r2) + abs((q1 + r1) - (q2 + r2))) // 2
+
+
+def ring2(key: str) -> list[str]:
+    """The hexes exactly two steps from ``key`` (on the map or not): Space Bending's "2 spaces away"."""
+    near = {n2 for n in _neighbours(key) for n2 in _neighbours(n)}
+    return sorted(k for k in near if distance(key, k) == 2)
+
+
+def reach(m: Map, start: str, steps: int, passable) -> dict[str, int]:
+    """Revealed spaces within ``steps`` steps of ``start`` through revealed spaces ``passable(key)`` allows
+    (``start`` excluded): key -> fewest steps. A space may be a destination without being passable (the caller
+    checks); the path's spaces before it must be."""
+    hexes = m["hexes"]
+    seen = {start: 0}
+    frontier = [start]
+    for d in range(1, steps + 1):
+        nxt = []
+        for k in frontier:
+            if k != start and not passable(k):
+                continue
+            for n in _neighbours(k):
+                if n in hexes and n not in seen:
+                    seen[n] = d
+                    nxt.append(n)
+        frontier = nxt
+    seen.pop(start)
+    return seen
+
+
 def on_lattice(centre: str) -> bool:
     """True if a tile may be centred here: the corner symbols of every tile line up on this lattice."""
     q, r = parse(centre)
@@ -236,13 +269,15 @@ def legal_positions(m: Map) -> list[str]:
     return sorted(p for p in _frontier(placed) if _fits(kind, p, placed))
 
 
-def explore_options(m: Map, hero_key: str | None) -> list[str]:
+def explore_options(m: Map, hero_key: str | None, far: bool = False) -> list[str]:
     """Tile positions (centre keys) the hero at ``hero_key`` may explore now: "if you are adjacent to an empty,
-    valid space" -- a hex of the new tile touches the hero's space."""
+    valid space" -- a hex of the new tile touches the hero's space. ``far``: Space Bending, "spaces 2 away count
+    as adjacent for ... exploring" (a hex of the new tile one or two steps away)."""
     hexes = m["hexes"]
     if hero_key is None or hero_key not in hexes:
         return []
-    touching = {centre_of(n) for n in _neighbours(hero_key) if n not in hexes}
+    near = list(_neighbours(hero_key)) + (ring2(hero_key) if far else [])
+    touching = {centre_of(n) for n in near if n not in hexes}
     if not touching:
         return []
     placed = placed_centres(m)

@@ -11,7 +11,8 @@ from collections import Counter
 from . import cards, enemies, units
 from .setup import HEROES, WOUNDS
 
-PILES = ("deck", "hand", "discard", "play_area", "removed", "stored")  # stored: under Sparing Power
+PILES = ("deck", "hand", "discard", "play_area", "removed", "stored", "set_aside")  # stored: under Sparing Power;
+# set_aside: Time Bending for the rest of the Round
 _ALL = {k: Counter(cards.deck_of(k)) for k in ("advanced", "spell", "artifact")}
 _ENEMIES = Counter({e.id: e.copies for e in enemies.ENEMIES.values()})
 _UNITS = Counter({u.id: u.copies for u in units.UNITS.values()})

@@ -83,25 +83,40 @@ def dice_left(state) -> int:
     return turn.get("dice_allowed", 1) - turn.get("dice_used", 0)
 
 
+def time_for(state, mana: str) -> str:
+    """The time of day a mana is judged by: Amulet of the Sun makes gold usable at Night as by Day, Amulet of Darkness
+    black usable by Day as at Night (``turn["amulet"]``)."""
+    amulet = (state.get("turn") or {}).get("amulet")
+    if mana == "gold" and amulet == "sun":
+        return "day"
+    if mana == "black" and amulet == "dark":
+        return "night"
+    return state["time"]
+
+
 def sources_for(state, seat: int, need: str) -> list[str]:
     """Every distinct way to pay one mana of ``need`` now (cheapest-to-lose first: tokens, dice, crystals)."""
-    time = state["time"]
     turn = state["turn"]
     out: list[str] = []
     for colour in dict.fromkeys(turn["tokens"]):
-        if stands_for(colour, need, time):
+        if stands_for(colour, need, time_for(state, colour)):
             out.append(f"token:{colour}")
     if dice_left(state) > 0:
         seen = set()
         for i, d in enumerate(state["source"]["dice"]):
-            if i not in state["source"]["taken"] and d not in seen and stands_for(d, need, time):
+            if i not in state["source"]["taken"] and d not in seen and (
+                    stands_for(d, need, time_for(state, d))
+                    or (turn.get("storm") and d in ("gold", "black") and need in BASIC)):  # Mana Storm powered
                 seen.add(d)
                 out.append(f"die:{i}")
     if need in BASIC and state["seats"][seat]["crystals"].get(need, 0) > 0:
         out.append(f"crystal:{need}")
     stolen = state["seats"][seat].get("tactic_die")
-    if stolen and stands_for(stolen, need, time):
+    if stolen and stands_for(stolen, need, time_for(state, stolen)):
         out.append(f"stolen:{stolen}")  # the Mana Steal tactic's die, on top of the turn's one die
+    for colour in turn.get("endless", ()):  # a Ring thrown away: "unlimited <colour> and black mana this turn"
+        if stands_for(colour, need, time_for(state, colour)):
+            out.append(f"endless:{colour}")
     return out
 
 
@@ -129,6 +144,8 @@ def _take(state, seat, src):
     """Tentatively remove a source (for enumerating combinations); returns the undo."""
     kind, what = src.split(":")
     turn = state["turn"]
+    if kind == "endless":
+        return lambda: None  # unlimited: nothing is used up
     if kind == "token":
         turn["tokens"].remove(what)
         return lambda: turn["tokens"].append(what)
@@ -152,22 +169,62 @@ def pay(state, seat: int, src: str) -> str:
     """Spend one source for real; returns the colour it showed."""
     kind, what = src.split(":")
     turn = state["turn"]
+    if kind == "endless":
+        curse(state, seat, what)
+        return what
     if kind == "token":
         turn["tokens"].remove(what)
+        curse(state, seat, what)
         return what
     if kind == "crystal":
         state["seats"][seat]["crystals"][what] -= 1
         turn.setdefault("crystals_spent", []).append(what)
+        curse(state, seat, what)
         return what
     if kind == "stolen":  # used: it goes back to the Source, rerolled, at the end of the turn
         state["seats"][seat].pop("tactic_die", None)
         turn["stolen_die_used"] = True
+        curse(state, seat, what)
         return what
     i = int(what)
     state["source"]["taken"].append(i)
     turn["dice_used"] = turn.get("dice_used", 0) + 1
     turn["die_taken"] = True
+    curse(state, seat, state["source"]["dice"][i])
     return state["source"]["dice"][i]
+
+
+def take_die_out(state, i: int) -> str:
+    """A free die leaves the Source for the rest of the Round (Mana Claim); the indices of the dice taken this turn
+    (and Mana Draw's kept colours) are renumbered. Returns its colour."""
+    src = state["source"]
+    colour = src["dice"].pop(i)
+    src["taken"] = [t if t < i else t - 1 for t in src["taken"]]
+    keep = (state.get("turn") or {}).get("keep_dice")
+    if keep:
+        state["turn"]["keep_dice"] = {str(int(k) if int(k) < i else int(k) - 1): v for k, v in keep.items()}
+    return colour
+
+
+def curse(state, seat: int, colour: str) -> None:
+    """Mana Curse: "other players using that colour take a Wound (max 1 per turn) until end of Round"."""
+    turn = state.get("turn")
+    if turn is None or turn.get("cursed"):
+        return
+    for i, other in enumerate(state["seats"]):
+        claim = other.get("claimed")
+        if i != seat and claim and claim.get("curse") and claim["colour"] == colour:
+            if state["decks"].get("wounds", 0) <= 0:
+                return  # the supply never goes negative: no Wound to give
+            from .cards import take_wounds
+            turn["cursed"] = True
+            evs: list = []
+            take_wounds(state, seat, 1, evs)
+            # pay() has no event list: turn.apply passes these on after the pick (plain data, the state is JSON)
+            turn.setdefault("curse_events", []).append(
+                [f"Seat {seat + 1} uses {colour} mana under Seat {i + 1}'s Mana Curse and takes a Wound.",
+                 {"seat": seat, "curse": i, "wounds": 1}])
+            return
 
 
 def label(state, src: str) -> str:
@@ -178,6 +235,8 @@ def label(state, src: str) -> str:
         return f"a {what} crystal"
     if kind == "stolen":
         return f"your stolen {what} die"
+    if kind == "endless":
+        return f"your Ring's unlimited {what} mana"
     return f"the {state['source']['dice'][int(what)]} die"
 
 

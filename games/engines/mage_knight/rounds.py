@@ -114,7 +114,9 @@ def next_actor(state: dict) -> int | None:
         owed = set(state["final_turns"]) if owed is None else owed & set(state["final_turns"])
     if owed is not None and not owed:
         return None
-    extra = state["tactics"].pop("extra_turn", None)
+    extra = state["tactics"].pop("time_bent", None)  # Time Bending: "take another turn immediately"
+    if extra is None:
+        extra = state["tactics"].pop("extra_turn", None)
     if extra is not None and owed is None:
         return extra  # The Right Moment: "take another turn right after it" (turn_at stays: the order goes on after)
     i = state["turn_at"]
@@ -210,6 +212,7 @@ def prepare_round(state: dict, rng: Rng, ev: list) -> None:
     state["tactics"]["available"] = [t for t in tactics_of(state["time"]) if t not in state["tactics"]["removed"]]
     state["tactics"]["chosen"] = {}
     state["tactics"].pop("extra_turn", None)  # The Right Moment's turn never outlives its round
+    state["tactics"].pop("time_bent", None)
     if state["dummy"] is not None:
         state["dummy"]["tactic"] = None
     # 6. "Flip any used Banners ... back to their ready side (you may discard Banners at this point)": a seat with a
@@ -264,11 +267,12 @@ def prepare_seats(state: dict, rng: Rng, ev: list) -> None:
         s["skills_used"] = []
         for u in s["units"]:
             u["ready"] = True
-        s["deck"] += s["hand"] + s["discard"] + s["play_area"]
+        s["deck"] += s["hand"] + s["discard"] + s["play_area"] + s.pop("set_aside", [])  # Time Bending's card
         s["hand"], s["discard"], s["play_area"] = [], [], []
         rng.shuffle(s["deck"])
         draw(state, i, s["hand_limit"])
         s.pop("tactic_die", None)
+        s.pop("claimed", None)  # Mana Claim's die is back in the Source (rolled anew with the others)
     if state["dummy"] is not None:
         dummy.reshuffle(state, rng)
     state["end_announced_by"], state["last_turns"], state["turn_at"] = None, [], -1

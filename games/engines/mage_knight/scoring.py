@@ -18,7 +18,7 @@ TITLE, TIE = 3, 1
 
 def deed_cards(s: dict) -> list[str]:
     """Every deed card the seat owns (deck, hand, discard, play area, and any still under Sparing Power)."""
-    return s["deck"] + s["hand"] + s["discard"] + s["play_area"] + s.get("stored", [])
+    return s["deck"] + s["hand"] + s["discard"] + s["play_area"] + s.get("stored", []) + s.get("set_aside", [])
 
 
 def achievement_points(state: dict, seat: int) -> dict[str, int]:

@@ -59,6 +59,9 @@ def start(state, seat: int, events: list) -> None:
     _, cell = interaction.site_here(state, seat)
     if cell and cell.get("site") == "magical_glade":  # start of turn: a gold (day) / black (night) token
         state["turn"]["tokens"].append("gold" if state["time"] == "day" else "black")
+    claim = state["seats"][seat].get("claimed")
+    if claim and claim.get("each_turn"):  # Mana Claim: "1 token each turn for the rest of the Round"
+        state["turn"]["tokens"].append(claim["colour"])
 
 
 # ---------------------------------------------------------------- options
@@ -95,6 +98,7 @@ def options(state, seat: int) -> tuple[str, list[Option]]:
         opts = list(_combat().options(state, seat))
         opts += _play_options(state, seat) + _unit_options(state, seat) + _skill_options(state, seat)
         opts += conversion_options(state, seat)
+        opts += wings_options(state, seat)
         return "Combat", opts
     return "Your turn", first_level(state, seat)
 
@@ -118,8 +122,10 @@ def first_level(state, seat: int) -> list[Option]:
         for n in move_targets(state, seat):
             out.append(Option(f"t-move:{n}", f"move to {n} ({move_cost(state, n)})"))
         if turn["pool"]["move"] >= hexmap.EXPLORE_COST:
-            for c in hexmap.explore_options(m, pos):
+            far = {"far": True} if turn.get("bending") else {}  # Space Bending: "2 away count as adjacent"
+            for c in hexmap.explore_options(m, pos, **far):
                 out.append(Option(f"t-explore:{c}", f"explore at {c} (2)"))
+    out += lake_options(state, seat)
     if interaction.can_interact(state, seat):
         out.append(Option("t-interact", "interact"))
     out += learning_options(state, seat)
@@ -209,8 +215,51 @@ def learn(state, seat: int, card_id: str, events: list) -> None:
                         {"seat": seat, "card": card_id}))
 
 
+def lake_options(state, seat: int) -> list[Option]:
+    """Song of Wind powered: "may pay a blue mana to cross lakes at cost 0 this turn" -- offered while moving is
+    open, once, with a lake next to the hero (two away too under Space Bending)."""
+    turn = state["turn"]
+    if not turn.get("lake_mana") or turn.get("lakes_paid") or not cards.may_move(state, seat):
+        return []
+    pos = state["seats"][seat]["pos"]
+    hexes = state["map"]["hexes"]
+    near = hexmap.neighbours(pos) + (hexmap.ring2(pos) if turn.get("bending") else [])
+    if not any(hexes.get(k, {}).get("terrain") == "lake" for k in near):
+        return []
+    return [Option(f"t-lakes:{src}", f"pay {mana.label(state, src)}: lakes cost 0 this turn (Song of Wind)")
+            for src in mana.sources_for(state, seat, "blue")]
+
+
+def pay_lakes(state, seat: int, src: str, events: list) -> None:
+    turn = state["turn"]
+    mana.pay(state, seat, src)
+    turn["lakes_paid"] = True
+    turn.setdefault("terrain", []).append(["set", "lake", 0])
+    events.append(Event(f"Seat {seat + 1} pays a blue mana: lakes cost 0 this turn (Song of Wind).", None,
+                        {"seat": seat}))
+
+
+def wings_options(state, seat: int) -> list[Option]:
+    """Wings of Night: "extra enemies cost 1, 2, 3... Move points each" -- one more enemy that does not attack, while
+    the Move pool pays the next cost (Move cards may be played in combat for it)."""
+    cost = cards.wings_cost(state)
+    if cost is None or state["turn"]["pool"]["move"] < cost:
+        return []
+    return [Option(f"t-wings:{i}", f"Wings of Night: {lab} does not attack (Move {cost})")
+            for i, lab in cards.wings_targets(state)]
+
+
+def wings_more(state, seat: int, index: int, events: list) -> None:
+    turn = state["turn"]
+    turn["pool"]["move"] -= turn["wings_night"]
+    turn["wings_night"] += 1
+    cards.wings_night_target(state, seat, index, events)
+
+
 def sideways_ok(state, stat: str) -> bool:
     turn = state["turn"]
+    if stat == "move" and state.get("combat") is not None:
+        return "sideways" in cards.combat_allowed(state) and cards.wings_cost(state) is not None
     if state.get("combat") is None:
         if stat == "move":
             return not turn["acted"]
@@ -253,7 +302,7 @@ def card_modes(state, seat: int, card_id: str) -> list[tuple[str, str]]:
                 if cards.usable_after_paying(state, seat, card.basic, combo, ctx):
                     out.append(("t-basic:" + "/".join(combo),
                                 f"{cards.describe(card.basic)}, paying with {mana.labels(state, combo)}"))
-        if power_ok and state["time"] == "night":
+        if power_ok and (state["time"] == "night" or state["turn"].get("amulet") == "dark"):  # Amulet of Darkness
             for combo in mana.payments(state, seat, [card.colour, "black"]):
                 if cards.usable_after_paying(state, seat, card.powered, combo, ctx):
                     out.append(("t-pw:" + "/".join(combo), f"powered: {cards.describe(card.powered)}, paying "
@@ -350,6 +399,11 @@ def unit_abilities(unit_id: str) -> list[tuple[list | None, str | None]]:
     return _UNIT_CACHE[unit_id]
 
 
+def reveal_time(state) -> str:
+    """Amulet of the Sun at Night: "fortified-site garrisons and ruins revealed as by Day"."""
+    return "day" if (state.get("turn") or {}).get("amulet") == "sun" else state["time"]
+
+
 def move_cost(state, key: str) -> int | None:
     """hexmap.move_cost with this turn's terrain modifiers (Path Finding, Frost Bridge, Song of Wind)."""
     m = state["map"]
@@ -372,7 +426,10 @@ def move_targets(state, seat: int) -> list[str]:
     m = state["map"]
     others = {o["pos"] for i, o in enumerate(state["seats"]) if i != seat}
     out = []
-    for n in hexmap.neighbours(s["pos"]):
+    near = hexmap.neighbours(s["pos"])
+    if turn.get("bending"):  # Space Bending: "spaces 2 away count as adjacent for moving"
+        near += [k for k in hexmap.ring2(s["pos"]) if k in m["hexes"]]
+    for n in near:
         cost = move_cost(state, n)
         if cost is None or cost > turn["pool"]["move"]:
             continue
@@ -440,6 +497,8 @@ def apply(state, seat: int, option_id: str, events: list) -> None:
         interaction.apply(state, seat, option_id, events)
     else:
         _apply_turn(state, seat, option_id, events)
+    if turn is not None and turn.get("curse_events"):  # Mana Curse's Wounds, taken while paying (same turn dict)
+        events += [Event(text, None, data) for text, data in turn.pop("curse_events")]
     turn = state["turn"]
     if turn is not None and state.get("combat") is None and turn.get("combat_result"):
         after_combat(state, seat, events)
@@ -489,6 +548,10 @@ def _apply_turn(state, seat: int, option_id: str, events: list) -> None:
         cards.diplomacy_convert(state, seat, arg, events)
     elif verb == "fear":
         cards.use_fear(state, seat, int(arg), events)
+    elif verb == "lakes":
+        pay_lakes(state, seat, arg, events)
+    elif verb == "wings":
+        wings_more(state, seat, int(arg), events)
     elif verb == "healunit":
         heal_unit(state, seat, int(arg), events)
     elif verb == "rest":
@@ -640,11 +703,35 @@ def move(state, seat: int, dest: str, events: list) -> None:
     turn["moved_from"].append(src)
     s["pos"] = dest
     events.append(Event(f"Seat {seat + 1} moves to {dest}.", None, {"seat": seat, "to": dest}))
-    events += hexmap.reveal_garrisons_near(m, dest, state["time"])
+    events += hexmap.reveal_garrisons_near(m, dest, reveal_time(state))
     # "You are attacked if your move takes you between spaces adjacent to a Rampaging Enemy."
     tokens = []
-    for h in hexmap.provoking(m, src, dest):
+    for h in ([] if turn.get("bending") else hexmap.provoking(m, src, dest)):  # Space Bending: "no provoking"
         tokens += [dict(t, hex=h) for t in m["hexes"][h]["enemies"]]
+    arrive(state, seat, src, dest, tokens, events)
+
+
+def jump(state, seat: int, dest: str, events: list, by: str, assault: bool = False) -> None:
+    """A card's move (Underground Travel / Attack, Wings of Wind) straight to ``dest``: no Move points spent here,
+    and "does not provoke" rampaging enemies. Underground Attack's assault "ignores site fortification" and a
+    withdrawal brings the hero back to the space it started from (the context's ``return_to``)."""
+    turn = state["turn"]
+    s = state["seats"][seat]
+    src = s["pos"]
+    turn["started"] = True
+    turn["moved_from"].append(src)
+    s["pos"] = dest
+    events.append(Event(f"Seat {seat + 1} moves to {dest} ({by}).", None, {"seat": seat, "to": dest, "by": by}))
+    events += hexmap.reveal_garrisons_near(state["map"], dest, reveal_time(state))
+    arrive(state, seat, src, dest, [], events)
+    if assault and state.get("combat") is not None:
+        state["combat"]["site_unfortified"] = True  # as Demolish: the site's fortification is ignored
+
+
+def arrive(state, seat: int, src: str, dest: str, tokens: list, events: list) -> None:
+    """What entering ``dest`` starts: an assault of a fortified site or an opponent's keep, else the provoked
+    rampaging enemies (``tokens``)."""
+    m = state["map"]
     cell = m["hexes"][dest]
     site = cell.get("site")
     assault = site_facts.is_fortified(site) and not cell.get("conquered")
@@ -696,7 +783,7 @@ def explore(state, seat: int, centre: str, events: list) -> None:
         def draw_ruins():
             pile = state["ruins"]["pile"]
             return pile.pop() if pile else None
-    _, evs = hexmap.explore(state["map"], centre, rng, draw_enemy, state["time"], draw_ruins)
+    _, evs = hexmap.explore(state["map"], centre, rng, draw_enemy, reveal_time(state), draw_ruins)
     state["rng"] = rng.state
     events += evs
     s["fame"] += FAME_PER_TILE
@@ -709,7 +796,7 @@ def explore(state, seat: int, centre: str, events: list) -> None:
             deck = state["decks"].get("advanced") or []
             for _ in range(min(int(e.data.get("advanced_actions", 1)), len(deck))):
                 state.setdefault("offers", {}).setdefault("monastery", []).append(deck.pop())
-    events += hexmap.reveal_garrisons_near(state["map"], s["pos"], state["time"])
+    events += hexmap.reveal_garrisons_near(state["map"], s["pos"], reveal_time(state))
 
 
 # ---------------------------------------------------------------- actions that start a combat

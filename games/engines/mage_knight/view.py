@@ -66,6 +66,8 @@ def _hero(state: dict, i: int) -> dict[str, Any]:
             "discard_count": len(s["discard"]), "play_area": list(s["play_area"]),
             "tactic": state["tactics"]["chosen"].get(str(i)), "tactic_die": s.get("tactic_die"),
             "tactic_used": bool(s.get("tactic_used")), "stored_count": len(s.get("stored", ())),
+            "set_aside": list(s.get("set_aside", ())),
+            "claimed_die": dict(s["claimed"]) if s.get("claimed") else None,  # Mana Claim / Curse: public  # Time Bending, face up until the Round ends
             "skills": [{"id": k, "name": SKILLS[k]["name"], "used": k in s["skills_used"]}
                        for k in s["skills"] if k in SKILLS]}
 

@@ -69,7 +69,17 @@ def hero_area(h: dict[str, Any], seats, me: int | None, view: dict[str, Any],
         "skills": [labels.words(s) if not isinstance(s, dict) else s.get("name") or labels.words(s.get("id"))
                    for s in h.get("skills") or []],
         "played": [card_names.get(c) or labels.words(c) for c in h.get("play_area") or []],
+        "set_aside": [card_names.get(c) or labels.words(c) for c in h.get("set_aside") or []],
+        "claimed": claimed_text(h.get("claimed_die")),
     }
+
+
+def claimed_text(claim: dict[str, Any] | None) -> str | None:
+    """A Source die kept until the end of the Round (Mana Claim / Mana Curse), in words (public)."""
+    if not claim:
+        return None
+    text = f"{claim.get('colour')} die (" + ("Mana Curse" if claim.get("curse") else "Mana Claim")
+    return text + (", a token each turn)" if claim.get("each_turn") else ")")
 
 
 def source(view: dict[str, Any]) -> list[dict[str, Any]]:

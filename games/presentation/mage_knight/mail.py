@@ -12,7 +12,7 @@ from typing import Any
 from ..generic.mail import Section
 from . import hexgeom as hg
 from . import labels
-from .board import combat, pool
+from .board import claimed_text, combat, pool
 
 NEAR = 2  # how far around the hero the email lists the map
 
@@ -34,6 +34,13 @@ def _effects(turn: dict[str, Any] | None) -> str:
     """The played cards' effects lasting the turn or the combat, one line."""
     effects = [str(e) for e in (turn or {}).get("effects") or []]
     return ("In effect: " + "; ".join(effects) + ".") if effects else ""
+
+
+def _set_aside(h: dict[str, Any]) -> str:
+    """Cards set aside for the Round (Time Bending), face up."""
+    from .board import _played_names
+    names = _played_names()
+    return ", ".join(names.get(c) or labels.words(c) for c in h.get("set_aside") or [])
 
 
 def _banner(b: dict[str, Any]) -> str:
@@ -111,7 +118,9 @@ def situation(view: dict[str, Any], seat: int) -> list[Section]:
         f"Crystals: {_crystals(me.get('crystals'))}" + (f"; mana tokens this turn: {', '.join(mine['tokens'])}"
                                                        if mine.get("tokens") else ""),
         f"Units: {_units(me.get('units') or [])}",
-    ] + ([f"Tactic: {labels.tactic(me['tactic'])['name']}"] if me.get("tactic") else [])))
+    ] + ([f"Set aside this Round: {_set_aside(me)}"] if me.get("set_aside") else [])
+      + ([f"Keeps the {claimed_text(me['claimed_die'])} until the end of the Round"] if me.get("claimed_die") else [])
+      + ([f"Tactic: {labels.tactic(me['tactic'])['name']}"] if me.get("tactic") else [])))
     sections.append(("Your hand", [card_line(c) for c in mine.get("hand") or []] or ["(empty)"]))
     p = pool(view.get("turn"))
     if p:
@@ -163,7 +172,9 @@ def situation(view: dict[str, Any], seat: int) -> list[Section]:
         others.append(f"Seat {s + 1} {h.get('name') or labels.words(h.get('hero', ''))}"
                       + (f" at {h['pos']}" if h.get("pos") else "")
                       + f": Fame {h.get('fame', 0)}, Reputation {h.get('reputation', 0)}, level {h.get('level', 1)}; "
-                      f"hand {h.get('hand_count', 0)}, deed deck {h.get('deck_count', 0)}; units: {_units(h.get('units') or [])}")
+                      f"hand {h.get('hand_count', 0)}, deed deck {h.get('deck_count', 0)}; units: {_units(h.get('units') or [])}"
+                      + (f"; set aside this Round: {_set_aside(h)}" if h.get("set_aside") else "")
+                      + (f"; keeps the {claimed_text(h['claimed_die'])}" if h.get("claimed_die") else ""))
     dummy = view.get("dummy")
     if dummy:
         others.append(f"Dummy Player {labels.words(dummy.get('hero', ''))}: deed deck {dummy.get('deck_count', 0)}, "
