@@ -1766,6 +1766,98 @@ def _steal_do(state, seat, args, choice, events):
                         {"seat": seat, "card": card}))
 
 
+# Mana Meltdown: "each other player loses a random crystal (or takes a Wound if they have none); you may gain one lost
+# crystal"; Mana Radiance: "choose a basic colour; every player incl. you takes a Wound per crystal of that colour; you
+# gain 2 crystals of it". The Dummy Player is no player here (the rules count players "excluding the dummy").
+def _other_seats(state, seat) -> list[int]:
+    n = len(state["seats"])
+    return [(seat + k) % n for k in range(1, n)]
+
+
+def _wounds_from_supply(state, seat, n, events) -> int:
+    """Up to n Wounds from the supply into the seat's hand (none once it is empty)."""
+    k = max(0, min(n, state["decks"].get("wounds", 0)))
+    if k:
+        take_wounds(state, seat, k, events)
+    return k
+
+
+def _meltdown_usable(state, seat, args, ctx):
+    """Of use when some other player has a crystal to lose or a Wound is left in the supply for them."""
+    others = _other_seats(state, seat)
+    return bool(others) and (state["decks"].get("wounds", 0) > 0
+                             or any(sum(state["seats"][o]["crystals"].values()) for o in others))
+
+
+def _meltdown_do(state, seat, args, choice, events):
+    from ..rng import Rng
+    lost = []
+    for o in _other_seats(state, seat):
+        cr = state["seats"][o]["crystals"]
+        held = [c for c in mana.BASIC for _ in range(cr[c])]
+        if held:  # "a random crystal": each crystal held alike, drawn with the state's rng
+            rng = Rng(state["rng"])
+            colour = held[rng.below(len(held))]
+            state["rng"] = rng.state
+            cr[colour] -= 1
+            lost.append(colour)
+            events.append(Event(f"Seat {o + 1} loses a {colour} crystal (Mana Meltdown).", None,
+                                {"seat": o, "lost_crystal": colour}))
+        elif state["decks"].get("wounds", 0) > 0:
+            events.append(Event(f"Seat {o + 1} has no crystal and takes a Wound (Mana Meltdown).", None,
+                                {"seat": o, "meltdown_wound": 1}))
+            _wounds_from_supply(state, o, 1, events)
+        else:
+            events.append(Event(f"Seat {o + 1} has no crystal and no Wound is left in the supply (Mana Meltdown).",
+                                None, {"seat": o}))
+    if lost:
+        state["turn"]["meltdown_lost"] = lost
+        state["turn"]["queue"].insert(0, ["atom", "special", "meltdown_gain"])
+
+
+def _meltdown_gain_choices(state, seat, args):
+    """"You may gain one lost crystal": "none" first (the default), then each colour lost."""
+    cr = state["seats"][seat]["crystals"]
+    return [("none", "gain none of the lost crystals")] + [
+        (c, f"gain a lost {c} crystal" + (" (you hold 3: a token instead)" if cr[c] >= mana.CRYSTAL_MAX else ""))
+        for c in dict.fromkeys(state["turn"].get("meltdown_lost", []))]
+
+
+def _meltdown_gain_do(state, seat, args, choice, events):
+    state["turn"].pop("meltdown_lost", None)
+    if choice in mana.BASIC:
+        mana.crystal_gain(state["seats"][seat], choice, state["turn"])
+        events.append(Event(f"{hero_name(state, seat)} gains a lost {choice} crystal (Mana Meltdown).", None,
+                            {"seat": seat, "crystal": choice}))
+
+
+def _radiance_choices(state, seat, args):
+    """A basic colour, the one the caster holds fewest crystals of first (the default: the fewest own Wounds)."""
+    cr = state["seats"][seat]["crystals"]
+    others = _other_seats(state, seat)
+    out = []
+    for c in sorted(mana.BASIC, key=lambda c: cr[c]):
+        theirs = ", ".join(f"Seat {o + 1} {state['seats'][o]['crystals'][c]}" for o in others)
+        out.append((c, f"{c}: Wounds for you {cr[c]}" + (f", {theirs}" if theirs else "") + f"; gain 2 {c} crystals"))
+    return out
+
+
+def _radiance_do(state, seat, args, choice, events):
+    """Every player, the caster first then the others in seat order, takes a Wound per crystal of the colour (as far
+    as the supply lasts; the crystals stay); then the caster gains 2 crystals of it (the cap keeps extras as tokens)."""
+    events.append(Event(f"{hero_name(state, seat)} casts Mana Radiance: {choice}.", None,
+                        {"seat": seat, "colour": choice}))
+    for o in [seat] + _other_seats(state, seat):
+        n = state["seats"][o]["crystals"][choice]
+        if n:
+            k = _wounds_from_supply(state, o, n, events)
+            if k < n:
+                events.append(Event(f"The Wound supply is empty: Seat {o + 1} takes {k} of {n} (Mana Radiance).",
+                                    None, {"seat": o}))
+    for _ in range(2):
+        mana.crystal_gain(state["seats"][seat], choice, state["turn"])
+
+
 def _token_crystal_choices(state, seat, args):
     """Blood Ritual powered (MKD: an optional mana-to-crystal conversion): one of the ``args[0]`` tokens just gained,
     of a basic colour whose crystals are not at the cap."""
@@ -2350,6 +2442,12 @@ SPECIALS: dict[str, Special] = {
                                    "Action card of that colour or shows that they have none" +
                                    ("; you may steal one discarded Action card into your hand" if a[0] else ""),
                          _yes, _mind_read_do, _mind_read_choices),
+    "meltdown": Special(lambda a: "each other player loses a random crystal (or takes a Wound if they have none); "
+                                  "you may gain one lost crystal", _meltdown_usable, _meltdown_do),
+    "meltdown_gain": Special(lambda a: "you may gain one lost crystal", lambda *a: False, _meltdown_gain_do,
+                             _meltdown_gain_choices),
+    "radiance": Special(lambda a: "choose a basic colour: every player, you too, takes a Wound per crystal of that "
+                                  "colour; you gain 2 crystals of it", _yes, _radiance_do, _radiance_choices),
     "mind_steal": Special(lambda a: "you may steal one discarded Action card into your hand", _yes, _steal_do,
                           _steal_choices),
     "noble_manners": Special(noble_label, lambda *a: False, _noble_do),
