@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from games.engines.mage_knight import cards, invariants, turn
 from tests.engines.test_mk_turn import cell, ids, pick, play, started
+from tests.engines.mk_random_games import play_random_games_with
 
 
 def labels(st, seat=0):
@@ -575,38 +576,7 @@ NEW_CARDS = ("banner_of_glory", "banner_of_protection", "banner_of_courage", "ma
 def test_random_games_with_the_new_cards_keep_the_invariants_and_secrets():
     """The first seat starts with the newly faithful cards in its deed deck and a Unit: random games still end,
     card conservation holds at every step (banners on Units included) and no view carries a secret."""
-    import json
-
-    from games.engines.bots import RandomBot, play as play_game
-    from games.engines.mage_knight import interaction
-    from games.engines.mage_knight.engine import MageKnightEngine
-    from tests.engines.test_mk_view import scramble
-    e = MageKnightEngine()
-    for seed in range(12):
-        players = 1 + seed % 4
-        s = e.new_game(players=players, options={}, seed=seed)
-        me = s["seats"][0]
-        for c in NEW_CARDS:
-            for where in (s["decks"]["advanced"], s["decks"]["spells"], s["decks"]["artifacts"],
-                          s["offers"]["advanced"], s["offers"]["spells"]):
-                if c in where:
-                    where.remove(c)
-                    me["deck"].append(c)
-                    break
-        interaction.add_unit(s, 0, s["offers"]["units"][0], [])
-        steps = [0]
-
-        def on_step(state):
-            assert invariants.check(state) == [], seed
-            steps[0] += 1
-            if steps[0] % 25 == 0:
-                for viewer in [None, *range(players)]:
-                    keep = -1 if viewer is None else viewer
-                    assert json.dumps(e.view(state, viewer), sort_keys=True) == \
-                        json.dumps(e.view(scramble(state, keep), viewer), sort_keys=True), (seed, viewer)
-
-        play_game(e, s, [RandomBot(seed * 10 + i) for i in range(players)], on_step, max_decisions=20_000)
-        assert s["over"], seed
+    play_random_games_with(NEW_CARDS)
 
 
 # ---------------------------------------------------------------- Mind Read / Mind Steal

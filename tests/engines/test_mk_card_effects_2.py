@@ -5,10 +5,11 @@ Each test quotes the card text it checks (``summary`` in /work/shared/data/mage-
 
 from __future__ import annotations
 
-from games.engines.mage_knight import invariants, rounds, view
+from games.engines.mage_knight import rounds, view
 from games.engines.mage_knight.enemies import ENEMIES
 from tests.engines.test_mk_combat_effects import cast, enemy, fight, modes, spell
 from tests.engines.test_mk_turn import cell, ids, pick, play
+from tests.engines.mk_random_games import play_random_games_with
 
 
 def _choices(st):
@@ -390,7 +391,6 @@ def test_amulet_of_the_sun_at_night_makes_gold_usable_and_forests_cost_three():
 
 def test_amulet_of_the_sun_by_day_is_only_the_token():
     """Amulet of the Sun: "at Night also" -- by Day only the gold token."""
-    from games.engines.mage_knight import turn
     from tests.engines.test_mk_turn import started
     st = started(hand=("amulet_of_the_sun",), hexes={"1,0": cell("desert")})
     play(st, "amulet_of_the_sun", "t-basic")
@@ -614,37 +614,4 @@ NEW_CARDS = ("space_bending", "underground_travel", "wings_of_wind", "mana_claim
 def test_random_games_with_these_cards_keep_the_invariants_and_secrets():
     """Every seat starts with some of these cards in its deed deck and a Unit: random games still end, card
     conservation holds at every step (Time Bending's set-aside card included) and no view carries a secret."""
-    import json
-
-    from games.engines.bots import RandomBot, play as play_game
-    from games.engines.mage_knight import interaction
-    from games.engines.mage_knight.engine import MageKnightEngine
-    from tests.engines.test_mk_view import scramble
-    e = MageKnightEngine()
-    for seed in range(12):
-        players = 1 + seed % 4
-        s = e.new_game(players=players, options={}, seed=seed)
-        for k, c in enumerate(NEW_CARDS):
-            me = s["seats"][k % players]
-            for where in (s["decks"]["advanced"], s["decks"]["spells"], s["decks"]["artifacts"],
-                          s["offers"]["advanced"], s["offers"]["spells"]):
-                if c in where:
-                    where.remove(c)
-                    me["deck"].append(c)
-                    break
-        for i in range(players):
-            if s["offers"]["units"]:
-                interaction.add_unit(s, i, s["offers"]["units"][0], [])
-        steps = [0]
-
-        def on_step(state):
-            assert invariants.check(state) == [], seed
-            steps[0] += 1
-            if steps[0] % 25 == 0:
-                for viewer in [None, *range(players)]:
-                    keep = -1 if viewer is None else viewer
-                    assert json.dumps(e.view(state, viewer), sort_keys=True) == \
-                        json.dumps(e.view(scramble(state, keep), viewer), sort_keys=True), (seed, viewer)
-
-        play_game(e, s, [RandomBot(seed * 10 + i) for i in range(players)], on_step, max_decisions=20_000)
-        assert s["over"], seed
+    play_random_games_with(NEW_CARDS, every_seat=True)
