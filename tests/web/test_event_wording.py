@@ -173,3 +173,24 @@ def test_a_miskatonic_game_reads_in_plain_english_with_the_players_names():
     joined = "\n".join(log)
     assert "alice's turn" in joined and "bob's turn" in joined and "Bot 3's turn" in joined
     assert "Game over: " in joined
+
+
+def test_a_mage_knight_game_reads_in_plain_english_with_the_players_names():
+    """Issue 11 item 1, Mage Knight: every event that names a seat names its player ("alice fights; the enemies
+    are revealed", "Round order: alice, bob and Bot 3", "bob takes 2 wounds from Prowlers"), never "Seat 1"."""
+    engine = get_engine("mage_knight")
+    game, alice, bob = start_three_seats("mage_knight", seed=4)
+    for _ in range(3000):
+        game.refresh_from_db()
+        prompt = Prompt.objects.filter(game=game, closed_at__isnull=True).order_by("seat__position").first()
+        if game.status != GameStatus.ACTIVE or prompt is None:
+            break
+        position = prompt.seat.position
+        pick(game, position, make_bot("mage_knight", "greedy", position).choose(engine, game.state, position))
+    game.refresh_from_db()
+    assert game.status == GameStatus.FINISHED
+    log = [e["text"] for e in client_for(alice).get(f"/api/games/{game.pk}/log/").json()["events"]]
+    assert_plain_english(log, "API log")
+    assert not [t for t in log if re.search(r"\bSeat \d", t)], [t for t in log if re.search(r"\bSeat \d", t)][:5]
+    joined = "\n".join(log)
+    assert "Round order: " in joined and "alice" in joined and "bob" in joined and "Bot 3" in joined

@@ -1853,7 +1853,8 @@ def _radiance_do(state, seat, args, choice, events):
             k = _wounds_from_supply(state, o, n, events)
             if k < n:
                 events.append(Event(f"The Wound supply is empty: Seat {o + 1} takes {k} of {n} (Mana Radiance).",
-                                    None, {"seat": o}))
+                                    None, {"seat": o, "wording": f"The Wound supply is empty: {{seat}} takes {k} "
+                                                                 f"of {n} (Mana Radiance)."}))
     for _ in range(2):
         mana.crystal_gain(state["seats"][seat], choice, state["turn"])
 

@@ -64,7 +64,7 @@ def start(state: dict, seat: int, tokens: list[dict], context: dict, events: lis
     _end_unit_modifiers(state["turn"])
     names = ", ".join(_name(e) for e in combat["enemies"]) or "no enemies"
     events.append(Event(f"Seat {seat + 1} fights; the enemies are revealed: {names}.",
-                        data={"kind": "combat_start", "enemies": [e["id"] for e in combat["enemies"]]}))
+                        data={"kind": "combat_start", "seat": seat, "enemies": [e["id"] for e in combat["enemies"]]}))
     if not _alive(combat):
         _finish(state, events)
 
@@ -476,7 +476,7 @@ def _damage_hero(state: dict, combat: dict, index: int, events: list[Event]) -> 
         # "A Hero assigned damage by a Paralyzing enemy must immediately discard any non-Wound cards"
         _discard_non_wounds(seat)
         text += "; paralyzed, they discard every non-wound card in hand"
-    events.append(Event(text + ".", data={"kind": "wounds", "wounds": wounds}))
+    events.append(Event(text + ".", data={"kind": "wounds", "seat": combat["seat"], "wounds": wounds}))
     _check_knock_out(state, combat, events)
     _after_damage(state, combat, events)
 
@@ -492,7 +492,7 @@ def _check_knock_out(state: dict, combat: dict, events: list[Event]) -> None:
         combat["knocked_out"] = True
         _discard_non_wounds(seat)
         events.append(Event(f"Seat {combat['seat'] + 1} is knocked out and discards every non-wound card in hand.",
-                            data={"kind": "knocked_out"}))
+                            data={"kind": "knocked_out", "seat": combat["seat"]}))
 
 
 def _damage_unit(state: dict, combat: dict, index: int, uid: int, events: list[Event]) -> None:

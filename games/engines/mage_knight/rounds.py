@@ -97,8 +97,10 @@ def close_tactics(state: dict, rng: Rng, ev: list) -> None:
         chosen[-1] = state["dummy"]["tactic"]
     state["order"] = sorted(chosen, key=lambda s: TACTICS[chosen[s]]["number"])
     state["phase"], state["turn_at"], state["acting"] = "turn", -1, None
+    # The wording names the players (games/presentation/wording.py); with the Dummy Player (-1) in the order
+    # the engine's own text stands.
     ev.append(Event("Round order: " + ", ".join(name(s) for s in state["order"]), None,
-                    {"order": list(state["order"])}))
+                    {"order": list(state["order"]), "wording": "Round order: {order}"}))
 
 
 # ------------------------------------------------------------------------------------------------------- turns
@@ -156,7 +158,9 @@ def turn_over(state: dict, who: int, ev: list) -> None:
         # "a player reveals a city tile: every player, including the revealer, takes one last turn"
         state["final_turns"] = list(state["order"])
         ev.append(Event(f"A city is revealed: every player, {name(state['city_revealed_by'])} too, takes one "
-                        "last turn", None, {"final_turns": True}))
+                        "last turn", None, {"final_turns": True, "revealer": state["city_revealed_by"],
+                                            "wording": "A city is revealed: every player, {revealer} too, takes "
+                                                       "one last turn"}))
 
 
 def _city_out(state: dict) -> bool:
