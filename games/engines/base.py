@@ -181,7 +181,7 @@ class ConventionalStateMixin:
         return None if r is None else Result.from_dict(r)
 
 
-class OneSeatAtATimeMixin(ConventionalStateMixin):
+class OneSeatAtATimeMixin(ConventionalStateMixin, ABC):
     """The protocol of a sequential game, where one seat decides at a time: the open decision is
     ``state["dec"]`` (None, or a dict with its ``"seat"``), ``state["n"]`` counts the picks and a step is
     complete when no decision is open (the next one is held for ``resolve``). The engine builds a decision's
@@ -191,8 +191,9 @@ class OneSeatAtATimeMixin(ConventionalStateMixin):
 
     _last: tuple | None = None  # (state, n, step, Prompt) of the last prompt built
 
+    @abstractmethod
     def decision_options(self, state: State, dec: dict) -> tuple[str, list[Option]]:
-        raise NotImplementedError
+        """The open decision's prompt text and options (the engine's own)."""
 
     def pending(self, state: State) -> list[int]:
         d = state["dec"]

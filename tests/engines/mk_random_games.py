@@ -12,6 +12,16 @@ from games.engines.mage_knight.engine import MageKnightEngine
 from tests.engines.test_mk_view import scramble
 
 
+def to_first_turn(engine: MageKnightEngine, state: dict) -> int:
+    """Take the defaults (tactics and what they ask) until a seat's turn is open; that seat."""
+    while state["dec"] is None or state["dec"]["kind"] != "turn":
+        if state["dec"] is None:
+            engine.resolve(state)
+        else:
+            engine.apply(state, state["dec"]["seat"], engine.default_option(state, state["dec"]["seat"]))
+    return state["dec"]["seat"]
+
+
 def _deal(state: dict, card: str, seat: int) -> None:
     """Move ``card`` from wherever it waits (a deck or an offer) into the seat's deed deck."""
     for where in (state["decks"]["advanced"], state["decks"]["spells"], state["decks"]["artifacts"],

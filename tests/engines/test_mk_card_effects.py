@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from games.engines.mage_knight import cards, invariants, turn
 from tests.engines.test_mk_turn import cell, ids, pick, play, started
-from tests.engines.mk_random_games import play_random_games_with
+from tests.engines.mk_random_games import play_random_games_with, to_first_turn
 
 
 def labels(st, seat=0):
@@ -386,12 +386,7 @@ def test_the_new_effects_keep_card_conservation_in_a_real_game():
     from games.engines.mage_knight.engine import MageKnightEngine
     e = MageKnightEngine()
     s = e.new_game(players=1, options={}, seed=5)
-    while s["dec"] is None or s["dec"]["kind"] != "turn":
-        if s["dec"] is None:
-            e.resolve(s)
-        else:
-            e.apply(s, s["dec"]["seat"], e.default_option(s, s["dec"]["seat"]))
-    seat = s["dec"]["seat"]
+    seat = to_first_turn(e, s)
     me = s["seats"][seat]
     for c in ("maximal_effect", "meditation", "steady_tempo"):
         _to_hand(s, me, c)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from games.engines.mage_knight import cards, combat, invariants, turn
 from tests.engines.test_mk_combat_effects import enemy, fight, next_phase
 from tests.engines.test_mk_turn import ids, pick, play, started
-from tests.engines.mk_random_games import play_random_games_with
+from tests.engines.mk_random_games import play_random_games_with, to_first_turn
 
 
 def labels(st, seat=0):
@@ -398,12 +398,7 @@ def test_the_turns_card_effects_are_public_in_the_view_the_board_and_the_mail():
     from tests.engines.test_mk_card_effects import _to_hand
     e = MageKnightEngine()
     s = e.new_game(players=2, options={}, seed=5)
-    while s["dec"] is None or s["dec"]["kind"] != "turn":
-        if s["dec"] is None:
-            e.resolve(s)
-        else:
-            e.apply(s, s["dec"]["seat"], e.default_option(s, s["dec"]["seat"]))
-    seat = s["dec"]["seat"]
+    seat = to_first_turn(e, s)
     _to_hand(s, s["seats"][seat], "agility")
     e.apply(s, seat, "t-play:agility")
     e.apply(s, seat, "t-basic")
