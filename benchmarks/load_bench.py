@@ -131,7 +131,9 @@ def wait_for_idle_queues(broker_url: str, timeout: float = 60.0) -> float:
     import redis
 
     client, t0 = redis.Redis.from_url(broker_url), time.monotonic()
-    while time.monotonic() - t0 < timeout and any(client.llen(q) for q in ("celery", "mail")):
+    # A queue is a list per priority step (faltisia/settings.py CELERY_BROKER_TRANSPORT_OPTIONS).
+    lists = [q if step == 0 else f"{q}\x06\x16{step}" for q in ("celery", "mail") for step in (0, 3, 6, 9)]
+    while time.monotonic() - t0 < timeout and any(client.llen(key) for key in lists):
         time.sleep(0.2)
     time.sleep(1.0)  # the last tasks taken from the queues finish
     return time.monotonic() - t0

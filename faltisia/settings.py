@@ -168,7 +168,10 @@ CELERY_TASK_SOFT_TIME_LIMIT = 100
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Fail fast when enqueueing with Redis down: the request must not hang; the sweep catches up.
 CELERY_BROKER_CONNECTION_TIMEOUT = env.float("CELERY_BROKER_CONNECTION_TIMEOUT", default=2.0)
-CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 5}
+# A queue is one Redis list per priority step; a worker takes from the lowest step first. The mail queue
+# uses 0 for what a player must act on (prompts, reminders) and 6 for news (results, digests): see
+# games/mail/priorities.py. Tasks without a priority count as 0.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 5, "priority_steps": [0, 3, 6, 9]}
 CELERY_TIMEZONE = "UTC"
 SWEEP_INTERVAL_SECONDS = env.float("SWEEP_INTERVAL_SECONDS", default=2.0)  # a due deadline waits up to one interval
 CELERY_BEAT_SCHEDULE = {

@@ -23,6 +23,7 @@ from games.models import Game, Prompt, Seat
 
 from .compose import Rendered
 from .models import Notification, NotificationKind, NotificationStatus
+from .priorities import send_priority
 
 logger = logging.getLogger(__name__)
 
@@ -82,7 +83,7 @@ def notification_queue(*, kind: str, dedupe_key: str, to_email: str, render: Cal
             row.save(force_insert=True)
     except IntegrityError:  # queued concurrently by a duplicate signal or sweep: that one wins
         return None
-    send_enqueue_on_commit(notification_id=row.pk, not_before=not_before)
+    send_enqueue_on_commit(notification_id=row.pk, kind=kind, not_before=not_before)
     return row
 
 
@@ -120,39 +121,45 @@ def notifications_queue_bulk(rows: list[Notification]) -> list[Notification]:
             except IntegrityError:
                 continue
             stored.append(row)
-    sends_enqueue_on_commit([row.pk for row in stored])
+    sends_enqueue_on_commit([(row.pk, row.kind) for row in stored])
     return stored
 
 
-def send_enqueue_on_commit(*, notification_id: int, not_before: datetime | None = None) -> None:
-    def send() -> None:
-        from .tasks import send_notification  # tasks import this module
+def send_task_enqueue(notification_id: int, kind: str, *, countdown: float | None = None, producer=None) -> None:
+    """Enqueue the send task of one outbox row at its kind's priority (priorities.py)."""
+    from .tasks import send_notification  # tasks import this module
 
+    send_notification.apply_async(args=(notification_id,), countdown=countdown, retry=False, producer=producer,
+                                  priority=send_priority(kind))
+
+
+def send_enqueue_on_commit(*, notification_id: int, kind: str, not_before: datetime | None = None) -> None:
+    def send() -> None:
         # A worker holds a countdown task until it is due. Eager (in-process) tasks ignore countdowns:
         # the task runs now, finds the row not yet due and leaves it to the outbox sweep (beat, or
         # `manage.py beat_embedded` in the embedded mode).
         countdown = 0.0 if not_before is None else max(0.0, (not_before - timezone.now()).total_seconds())
         try:
-            send_notification.apply_async(args=(notification_id,), countdown=countdown or None, retry=False)
+            send_task_enqueue(notification_id, kind, countdown=countdown or None)
         except Exception:
             logger.warning("could not enqueue mail %s; the outbox sweep will", notification_id, exc_info=True)
 
     transaction.on_commit(send)
 
 
-def sends_enqueue_on_commit(notification_ids: list[int]) -> None:
-    """After the commit, enqueue the send task of each of these rows (due now) over one broker connection;
-    what cannot be enqueued is left to the outbox sweep."""
-    if not notification_ids:
+def sends_enqueue_on_commit(rows: list[tuple[int, str]]) -> None:
+    """After the commit, enqueue the send task of each of these rows (id, kind; due now) over one broker
+    connection; what cannot be enqueued is left to the outbox sweep."""
+    if not rows:
         return
 
     def send() -> None:
         from .tasks import send_notification  # tasks import this module
 
         def each(producer=None) -> None:
-            for pk in notification_ids:
+            for pk, kind in rows:
                 try:
-                    send_notification.apply_async(args=(pk,), retry=False, producer=producer)
+                    send_task_enqueue(pk, kind, producer=producer)
                 except Exception:
                     logger.warning("could not enqueue mail %s; the outbox sweep will", pk, exc_info=True)
 
@@ -163,7 +170,7 @@ def sends_enqueue_on_commit(notification_ids: list[int]) -> None:
             with send_notification.app.producer_or_acquire() as producer:
                 each(producer)
         except Exception:
-            logger.warning("could not enqueue %d mails; the outbox sweep will", len(notification_ids), exc_info=True)
+            logger.warning("could not enqueue %d mails; the outbox sweep will", len(rows), exc_info=True)
 
     transaction.on_commit(send)
 
@@ -234,16 +241,16 @@ def lost_notifications(*, now: datetime):
             .filter(Q(not_before__isnull=True) | Q(not_before__lte=cutoff)).order_by("created_at"))
 
 
-def outbox_sweep(*, now=None, enqueue: Callable[[int], None] | None = None) -> int:
+def outbox_sweep(*, now=None, enqueue: Callable[[int, str], None] | None = None) -> int:
     """Re-enqueue pending emails due for over the sweep grace (their task was lost); uses the pending index.
 
     A row is due at ``not_before`` if it has one (a delayed follow-up prompt), else when it was queued;
     a delayed row is left to its countdown task until then, so it is never sent early.
     """
-    ids = list(lost_notifications(now=now or timezone.now()).values_list("pk", flat=True)[:OUTBOX_SWEEP_BATCH])
-    for pk in ids:
+    lost = list(lost_notifications(now=now or timezone.now()).values_list("pk", "kind")[:OUTBOX_SWEEP_BATCH])
+    for pk, kind in lost:
         if enqueue is not None:
-            enqueue(pk)
+            enqueue(pk, kind)
         else:
-            send_enqueue_on_commit(notification_id=pk)
-    return len(ids)
+            send_enqueue_on_commit(notification_id=pk, kind=kind)
+    return len(lost)

@@ -5,6 +5,9 @@ emails in a worker, so a pick's HTTP request never pays for it; the prompt sweep
 task was enqueued for (a held-back follow-up once due) or whose task was lost, and the job sweep runs the
 result and game-over mail jobs whose task was lost (jobs.py). Each is idempotent through the outbox's
 dedupe keys, so running one twice (acks_late redelivery, the sweep) sends nothing twice.
+
+Each task declares its priority (priorities.py): what leads to a prompt or a reminder is TIME_BOUND, what
+renders results, game-overs and digests is NEWS; a send task takes its row's kind's priority when enqueued.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from celery import shared_task
 
 from . import jobs, notify, outbox, reminders
 from .models import MailJobKind
+from .priorities import NEWS, TIME_BOUND
 
 logger = logging.getLogger(__name__)
 
@@ -36,7 +40,7 @@ def send_notification(self, notification_id: int) -> str:
         raise self.retry(exc=exc, countdown=RETRY_BACKOFF[self.request.retries])
 
 
-@shared_task(name="mail.queue_prompt_notifications", acks_late=True, reject_on_worker_lost=True,
+@shared_task(name="mail.queue_prompt_notifications", priority=TIME_BOUND, acks_late=True, reject_on_worker_lost=True,
              time_limit=120, soft_time_limit=100, ignore_result=True)
 def queue_prompt_notifications(game_id: int, opened_at: str) -> int:
     """Render and store the emails of the prompts one write opened (receivers.on_prompts_opened): the
@@ -45,7 +49,7 @@ def queue_prompt_notifications(game_id: int, opened_at: str) -> int:
     return len(notify.prompt_notifications_queue(prompt_ids=ids)) if ids else 0
 
 
-@shared_task(name="mail.queue_prompt_notification", acks_late=True, reject_on_worker_lost=True,
+@shared_task(name="mail.queue_prompt_notification", priority=TIME_BOUND, acks_late=True, reject_on_worker_lost=True,
              time_limit=60, soft_time_limit=50, ignore_result=True)
 def queue_prompt_notification(prompt_id: int) -> bool:
     """The one-prompt task the receiver enqueued before queue_prompt_notifications: kept so that messages
@@ -54,7 +58,7 @@ def queue_prompt_notification(prompt_id: int) -> bool:
     return bool(notify.prompt_notifications_queue(prompt_ids=[prompt_id]))
 
 
-@shared_task(name="mail.queue_result_notifications", acks_late=True, reject_on_worker_lost=True,
+@shared_task(name="mail.queue_result_notifications", priority=NEWS, acks_late=True, reject_on_worker_lost=True,
              time_limit=120, soft_time_limit=100, ignore_result=True)
 def queue_result_notifications(game_id: int, phase: int, event_ids: list[int]) -> int:
     """Render and store each result reader's email about a resolved step: run the mail job the
@@ -66,7 +70,7 @@ def queue_result_notifications(game_id: int, phase: int, event_ids: list[int]) -
     return queued or 0
 
 
-@shared_task(name="mail.queue_finished_notifications", acks_late=True, reject_on_worker_lost=True,
+@shared_task(name="mail.queue_finished_notifications", priority=NEWS, acks_late=True, reject_on_worker_lost=True,
              time_limit=120, soft_time_limit=100, ignore_result=True)
 def queue_finished_notifications(game_id: int) -> int:
     """Render and store each player's game-over email: run the finish's mail job (as above)."""
@@ -76,35 +80,38 @@ def queue_finished_notifications(game_id: int) -> int:
     return queued or 0
 
 
-@shared_task(name="mail.sweep_mail_jobs", time_limit=300, soft_time_limit=270, ignore_result=True)
+@shared_task(name="mail.sweep_mail_jobs", priority=NEWS, time_limit=300, soft_time_limit=270, ignore_result=True)
 def sweep_mail_jobs() -> int:
     """Beat (every MAIL_JOB_SWEEP_SECONDS): run the result and game-over mail jobs whose task was lost
     or failed, once due (jobs.jobs_sweep). Returns how many ran."""
     return jobs.jobs_sweep()
 
 
-@shared_task(name="mail.sweep_prompt_notifications", time_limit=120, soft_time_limit=100, ignore_result=True)
+@shared_task(name="mail.sweep_prompt_notifications", priority=TIME_BOUND, time_limit=120, soft_time_limit=100,
+             ignore_result=True)
 def sweep_prompt_notifications() -> int:
     """Beat (every MAIL_PROMPT_SWEEP_SECONDS): email the held-back follow-ups now due and still open, and
     the prompts whose task was lost (broker down)."""
     return notify.due_prompt_notifications_queue()
 
 
-@shared_task(name="mail.send_due_reminders", time_limit=120, soft_time_limit=100, ignore_result=True)
+@shared_task(name="mail.send_due_reminders", priority=TIME_BOUND, time_limit=120, soft_time_limit=100,
+             ignore_result=True)
 def send_due_reminders(continued: bool = False) -> int:
     """Beat: queue due deadline reminders, and re-enqueue outbox rows whose send task was lost (delayed
     rows only once due). A run works for at most MAIL_REMINDER_RUN_SECONDS (reminders.py); one that stops
     there with reminders still due enqueues its continuation (``continued``: no outbox sweep) at the back
-    of the mail queue, so the other mail tasks run in between. In the eager mode the next beat run goes on."""
+    of the mail queue's time-bound mail, so the prompt mails and reminder sends run in between. In the
+    eager mode the next beat run goes on."""
     result = reminders.reminders_due_run()
     if not continued:
-        outbox.outbox_sweep(enqueue=lambda pk: send_notification.apply_async(args=(pk,), retry=False))
+        outbox.outbox_sweep(enqueue=outbox.send_task_enqueue)
     if not result.done and not send_due_reminders.app.conf.task_always_eager:
         send_due_reminders.apply_async(kwargs={"continued": True}, retry=False)
     return result.queued
 
 
-@shared_task(name="mail.send_digests", time_limit=600, soft_time_limit=550, ignore_result=True)
+@shared_task(name="mail.send_digests", priority=NEWS, time_limit=600, soft_time_limit=550, ignore_result=True)
 def send_digests() -> int:
     """Beat (hourly): each digest reader gets at most one digest a day."""
     return notify.digests_queue()

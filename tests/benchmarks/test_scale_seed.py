@@ -30,7 +30,7 @@ def test_the_seeded_due_work_is_what_each_periodic_job_finds():
         # 4 of the 40 new prompts' players have prompt emails off (one user in ten)
         assert 0 < notify.due_prompt_notifications_queue(now=now) <= DUE["new_prompts"]
         assert notify.digests_queue(now=now) == DUE["digests"]
-        assert outbox.outbox_sweep(now=now, enqueue=lambda pk: None) == DUE["outbox"]
+        assert outbox.outbox_sweep(now=now, enqueue=lambda pk, kind: None) == DUE["outbox"]
         assert jobs.jobs_sweep(now=now) == DUE["mail_jobs"]
     assert Notification.objects.filter(kind=NotificationKind.REMINDER).count() == DUE["reminders"]
 
@@ -112,6 +112,6 @@ def test_a_seed_used_long_after_it_ran_is_moved_to_the_runs_start_with_its_desig
     with TestCase.captureOnCommitCallbacks(execute=False):
         assert notify.reminders_due_queue(now=now) == DUE["reminders"]
         assert notify.digests_queue(now=now) == DUE["digests"]
-        assert outbox.outbox_sweep(now=now, enqueue=lambda pk: None) == DUE["outbox"]
+        assert outbox.outbox_sweep(now=now, enqueue=lambda pk, kind: None) == DUE["outbox"]
         assert jobs.jobs_sweep(now=now) == DUE["mail_jobs"]
     assert shift_to(start=now, games=500, vacuum=False)["shifted_s"] == 0.0  # moved already: nothing to do

@@ -204,9 +204,9 @@ def test_a_delayed_row_queued_by_the_previous_release_is_still_sent_only_when_du
             user_id=alice.pk, game=game, seat=bet.seat, prompt=bet, not_before=bet.opened_at + timedelta(minutes=10),
             render=lambda: compose.render_prompt(prompt=bet, user=alice))
     Notification.objects.filter(pk=row.pk).update(created_at=F("created_at") - timedelta(minutes=5))
-    assert outbox.outbox_sweep(enqueue=lambda pk: None) == 0
+    assert outbox.outbox_sweep(enqueue=lambda pk, kind: None) == 0
     assert outbox.notification_send(notification_id=row.pk) == NotificationStatus.PENDING
     Notification.objects.filter(pk=row.pk).update(not_before=F("not_before") - timedelta(minutes=12))
-    found: list[int] = []
-    assert outbox.outbox_sweep(enqueue=found.append) == 1 and found == [row.pk]
+    found: list[tuple[int, str]] = []
+    assert outbox.outbox_sweep(enqueue=lambda *task: found.append(task)) == 1 and found == [(row.pk, "prompt")]
     assert outbox.notification_send(notification_id=row.pk) == NotificationStatus.SENT

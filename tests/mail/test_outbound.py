@@ -172,4 +172,4 @@ def test_lost_send_tasks_are_found_by_the_outbox_sweep(tiny):
     Notification.objects.filter(pk=row.pk).update(status=NotificationStatus.PENDING,
                                                   created_at=timezone.now() - timedelta(minutes=5))
     found = []
-    assert outbox.outbox_sweep(enqueue=found.append) == 1 and found == [row.pk]
+    assert outbox.outbox_sweep(enqueue=lambda *task: found.append(task)) == 1 and found == [(row.pk, row.kind)]
