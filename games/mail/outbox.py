@@ -102,8 +102,9 @@ def notification_build(*, kind: str, dedupe_key: str, to_email: str, rendered: R
 
 
 def notifications_queue_bulk(rows: list[Notification]) -> list[Notification]:
-    """Store these built rows (notification_build, no ``not_before``, dedupe keys checked by the caller)
-    in one INSERT and send them after the commit, all enqueued in one go; returns the rows stored. If
+    """Store these built rows (notification_build, dedupe keys checked by the caller) in one INSERT and
+    send them after the commit (each not before its ``not_before``), all enqueued in one go; returns the
+    rows stored. If
     one's dedupe key was taken meanwhile (a concurrent duplicate), they are stored one at a time and the
     taken ones are left out, as notification_queue does."""
     if not rows:
@@ -121,7 +122,7 @@ def notifications_queue_bulk(rows: list[Notification]) -> list[Notification]:
             except IntegrityError:
                 continue
             stored.append(row)
-    sends_enqueue_on_commit([(row.pk, row.kind) for row in stored])
+    sends_enqueue_on_commit(stored)
     return stored
 
 
@@ -133,33 +134,38 @@ def send_task_enqueue(notification_id: int, kind: str, *, countdown: float | Non
                                   priority=send_priority(kind))
 
 
+def _countdown(not_before: datetime | None) -> float | None:
+    """Seconds until ``not_before`` (None: due now). A worker holds a countdown task until it is due.
+    Eager (in-process) tasks ignore countdowns: the task runs now, finds the row not yet due and leaves
+    it to the outbox sweep (beat, or `manage.py beat_embedded` in the embedded mode)."""
+    seconds = 0.0 if not_before is None else (not_before - timezone.now()).total_seconds()
+    return seconds if seconds > 0 else None
+
+
 def send_enqueue_on_commit(*, notification_id: int, kind: str, not_before: datetime | None = None) -> None:
     def send() -> None:
-        # A worker holds a countdown task until it is due. Eager (in-process) tasks ignore countdowns:
-        # the task runs now, finds the row not yet due and leaves it to the outbox sweep (beat, or
-        # `manage.py beat_embedded` in the embedded mode).
-        countdown = 0.0 if not_before is None else max(0.0, (not_before - timezone.now()).total_seconds())
         try:
-            send_task_enqueue(notification_id, kind, countdown=countdown or None)
+            send_task_enqueue(notification_id, kind, countdown=_countdown(not_before))
         except Exception:
             logger.warning("could not enqueue mail %s; the outbox sweep will", notification_id, exc_info=True)
 
     transaction.on_commit(send)
 
 
-def sends_enqueue_on_commit(rows: list[tuple[int, str]]) -> None:
-    """After the commit, enqueue the send task of each of these rows (id, kind; due now) over one broker
-    connection; what cannot be enqueued is left to the outbox sweep."""
+def sends_enqueue_on_commit(rows: list[Notification]) -> None:
+    """After the commit, enqueue the send task of each of these stored rows (each not before its
+    ``not_before``) over one broker connection; what cannot be enqueued is left to the outbox sweep."""
     if not rows:
         return
+    tasks = [(row.pk, row.kind, row.not_before) for row in rows]
 
     def send() -> None:
         from .tasks import send_notification  # tasks import this module
 
         def each(producer=None) -> None:
-            for pk, kind in rows:
+            for pk, kind, not_before in tasks:
                 try:
-                    send_task_enqueue(pk, kind, producer=producer)
+                    send_task_enqueue(pk, kind, countdown=_countdown(not_before), producer=producer)
                 except Exception:
                     logger.warning("could not enqueue mail %s; the outbox sweep will", pk, exc_info=True)
 
@@ -173,6 +179,15 @@ def sends_enqueue_on_commit(rows: list[tuple[int, str]]) -> None:
             logger.warning("could not enqueue %d mails; the outbox sweep will", len(rows), exc_info=True)
 
     transaction.on_commit(send)
+
+
+def reminders_queued_ahead_withdraw(**filters) -> int:
+    """Delete the unsent reminders matching ``filters`` that were queued ahead of their time (reminders.py's
+    look-ahead: ``not_before`` still to come) because what they were planned from changed (the player's
+    preferences or vacations, the seat's holder): the new plan queues them again if still wanted, under
+    the same dedupe key. Their countdown tasks then find no row. Returns how many were withdrawn."""
+    return Notification.objects.filter(kind=NotificationKind.REMINDER, status=NotificationStatus.PENDING,
+                                       not_before__gt=timezone.now(), **filters).delete()[0]
 
 
 def _still_relevant(row: Notification) -> bool:

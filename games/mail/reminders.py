@@ -9,9 +9,16 @@ never take one prompt twice):
 1. plan: open prompts with ``reminder_planned = false`` (just opened, or their deadline, their player's
    preferences or vacations, or their seat's holder changed: those writes reset the flag) get their
    ``next_reminder_at`` computed;
-2. send: open prompts with ``next_reminder_at <= now`` get their reminder queued (the outbox's dedupe
-   key makes a second queue a no-op) and their next reminder time computed from the current deadline
-   and preferences, so a stale plan only costs a look.
+2. send: open prompts with ``next_reminder_at <= now + look-ahead`` get their reminder queued (the
+   outbox's dedupe key makes a second queue a no-op) and their next reminder time computed from the
+   current deadline and preferences, so a stale plan only costs a look.
+
+The look-ahead is one period of the task (lookahead_seconds): a reminder that falls due before the next
+run is rendered now and stored with ``not_before`` = its due time, and its send task is enqueued with a
+countdown to then, as a held-back follow-up prompt is. So a reminder goes at the player's lead time, not
+up to a period later; the send still skips it if the prompt was answered or its deadline moved by then,
+and the outbox sweep sends it if its countdown task is lost. In the eager mode (no worker to hold a
+countdown) the look-ahead is 0 and reminders go when a run finds them due.
 
 So a run costs what was opened or changed since the previous run plus the reminders due now, whatever
 the number of open prompts; its memory is one batch. A batch's reminders are decided, rendered and stored
@@ -42,7 +49,7 @@ from games.models import GameStatus, Prompt
 
 from . import compose
 from .models import Notification, NotificationKind
-from .outbox import notification_build, notifications_queue_bulk
+from .outbox import notification_build, notifications_queue_bulk, reminders_queued_ahead_withdraw
 from .tokens import mailboxes_for_seats
 
 logger = logging.getLogger(__name__)
@@ -51,6 +58,15 @@ MAX_LEAD_HOURS = 24 * 7  # a reminder lead time above a week is clamped
 REMINDER_BATCH = 200  # prompts claimed per transaction; a run loops until no work is left
 MAX_BATCHES_PER_RUN = 500  # a backlog larger than this (100k rows) is left to the next run
 RUN_SECONDS = 20.0  # default time budget of one run (MAIL_REMINDER_RUN_SECONDS); the soft limit is 100 s
+
+
+def lookahead_seconds() -> float:
+    """How far ahead of its due time a run queues a reminder (with a countdown to that time): one period
+    of the task, so none falls due between two runs; 0 when tasks run in-process (nothing can hold a
+    countdown there)."""
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return 0.0
+    return float(settings.MAIL_REMINDER_INTERVAL_SECONDS)
 
 
 def run_budget_seconds() -> float:
@@ -173,10 +189,11 @@ def _plan_batch(*, now: datetime) -> int:
         return len(prompts)
 
 
-def _send_batch(*, now: datetime) -> tuple[int, int]:
-    """Queue the reminders of one batch of due prompts; (prompts looked at, reminders queued)."""
+def _send_batch(*, now: datetime, ahead: timedelta) -> tuple[int, int]:
+    """Queue the reminders of one batch of prompts due by ``now + ahead``, each to be sent at its due time
+    (at once if that has passed); (prompts looked at, reminders queued)."""
     with transaction.atomic():
-        prompts = _claim(due_prompts(now=now), order="next_reminder_at")
+        prompts = _claim(due_prompts(now=now + ahead), order="next_reminder_at")
         prefs_of = {}
         for prompt in prompts:
             prefs = _preferences(prompt)
@@ -187,10 +204,11 @@ def _send_batch(*, now: datetime) -> tuple[int, int]:
         wanted = []
         for prompt in prompts:
             prefs = prefs_of[prompt.pk]
-            lead = due_lead(prompt, prefs, now=now, sent=sent.get(prompt.pk)) if prefs is not None else None
+            at = max(now, prompt.next_reminder_at)  # when this reminder falls due
+            lead = due_lead(prompt, prefs, now=at, sent=sent.get(prompt.pk)) if prefs is not None else None
             if lead is not None:
-                wanted.append((prompt, lead))
-            prompt.next_reminder_at = next_reminder_at(prompt, prefs, now=now, crossed_too=False)
+                wanted.append((prompt, lead, at if at > now else None))
+            prompt.next_reminder_at = next_reminder_at(prompt, prefs, now=at, crossed_too=False)
         queued = _queue_all(wanted)
         Prompt.objects.bulk_update(prompts, ["next_reminder_at"])
     return len(prompts), queued
@@ -200,24 +218,25 @@ def dedupe_key(prompt: Prompt, lead: int) -> str:
     return f"reminder:{prompt.pk}:seat{prompt.seat_id}:{prompt.deadline.isoformat()}:{lead}h"
 
 
-def _queue_all(wanted: list[tuple[Prompt, int]]) -> int:
-    """Render and store the reminders of a batch ((prompt, lead) each, their prompts locked by the
-    caller) whose dedupe key is not taken, in one INSERT; their sends are enqueued after the commit."""
-    keys = {dedupe_key(p, lead): (p, lead) for p, lead in wanted if p.seat.user.email}
+def _queue_all(wanted: list[tuple[Prompt, int, datetime | None]]) -> int:
+    """Render and store the reminders of a batch ((prompt, lead, not before) each, their prompts locked
+    by the caller) whose dedupe key is not taken, in one INSERT; their sends are enqueued after the
+    commit (with a countdown to ``not before``)."""
+    keys = {dedupe_key(p, lead): (p, lead, not_before) for p, lead, not_before in wanted if p.seat.user.email}
     if not keys:
         return 0
     taken = set(Notification.objects.filter(dedupe_key__in=list(keys)).values_list("dedupe_key", flat=True))
-    todo = [(key, p, lead) for key, (p, lead) in keys.items() if key not in taken]
+    todo = [(key, *item) for key, item in keys.items() if key not in taken]
     if not todo:
         return 0
-    boxes = mailboxes_for_seats(p.seat_id for _, p, _ in todo)
+    boxes = mailboxes_for_seats(p.seat_id for _, p, _, _ in todo)
     rows = []
-    for key, prompt, lead in todo:
+    for key, prompt, lead, not_before in todo:
         user = prompt.seat.user
         rendered = compose.render_prompt(prompt=prompt, user=user, reminder_hours=lead, mailbox=boxes[prompt.seat_id])
         rows.append(notification_build(kind=NotificationKind.REMINDER, dedupe_key=key, to_email=user.email,
                                        rendered=rendered, user_id=user.pk, game=prompt.game, seat=prompt.seat,
-                                       prompt=prompt, lead_hours=lead))
+                                       prompt=prompt, lead_hours=lead, not_before=not_before))
     return len(notifications_queue_bulk(rows))
 
 
@@ -227,12 +246,14 @@ class RunResult:
     done: bool  # False: the run stopped at its time budget with work left (for the continuation)
 
 
-def reminders_due_run(*, now: datetime | None = None, budget_seconds: float | None = None) -> RunResult:
-    """One run of the reminders task: plan the prompts that need it, then queue the reminders due now,
-    a batch at a time until no work is left or ``budget_seconds`` (None: run_budget_seconds(); 0: no
-    budget) have passed after a batch."""
+def reminders_due_run(*, now: datetime | None = None, budget_seconds: float | None = None,
+                      ahead_seconds: float | None = None) -> RunResult:
+    """One run of the reminders task: plan the prompts that need it, then queue the reminders due by
+    ``now`` + ``ahead_seconds`` (None: lookahead_seconds()), a batch at a time until no work is left or
+    ``budget_seconds`` (None: run_budget_seconds(); 0: no budget) have passed after a batch."""
     now = now or timezone.now()
     budget = run_budget_seconds() if budget_seconds is None else budget_seconds
+    ahead = timedelta(seconds=lookahead_seconds() if ahead_seconds is None else ahead_seconds)
     started = time.monotonic()
 
     def over() -> bool:
@@ -245,7 +266,7 @@ def reminders_due_run(*, now: datetime | None = None, budget_seconds: float | No
             return RunResult(queued=0, done=False)
     queued = 0
     for _ in range(MAX_BATCHES_PER_RUN):
-        looked, sent = _send_batch(now=now)
+        looked, sent = _send_batch(now=now, ahead=ahead)
         queued += sent
         if looked < REMINDER_BATCH:
             return RunResult(queued=queued, done=True)
@@ -268,5 +289,7 @@ def plan_again(prompts) -> int:
 
 
 def plan_again_for_user(user_id: int) -> int:
-    """After a player's reminder preferences or vacations changed: plan their open prompts again."""
+    """After a player's reminder preferences or vacations changed: plan their open prompts again, and
+    withdraw their reminders queued ahead and not yet due (the new plan queues them again if wanted)."""
+    reminders_queued_ahead_withdraw(user_id=user_id)
     return plan_again(Prompt.objects.filter(Q(seat__user_id=user_id)))

@@ -75,7 +75,8 @@ def mailbox_rotate(*, seat_id: int, previous_user_id: int | None, reason: str) -
     Runs inside the transaction that changed the seat. The old token's hash is kept (RetiredReplyToken)
     so a reply to it is answered "this address no longer belongs to you" and changes nothing; the
     generation goes up, which voids every outstanding link (links carry the generation they were issued
-    under); prompt and reminder emails not yet sent (they carry the old address and links) are skipped.
+    under); prompt and reminder emails not yet sent (they carry the old address and links) are skipped,
+    or withdrawn for reminders queued ahead of their time.
     A seat that never had a mailbox has nothing to revoke.
     """
     box = SeatMailbox.objects.select_for_update().filter(seat_id=seat_id).first()
@@ -88,6 +89,9 @@ def mailbox_rotate(*, seat_id: int, previous_user_id: int | None, reason: str) -
     box.generation += 1
     box.save(update_fields=["nonce", "token_hash", "generation"])
     Seat.objects.filter(pk=seat_id).update(email_token_hash=box.token_hash)
+    from .outbox import reminders_queued_ahead_withdraw  # outbox renders through compose, which imports this
+
+    reminders_queued_ahead_withdraw(seat_id=seat_id)  # the new holder's own plan may want them again
     Notification.objects.filter(seat_id=seat_id, status=NotificationStatus.PENDING,
                                 kind__in=[NotificationKind.PROMPT, NotificationKind.REMINDER]).update(
         status=NotificationStatus.SKIPPED, last_error="the seat changed hands before it was sent")
