@@ -458,6 +458,12 @@ def shift_to(*, start: datetime, games: int, vacuum: bool = True) -> dict:
             "seconds": round(time.perf_counter() - t0, 1)}
 
 
+def _rearmed_deadline(due_at: datetime) -> datetime:
+    """The deadline rearm_due_work gives a reminder prompt due at ``due_at`` (its 2-hour lead crossed
+    just before): a new deadline each run, so a new reminder (its own dedupe key)."""
+    return due_at + timedelta(hours=2) - timedelta(seconds=1)
+
+
 def rearm_due_work(*, start: datetime, span_seconds: float) -> dict[int, datetime]:
     """Make a seeded database's due work due again at ``start``, for a run under load that begins long
     after the seeding (load_bench.py --reuse-db): the reminder games' open prompts get their 2-hour
@@ -472,7 +478,7 @@ def rearm_due_work(*, start: datetime, span_seconds: float) -> dict[int, datetim
     due = {}
     for i, pk in enumerate(ids):
         at = start + timedelta(seconds=span_seconds * i / max(1, len(ids) - 1))
-        Prompt.objects.filter(pk=pk).update(next_reminder_at=at, deadline=at + timedelta(hours=2) - timedelta(seconds=1))
+        Prompt.objects.filter(pk=pk).update(next_reminder_at=at, deadline=_rearmed_deadline(at))
         due[pk] = at
     readers = [u for u in range(DIGEST_SHARE, DIGEST_SHARE * (DUE["digests"] + 1), DIGEST_SHARE)]
     NotificationPreferences.objects.filter(user_id__in=readers).update(next_digest_at=start)
@@ -507,16 +513,16 @@ def all_reminders_on_time(*, since: datetime, until: datetime, period_seconds: f
 
 def reminders_on_time(due: dict[int, datetime], period_seconds: float) -> dict:
     """Of the re-armed reminders (``rearm_due_work``): how many were sent (the outbox row marked sent)
-    within one period of the reminders task after their due time, and the latest one's lateness."""
+    within one period of the reminders task after their due time, and the latest one's lateness (0 for
+    one sent at its time: the reminders task queues them a period ahead, to go then)."""
     from games.mail.models import Notification
 
     sent: dict[int, datetime | None] = {}
-    for key, sent_at, created_at in Notification.objects.filter(kind="reminder", dedupe_key__startswith="reminder:") \
-            .values_list("dedupe_key", "sent_at", "created_at"):
-        pk = int(key.split(":")[1])
-        if pk in due and created_at >= due[pk] - timedelta(seconds=1):
+    for pk, deadline, sent_at in Notification.objects.filter(kind="reminder", prompt_id__in=list(due)) \
+            .values_list("prompt_id", "deadline", "sent_at"):
+        if deadline == _rearmed_deadline(due[pk]):  # this run's reminder, not an earlier run's
             sent[pk] = sent_at
-    late = [(sent[pk] - at).total_seconds() for pk, at in due.items() if sent.get(pk)]
+    late = [max(0.0, (sent[pk] - at).total_seconds()) for pk, at in due.items() if sent.get(pk)]
     return {"due": len(due), "sent": len(late),
             "on_time": sum(1 for s in late if s <= period_seconds),
             "lateness_p50_s": round(sorted(late)[len(late) // 2], 1) if late else None,
