@@ -249,6 +249,13 @@ MAIL_SWEEP_GRACE_SECONDS = env.float("MAIL_SWEEP_GRACE_SECONDS", default=60.0)
 # this sweep runs the jobs whose task was lost, once the grace has passed.
 MAIL_JOB_SWEEP_SECONDS = env.float("MAIL_JOB_SWEEP_SECONDS", default=60.0)
 CELERY_BEAT_SCHEDULE["mail-jobs"] = {"task": "mail.sweep_mail_jobs", "schedule": MAIL_JOB_SWEEP_SECONDS}
+# Sent emails, done mail jobs and inbound messages are kept this long, then deleted by the daily prune
+# (games/mail/prune.py; a pending email or one about a prompt still open is kept); used one-click links
+# until their links have expired (MAIL_LINK_MAX_AGE_SECONDS). A run works at most MAIL_PRUNE_RUN_SECONDS.
+MAIL_KEEP_DAYS = env.int("MAIL_KEEP_DAYS", default=30)
+MAIL_PRUNE_RUN_SECONDS = env.float("MAIL_PRUNE_RUN_SECONDS", default=60.0)
+MAIL_PRUNE_INTERVAL_SECONDS = env.float("MAIL_PRUNE_INTERVAL_SECONDS", default=24 * 3600.0)
+CELERY_BEAT_SCHEDULE["mail-prune"] = {"task": "mail.prune_mail_records", "schedule": MAIL_PRUNE_INTERVAL_SECONDS}
 # --- Web pages (games.web, accounts' pages) -----------------------------------------------------------
 INSTALLED_APPS += ["games.web"]
 # Dates on pages are shown in the signed-in player's own time zone (accounts.User.timezone).

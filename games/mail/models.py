@@ -80,8 +80,8 @@ class Notification(models.Model):
                                related_name="mail_notifications")
     deadline = models.DateTimeField(null=True, blank=True)  # the prompt's deadline this mail was about
     # Not to be sent before this; the send task is enqueued with a countdown and the outbox sweep leaves
-    # the row alone until then. (Held-back follow-up prompts used this; they are now queued only once
-    # due, by the prompt sweep, so only rows queued before that change carry one.)
+    # the row alone until then. A reminder queued ahead of its lead time carries it (reminders.py). (Held-
+    # back follow-up prompts used it too; they are now queued only once due, by the prompt sweep.)
     not_before = models.DateTimeField(null=True, blank=True)
     lead_hours = models.PositiveIntegerField(null=True, blank=True)  # reminders only
     to_email = models.CharField(max_length=254)

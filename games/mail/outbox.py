@@ -104,9 +104,8 @@ def notification_build(*, kind: str, dedupe_key: str, to_email: str, rendered: R
 def notifications_queue_bulk(rows: list[Notification]) -> list[Notification]:
     """Store these built rows (notification_build, dedupe keys checked by the caller) in one INSERT and
     send them after the commit (each not before its ``not_before``), all enqueued in one go; returns the
-    rows stored. If
-    one's dedupe key was taken meanwhile (a concurrent duplicate), they are stored one at a time and the
-    taken ones are left out, as notification_queue does."""
+    rows stored. If one's dedupe key was taken meanwhile (a concurrent duplicate), they are stored one at
+    a time and the taken ones are left out, as notification_queue does."""
     if not rows:
         return []
     try:

@@ -17,7 +17,7 @@ from datetime import datetime
 
 from celery import shared_task
 
-from . import jobs, notify, outbox, reminders
+from . import jobs, notify, outbox, prune, reminders
 from .models import MailJobKind
 from .priorities import NEWS, TIME_BOUND
 
@@ -115,3 +115,12 @@ def send_due_reminders(continued: bool = False) -> int:
 def send_digests() -> int:
     """Beat (hourly): each digest reader gets at most one digest a day."""
     return notify.digests_queue()
+
+
+@shared_task(name="mail.prune_mail_records", priority=NEWS, time_limit=360, soft_time_limit=300, ignore_result=True)
+def prune_mail_records() -> dict[str, int]:
+    """Beat (daily, MAIL_PRUNE_INTERVAL_SECONDS): delete the outbox rows, mail jobs, inbound messages and
+    used links nothing needs any more (prune.py); rows deleted per table."""
+    deleted = prune.mail_records_prune()
+    logger.info("pruned mail records: %s", deleted)
+    return deleted

@@ -17,8 +17,8 @@ from django.test import TestCase
 from django.utils import timezone
 
 from accounts.models import NotificationPreferences
-from games.mail import jobs, notify, outbox, reminders
-from games.mail.models import Notification, NotificationKind
+from games.mail import jobs, notify, outbox, prune, reminders
+from games.mail.models import InboundMessage, InboundOutcome, MailJob, Notification, NotificationKind, UsedLink
 from games.models import Prompt
 from games.tournaments.services import tournaments_due
 from tests.mail.helpers import start_game
@@ -61,6 +61,23 @@ def test_each_periodic_query_reads_its_partial_index(job, query, index):
            }.get(job)
     if due:
         assert f"Index Cond: ({due}" in plan, f"{job}: {plan}"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("table", ["notifications", "mail_jobs", "inbound_messages", "used_links"])
+def test_the_prune_walks_the_primary_key_and_reads_a_prompt_by_its_key(table):
+    """The daily prune (games/mail/prune.py) reads its old rows up the primary key from the lowest and
+    looks up each one's prompt by key: never a scan, a hash of every open prompt or a NOT IN over them."""
+    game, _ = start_game(players=2, options={"rounds": 1})
+    prompt = Prompt.objects.filter(game=game).first()
+    # One young row in each table: the old rows are those below its key (ids grow with time).
+    MailJob.objects.create(kind="result", game=game, phase=1, due_at=timezone.now())
+    InboundMessage.objects.create(message_key="k", outcome=InboundOutcome.IGNORED)
+    UsedLink.objects.create(nonce="n", prompt=prompt, option_id="x")
+    plan = plan_of(prune.prunable(table, now=timezone.now())[:1000])
+    assert "Index Cond: (id <" in plan, plan
+    assert "_pkey" in plan, plan
+    assert "Seq Scan" not in plan and "Hash" not in plan and "SubPlan" not in plan, plan
 
 
 @pytest.mark.django_db(transaction=True)
