@@ -41,7 +41,7 @@ def test_each_mail_task_that_makes_mail_declares_its_priority():
         "mail.queue_prompt_notifications": TIME_BOUND, "mail.queue_prompt_notification": TIME_BOUND,
         "mail.sweep_prompt_notifications": TIME_BOUND, "mail.send_due_reminders": TIME_BOUND,
         "mail.queue_result_notifications": NEWS, "mail.queue_finished_notifications": NEWS,
-        "mail.sweep_mail_jobs": NEWS, "mail.send_digests": NEWS}
+        "mail.sweep_mail_jobs": NEWS, "mail.send_digests": NEWS, "mail.prune_mail_records": NEWS}
 
 
 @pytest.mark.django_db
