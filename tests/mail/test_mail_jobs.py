@@ -92,6 +92,22 @@ def test_a_resolution_whose_result_task_is_lost_is_mailed_by_the_sweep_once_to_e
     assert Notification.objects.filter(kind=NotificationKind.RESULT).count() == len(users) - 1
 
 
+def test_a_sweep_works_a_tenth_of_its_period_and_the_next_one_goes_on():
+    """Under a burst the due jobs are mostly waiting in the mail queue, not lost: one sweep stops after
+    the job that takes it past its budget (a tenth of MAIL_JOB_SWEEP_SECONDS), the next takes the rest."""
+    games = [start_game(players=2, options={"rounds": 1})[0] for _ in range(3)]
+    result_down, finished_down = broker_down()
+    with result_down:
+        for game in games:
+            play_step(game)
+    assert MailJob.objects.filter(status=MailJobStatus.PENDING).count() == 3
+    with override_settings(MAIL_JOB_SWEEP_SECONDS=60):
+        assert jobs.sweep_budget_seconds() == 6
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        assert [jobs.jobs_sweep(now=later(), budget_seconds=1e-9) for _ in range(4)] == [1, 1, 1, 0]
+    assert not MailJob.objects.filter(status=MailJobStatus.PENDING).exists()
+
+
 def test_in_the_embedded_mode_the_beat_stand_in_mails_results_and_game_over_whose_tasks_never_ran():
     """The job sweep is in CELERY_BEAT_SCHEDULE, so `celery beat` and `manage.py beat_embedded` run it."""
     assert {"task": "mail.sweep_mail_jobs", "schedule": settings.MAIL_JOB_SWEEP_SECONDS} in \
