@@ -16,7 +16,6 @@ Notification dedupe keys would stop a second run from sending anything twice any
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
@@ -28,6 +27,7 @@ from django.utils import timezone
 from games.models import Game
 
 from . import notify
+from .budget import TimeBudget
 from .models import MailJob, MailJobKind, MailJobStatus
 from .outbox import sweep_grace
 
@@ -119,12 +119,12 @@ def jobs_sweep(*, now: datetime | None = None, budget_seconds: float | None = No
     """The job sweep (beat): run the due pending jobs, at most SWEEP_BATCH, oldest first, until
     ``budget_seconds`` (None: sweep_budget_seconds(); 0: no budget) have passed after a job; returns how
     many ran."""
-    budget = sweep_budget_seconds() if budget_seconds is None else budget_seconds
+    budget = TimeBudget(sweep_budget_seconds() if budget_seconds is None else budget_seconds)
     ids = list(due_jobs(now=now or timezone.now()).values_list("pk", flat=True)[:SWEEP_BATCH])
-    started, ran = time.monotonic(), 0
+    ran = 0
     for pk in ids:
         ran += _run(MailJob.objects.filter(pk=pk)) is not None
-        if budget and time.monotonic() - started >= budget:
+        if budget.spent():
             break
     if ran:
         logger.warning("mail job sweep: ran %s job(s) whose task was lost or failed", ran)

@@ -24,13 +24,13 @@ Deleting is idempotent: two runs at once delete each row once.
 
 from __future__ import annotations
 
-import time
 from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db.models import Model, Q
 from django.utils import timezone
 
+from .budget import TimeBudget
 from .models import InboundMessage, MailJob, MailJobStatus, Notification, NotificationStatus, UsedLink
 
 PRUNE_BATCH = 1000
@@ -68,23 +68,22 @@ def prunable(table: str, *, now: datetime):
     return old.order_by("pk")
 
 
-def _prune(table: str, *, now: datetime, deadline: float) -> int:
-    """Delete ``table``'s prunable rows a batch at a time until none is left or ``deadline``
-    (time.monotonic) has passed; how many were deleted."""
+def _prune(table: str, *, now: datetime, budget: TimeBudget) -> int:
+    """Delete ``table``'s prunable rows a batch at a time until none is left or the budget is spent;
+    how many were deleted."""
     old, deleted = prunable(table, now=now), 0
     while True:
         ids = list(old.values_list("pk", flat=True)[:PRUNE_BATCH])
         if ids:
             deleted += old.model.objects.filter(pk__in=ids).delete()[0]
-        if len(ids) < PRUNE_BATCH or time.monotonic() >= deadline:
+        if len(ids) < PRUNE_BATCH or budget.spent():
             return deleted
 
 
 def mail_records_prune(*, now: datetime | None = None, budget_seconds: float | None = None) -> dict[str, int]:
     """One run: delete the mail records nothing needs any more (the module's rules), for at most
-    ``budget_seconds`` (None: MAIL_PRUNE_RUN_SECONDS; each table gets at least one batch); rows deleted
-    per table."""
+    ``budget_seconds`` (None: MAIL_PRUNE_RUN_SECONDS; 0: no budget; each table gets at least one batch);
+    rows deleted per table."""
     now = now or timezone.now()
-    budget = settings.MAIL_PRUNE_RUN_SECONDS if budget_seconds is None else budget_seconds
-    deadline = time.monotonic() + budget
-    return {table: _prune(table, now=now, deadline=deadline) for table in _rules(now)}
+    budget = TimeBudget(settings.MAIL_PRUNE_RUN_SECONDS if budget_seconds is None else budget_seconds)
+    return {table: _prune(table, now=now, budget=budget) for table in _rules(now)}

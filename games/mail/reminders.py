@@ -35,7 +35,6 @@ mail tasks get the worker between two runs. The due index keeps the order: the m
 from __future__ import annotations
 
 import logging
-import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -48,6 +47,7 @@ from accounts.models import NotificationPreferences
 from games.models import GameStatus, Prompt
 
 from . import compose
+from .budget import TimeBudget
 from .models import Notification, NotificationKind
 from .outbox import notification_build, notifications_queue_bulk, reminders_queued_ahead_withdraw
 from .tokens import mailboxes_for_seats
@@ -254,15 +254,11 @@ def reminders_due_run(*, now: datetime | None = None, budget_seconds: float | No
     now = now or timezone.now()
     budget = run_budget_seconds() if budget_seconds is None else budget_seconds
     ahead = timedelta(seconds=lookahead_seconds() if ahead_seconds is None else ahead_seconds)
-    started = time.monotonic()
-
-    def over() -> bool:
-        return bool(budget) and time.monotonic() - started >= budget
-
+    budget = TimeBudget(budget)
     for _ in range(MAX_BATCHES_PER_RUN):
         if _plan_batch(now=now) < REMINDER_BATCH:
             break
-        if over():
+        if budget.spent():
             return RunResult(queued=0, done=False)
     queued = 0
     for _ in range(MAX_BATCHES_PER_RUN):
@@ -270,7 +266,7 @@ def reminders_due_run(*, now: datetime | None = None, budget_seconds: float | No
         queued += sent
         if looked < REMINDER_BATCH:
             return RunResult(queued=queued, done=True)
-        if over():
+        if budget.spent():
             break
     return RunResult(queued=queued, done=False)
 
