@@ -27,7 +27,8 @@ import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from datetime import timedelta
+from datetime import datetime, timedelta
+from datetime import timezone as dt_timezone
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -124,6 +125,12 @@ def django_setup(db_url: str) -> None:
 
 
 # --- phases -----------------------------------------------------------------------------------------
+
+def first_run_at(timing_dir: Path | None, task: str) -> datetime | None:
+    """When ``task`` first started in the stack's workers (benchmarks/task_timing.py rows), if it ran."""
+    starts = [r["at"] for r in (task_timing.read(timing_dir) if timing_dir else []) if r["task"] == task]
+    return datetime.fromtimestamp(min(starts), tz=dt_timezone.utc) if starts else None
+
 
 def wait_for_idle_queues(broker_url: str, timeout: float = 60.0) -> float:
     """Wait until the Celery queues are empty (the load's resolutions and emails done), so the second
@@ -382,9 +389,18 @@ def main(argv=None) -> int:
         dl = run_deadlines(due_ids, a.due_spread)
         active_now = Game.objects.filter(status=GameStatus.ACTIVE).count()
         on_time = scale_seed.reminders_on_time(reminder_due, a.reminder_interval) if a.scale_games else None
-        all_on_time = (scale_seed.all_reminders_on_time(
-            since=shifted_at, until=timezone.now() - timedelta(seconds=a.reminder_interval),
-            period_seconds=a.reminder_interval) if a.scale_games else None)
+        all_on_time = before_first = None
+        if a.scale_games:
+            # Beat runs an interval task one period after it starts: the reminders that fell due before
+            # the task's first run (after the seed times were moved) are a backlog of a task not yet
+            # running, counted apart from the steady state.
+            first_run = first_run_at(timing_dir, "mail.send_due_reminders") or shifted_at
+            all_on_time = scale_seed.all_reminders_on_time(
+                since=first_run, until=timezone.now() - timedelta(seconds=a.reminder_interval),
+                period_seconds=a.reminder_interval)
+            before_first = scale_seed.all_reminders_on_time(since=shifted_at, until=first_run,
+                                                            period_seconds=a.reminder_interval)
+            before_first["first_run_after_s"] = round((first_run - shifted_at).total_seconds(), 1)
         connection.close()
         contract = None
         if a.contract_check:
@@ -458,6 +474,7 @@ def main(argv=None) -> int:
                                      "mail.send_digests": a.digest_interval}
         figures["reminders_on_time"] = on_time
         figures["all_reminders_on_time"] = all_on_time
+        figures["reminders_due_before_first_run"] = before_first
         figures["seed_time_shift"] = shifted
         figures["scale_games"] = a.scale_games
     # CPU the stack spent per request (web, worker, PostgreSQL backends): steadier than rates on a shared
@@ -505,9 +522,12 @@ def main(argv=None) -> int:
     if a.scale_games:
         rows.append(("reminders sent on time", f"{on_time['on_time']}/{on_time['due']}",
                      f"within one period ({a.reminder_interval:.0f}s); latest {on_time['lateness_max_s']}s"))
-        rows.append(("every reminder due in the run", f"{all_on_time['on_time']}/{all_on_time['due']}",
+        rows.append(("every reminder due once the task ran", f"{all_on_time['on_time']}/{all_on_time['due']}",
                      f"within one period; p99 {all_on_time['lateness_p99_s']}s, max {all_on_time['lateness_max_s']}s, "
                      f"{all_on_time['still_due_at_end']} still due"))
+        rows.append(("  due before the task's first run", before_first["due"],
+                     f"its first run {before_first['first_run_after_s']}s after the seed times moved; "
+                     f"sent {before_first['sent']}, max lateness {before_first['lateness_max_s']}s"))
         for name, t in figures["periodic_tasks_under_load"].items():
             if t["runs"]:
                 rows.append((f"  {name}", f"{t['wall_p50_s']}/{t['wall_max_s']}",

@@ -251,12 +251,15 @@ def print_under_load(results: list[dict]) -> None:
               f"{r['step_to_prompt_p99_ms']} ms, deadline p99 {r['deadline_p99_ms']} ms "
               f"({r['deadlines_resolved']}/{r['deadlines_due']}), reminders on time {rt['on_time']}/{rt['due']} "
               f"(latest {rt['lateness_max_s']} s), loadavg {r['loadavg_before'][0]}/{r['loadavg_after'][0]}")
-        every = r.get("all_reminders_on_time")
+        every, before = r.get("all_reminders_on_time"), r.get("reminders_due_before_first_run")
         if every:
-            print(f"{'':>8}        every reminder due in the run: {every['on_time']}/{every['due']} within "
+            print(f"{'':>8}        every reminder due once the task ran: {every['on_time']}/{every['due']} within "
                   f"{every['period_s']:g} s (p99 {every['lateness_p99_s']} s, max {every['lateness_max_s']} s), "
                   f"{every['still_due_at_end']} still due at the end; seed times moved by "
                   f"{r['seed_time_shift']['shifted_s']} s in {r['seed_time_shift']['seconds']} s")
+        if before:
+            print(f"{'':>8}        due before its first run ({before['first_run_after_s']} s after the move): "
+                  f"{before['due']}, sent {before['sent']}, max lateness {before['lateness_max_s']} s")
 
 
 def main() -> None:
