@@ -128,6 +128,8 @@ def django_setup(db_url: str) -> None:
 
 def first_run_at(timing_dir: Path | None, task: str) -> datetime | None:
     """When ``task`` first started in the stack's workers (benchmarks/task_timing.py rows), if it ran."""
+    from benchmarks import task_timing
+
     starts = [r["at"] for r in (task_timing.read(timing_dir) if timing_dir else []) if r["task"] == task]
     return datetime.fromtimestamp(min(starts), tz=dt_timezone.utc) if starts else None
 

@@ -74,4 +74,8 @@ def test_a_tiny_scale_run_times_every_periodic_task_in_the_real_workers(tmp_path
     assert figures["other_tasks_whole_run"]["games.resolve_phase"]["runs"] >= 1
     reminders = figures["reminders_on_time"]
     assert reminders["due"] == 80 and reminders["sent"] == 80  # all of the seeded due reminders, once each
+    # The reminders due before the task's first run are counted apart; every other one once the task ran.
+    before, every = figures["reminders_due_before_first_run"], figures["all_reminders_on_time"]
+    assert before["first_run_after_s"] > 0 and before["sent"] == before["due"] and every["sent"] == every["due"]
+    assert "due before the task's first run" in proc.stdout
     assert figures["deadlines_resolved"] == figures["deadlines_due"] == 4
