@@ -8,15 +8,13 @@ from unittest import mock
 
 import pytest
 from django.core import mail
-from django.db import connection
 from django.test import TestCase
-from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.models import NotificationPreferences
 from games.mail import notify, outbox
 from games.mail.models import Notification, NotificationKind, NotificationStatus
-from games.mail.tasks import send_due_reminders, send_digests, send_notification
+from games.mail.tasks import send_digests, send_notification
 from games.models import Prompt
 from games.services.admin_actions import deadline_extend
 from tests.games.helpers import pick, play_step
