@@ -317,9 +317,13 @@ def main(argv=None) -> int:
 
     shifted = None
     if a.scale_games:  # the seeded times move to now: the due work is the designed one, however old the seed
-        shifted = scale_seed.shift_to(start=timezone.now(), games=a.scale_games)
+        shift_started = timezone.now()
+        shifted = scale_seed.shift_to(start=shift_started, games=a.scale_games)
+        shifted["crossed_meanwhile_moved"] = scale_seed.reminders_crossed_meanwhile_move(
+            since=shift_started, until=timezone.now())
         connection.close()
-        say(f"seeded times moved by {shifted['shifted_s']:.0f}s to now in {shifted['seconds']:.1f}s")
+        say(f"seeded times moved by {shifted['shifted_s']:.0f}s to now in {shifted['seconds']:.1f}s; "
+            f"{shifted['crossed_meanwhile_moved']} prompts whose reminder fell due meanwhile moved on as long")
     shifted_at = timezone.now()
     timing_dir = workdir / "task-timing" if a.scale_games else None
     if timing_dir:

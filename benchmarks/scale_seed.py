@@ -458,6 +458,22 @@ def shift_to(*, start: datetime, games: int, vacuum: bool = True) -> dict:
             "seconds": round(time.perf_counter() - t0, 1)}
 
 
+def reminders_crossed_meanwhile_move(*, since: datetime, until: datetime) -> int:
+    """Move the open prompts whose next reminder fell due while shift_to ran (``since`` .. ``until``) on by
+    the time it took: deadline, opening and next reminder time, so their players' lead times are crossed
+    from ``until`` on, at the steady rate, instead of being a backlog when the stack starts (shift_to
+    takes minutes at 1M games: ~4,500 reminders fell due meanwhile). One UPDATE through the due index;
+    returns the prompts moved."""
+    from django.db.models import F
+
+    from games.mail import reminders
+
+    delta = until - since
+    return (reminders.due_prompts(now=until).filter(next_reminder_at__gte=since)
+            .update(deadline=F("deadline") + delta, opened_at=F("opened_at") + delta,
+                    next_reminder_at=F("next_reminder_at") + delta))
+
+
 def _rearmed_deadline(due_at: datetime) -> datetime:
     """The deadline rearm_due_work gives a reminder prompt due at ``due_at`` (its 2-hour lead crossed
     just before): a new deadline each run, so a new reminder (its own dedupe key)."""

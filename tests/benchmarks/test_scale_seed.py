@@ -115,3 +115,25 @@ def test_a_seed_used_long_after_it_ran_is_moved_to_the_runs_start_with_its_desig
         assert outbox.outbox_sweep(now=now, enqueue=lambda pk, kind: None) == DUE["outbox"]
         assert jobs.jobs_sweep(now=now) == DUE["mail_jobs"]
     assert shift_to(start=now, games=500, vacuum=False)["shifted_s"] == 0.0  # moved already: nothing to do
+
+
+def test_the_prompts_whose_reminder_fell_due_during_the_shift_move_on_as_long():
+    """load_bench.py: a shift that takes minutes (1M games) leaves the reminders crossed meanwhile due at
+    once; those prompts move on by the shift's duration (deadline, opening and next reminder alike), the
+    others stay."""
+    from benchmarks.scale_seed import reminders_crossed_meanwhile_move
+    from tests.mail.helpers import start_game
+
+    start_game(players=2, options={"rounds": 1})
+    start_game(players=2, options={"rounds": 1})
+    since = timezone.now()
+    crossed, before, *_ = Prompt.objects.filter(closed_at__isnull=True).order_by("id")
+    Prompt.objects.filter(pk=crossed.pk).update(next_reminder_at=since + timedelta(seconds=10))
+    Prompt.objects.filter(pk=before.pk).update(next_reminder_at=since - timedelta(seconds=10))
+    moved_before = {p.pk: (p.deadline, p.opened_at, p.next_reminder_at) for p in Prompt.objects.all()}
+    assert reminders_crossed_meanwhile_move(since=since, until=since + timedelta(seconds=60)) == 1
+    for p in Prompt.objects.all():
+        expected = moved_before[p.pk]
+        if p.pk == crossed.pk:
+            expected = tuple(t + timedelta(seconds=60) for t in expected)
+        assert (p.deadline, p.opened_at, p.next_reminder_at) == expected
