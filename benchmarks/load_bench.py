@@ -138,10 +138,13 @@ def wait_for_idle_queues(broker_url: str, timeout: float = 60.0) -> float:
     """Wait until the Celery queues are empty (the load's resolutions and emails done), so the second
     floor run measures the floor, not the floor plus the load's backlog; the seconds waited."""
     import redis
+    from django.conf import settings
+    from kombu.transport.redis import Channel
 
     client, t0 = redis.Redis.from_url(broker_url), time.monotonic()
-    # A queue is a list per priority step (faltisia/settings.py CELERY_BROKER_TRANSPORT_OPTIONS).
-    lists = [q if step == 0 else f"{q}\x06\x16{step}" for q in ("celery", "mail") for step in (0, 3, 6, 9)]
+    # A queue is a list per priority step (CELERY_BROKER_TRANSPORT_OPTIONS), named as kombu names them.
+    steps = settings.CELERY_BROKER_TRANSPORT_OPTIONS["priority_steps"]
+    lists = [q if step == 0 else f"{q}{Channel.sep}{step}" for q in ("celery", "mail") for step in steps]
     while time.monotonic() - t0 < timeout and any(client.llen(key) for key in lists):
         time.sleep(0.2)
     time.sleep(1.0)  # the last tasks taken from the queues finish

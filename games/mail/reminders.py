@@ -252,9 +252,8 @@ def reminders_due_run(*, now: datetime | None = None, budget_seconds: float | No
     ``now`` + ``ahead_seconds`` (None: lookahead_seconds()), a batch at a time until no work is left or
     ``budget_seconds`` (None: run_budget_seconds(); 0: no budget) have passed after a batch."""
     now = now or timezone.now()
-    budget = run_budget_seconds() if budget_seconds is None else budget_seconds
+    budget = TimeBudget(run_budget_seconds() if budget_seconds is None else budget_seconds)
     ahead = timedelta(seconds=lookahead_seconds() if ahead_seconds is None else ahead_seconds)
-    budget = TimeBudget(budget)
     for _ in range(MAX_BATCHES_PER_RUN):
         if _plan_batch(now=now) < REMINDER_BATCH:
             break
