@@ -220,6 +220,9 @@ MAIL_REMINDER_INTERVAL_SECONDS = env.float("MAIL_REMINDER_INTERVAL_SECONDS", def
 # How long one run of the reminders task works before it enqueues its continuation (games/mail/reminders.py):
 # well under its 100 s soft limit, so a backlog never holds the mail worker from the other mail tasks.
 MAIL_REMINDER_RUN_SECONDS = env.float("MAIL_REMINDER_RUN_SECONDS", default=20.0)
+# How many continuations a beat run of the reminders task that met a backlog starts: that many mail
+# processes work it off at once (their claims skip each other's rows).
+MAIL_REMINDER_PARALLEL_RUNS = env.int("MAIL_REMINDER_PARALLEL_RUNS", default=2)
 # Provider settings for django-anymail (EMAIL_BACKEND=anymail.backends.<esp>.EmailBackend), e.g.
 # ANYMAIL='{"MAILGUN_API_KEY": "..."}'; the inbound webhook's basic auth is ANYMAIL_WEBHOOK_SECRET=user:pass.
 ANYMAIL = {**env.json("ANYMAIL", default={}),

@@ -28,7 +28,7 @@ handful of statements per 200 reminders, not ten per reminder).
 
 A run stops after the batch that takes it past its time budget (MAIL_REMINDER_RUN_SECONDS, well under the
 task's soft time limit) and says so; the task then enqueues its own continuation at the back of the mail
-queue, so a backlog (the task was down, a burst of deadlines) is worked off at full speed while the other
+queue (a beat run: MAIL_REMINDER_PARALLEL_RUNS of them, so a backlog is shared by the mail processes), so a backlog (the task was down, a burst of deadlines) is worked off at full speed while the other
 mail tasks get the worker between two runs. The due index keeps the order: the most overdue go first.
 """
 
@@ -72,6 +72,12 @@ def lookahead_seconds() -> float:
 def run_budget_seconds() -> float:
     """How long one run of the reminders task may work before it leaves the rest to its continuation."""
     return float(getattr(settings, "MAIL_REMINDER_RUN_SECONDS", RUN_SECONDS))
+
+
+def parallel_runs() -> int:
+    """How many continuations a beat run that stopped at its budget starts (MAIL_REMINDER_PARALLEL_RUNS):
+    a backlog is worked off by that many mail processes at once, each claiming its own batches."""
+    return max(1, int(getattr(settings, "MAIL_REMINDER_PARALLEL_RUNS", 2)))
 
 
 def lead_hours(prefs: NotificationPreferences) -> list[int]:

@@ -18,8 +18,8 @@ from datetime import datetime
 from celery import shared_task
 
 from . import jobs, notify, outbox, prune, reminders
-from .models import MailJobKind
-from .priorities import NEWS, TIME_BOUND
+from .models import MailJobKind, Notification
+from .priorities import NEWS, TIME_BOUND, send_priority
 
 logger = logging.getLogger(__name__)
 
@@ -38,6 +38,21 @@ def send_notification(self, notification_id: int) -> str:
         if final:
             return "failed"
         raise self.retry(exc=exc, countdown=RETRY_BACKOFF[self.request.retries])
+
+
+@shared_task(name="mail.send_notifications", acks_late=True, reject_on_worker_lost=True, time_limit=60,
+             soft_time_limit=50, ignore_result=True)
+def send_notifications(notification_ids: list[int]) -> int:
+    """Send a batch of outbox rows due at the same time (outbox.sends_enqueue_on_commit: a reminders run's
+    rows, SEND_BATCH a task); one whose send fails is retried alone by send_notification, with its back-off.
+    Redelivered after a crash, it sends only the rows still pending (each row is locked and marked)."""
+    def retry_alone(pk: int) -> None:
+        kind = Notification.objects.filter(pk=pk).values_list("kind", flat=True).first()
+        if kind is not None:
+            send_notification.apply_async(args=(pk,), countdown=RETRY_BACKOFF[0], retries=1, retry=False,
+                                          priority=send_priority(kind))
+
+    return outbox.notifications_send(notification_ids, retry_alone=retry_alone)
 
 
 @shared_task(name="mail.queue_prompt_notifications", priority=TIME_BOUND, acks_late=True, reject_on_worker_lost=True,
@@ -107,7 +122,10 @@ def send_due_reminders(continued: bool = False) -> int:
     if not continued:
         outbox.outbox_sweep(enqueue=outbox.send_task_enqueue)
     if not result.done and not send_due_reminders.app.conf.task_always_eager:
-        send_due_reminders.apply_async(kwargs={"continued": True}, retry=False)
+        # A beat run that meets a backlog starts MAIL_REMINDER_PARALLEL_RUNS chains of continuations (their
+        # claims skip each other's rows); each chain ends with the first of its runs that finds no work left.
+        for _ in range(1 if continued else reminders.parallel_runs()):
+            send_due_reminders.apply_async(kwargs={"continued": True}, retry=False)
     return result.queued
 
 

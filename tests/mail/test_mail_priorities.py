@@ -21,7 +21,7 @@ from games.mail import outbox, reminders
 from games.mail.compose import Rendered
 from games.mail.models import NotificationKind
 from games.mail.priorities import NEWS, TIME_BOUND, send_priority
-from games.mail.tasks import send_notification
+from games.mail.tasks import send_notification, send_notifications
 from games.models import Prompt
 from tests.mail.helpers import start_game
 
@@ -36,7 +36,7 @@ def test_prompts_reminders_and_answers_go_before_results_game_overs_and_digests(
 def test_each_mail_task_that_makes_mail_declares_its_priority():
     current_app.loader.import_default_modules()
     declared = {name: task.priority for name, task in current_app.tasks.items()
-                if name.startswith("mail.") and name != "mail.send_notification"}
+                if name.startswith("mail.") and name not in ("mail.send_notification", "mail.send_notifications")}
     assert declared == {
         "mail.queue_prompt_notifications": TIME_BOUND, "mail.queue_prompt_notification": TIME_BOUND,
         "mail.sweep_prompt_notifications": TIME_BOUND, "mail.send_due_reminders": TIME_BOUND,
@@ -50,10 +50,12 @@ def test_the_send_tasks_of_a_batch_of_reminders_are_time_bound_and_of_a_result_n
     prompts = list(Prompt.objects.filter(game=game, closed_at__isnull=True))
     with TestCase.captureOnCommitCallbacks(execute=True):
         reminders.reminders_due_queue(now=min(p.deadline for p in prompts) - timedelta(hours=30))  # plan
-    with mock.patch.object(send_notification, "apply_async") as enqueue, \
+    with mock.patch.object(send_notifications, "apply_async") as enqueue, \
             TestCase.captureOnCommitCallbacks(execute=True):
         assert reminders.reminders_due_queue(now=min(p.deadline for p in prompts) - timedelta(hours=1)) == 2
-    assert [call.kwargs["priority"] for call in enqueue.call_args_list] == [TIME_BOUND, TIME_BOUND]
+    # both due now: one batch task for the two
+    assert [(len(call.kwargs["args"][0]), call.kwargs["priority"]) for call in enqueue.call_args_list] == [
+        (2, TIME_BOUND)]
     with mock.patch.object(send_notification, "apply_async") as enqueue, \
             TestCase.captureOnCommitCallbacks(execute=True):
         outbox.notification_queue(kind=NotificationKind.RESULT, dedupe_key="result:test", to_email=players[0].email,

@@ -12,7 +12,7 @@ from unittest import mock
 
 import pytest
 from django.db import connection
-from django.test import TestCase
+from django.test import TestCase, override_settings
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
@@ -82,13 +82,22 @@ def test_without_a_budget_a_run_goes_until_no_reminder_is_due(monkeypatch):
 
 
 def test_the_task_enqueues_its_continuation_only_when_stopped_by_the_budget():
-    """Stopped at the budget with work left: the task enqueues itself again (no outbox sweep in the
-    continuation); done, or in the eager mode (the next beat run goes on): nothing is enqueued."""
+    """Stopped at the budget with work left: a beat run starts MAIL_REMINDER_PARALLEL_RUNS continuations
+    (a backlog shared by that many mail processes), a continuation enqueues one (its chain goes on; no
+    outbox sweep in a continuation); done, or in the eager mode (the next beat run goes on): nothing."""
     conf = send_due_reminders.app.conf
     eager = conf.task_always_eager
     try:
         conf.task_always_eager = False
-        for done, expected in ((False, 1), (True, 0)):
+        for continued, done, expected in ((False, False, 3), (True, False, 1), (False, True, 0), (True, True, 0)):
+            with override_settings(MAIL_REMINDER_PARALLEL_RUNS=3), \
+                    mock.patch.object(reminders, "reminders_due_run",
+                                      return_value=reminders.RunResult(queued=3, done=done)), \
+                    mock.patch.object(send_due_reminders, "apply_async") as again:
+                send_due_reminders.run(continued=continued)
+            assert again.call_count == expected
+            assert all(call.kwargs["kwargs"] == {"continued": True} for call in again.call_args_list)
+        for done, expected in ((False, 2), (True, 0)):  # the default: two chains
             with mock.patch.object(reminders, "reminders_due_run",
                                    return_value=reminders.RunResult(queued=3, done=done)), \
                     mock.patch.object(send_due_reminders, "apply_async") as again, \

@@ -20,7 +20,7 @@ from django.utils import timezone
 from accounts.models import NotificationPreferences
 from games.mail import outbox, reminders
 from games.mail.models import Notification, NotificationKind, NotificationStatus
-from games.mail.tasks import send_notification
+from games.mail.tasks import send_notifications
 from games.models import Prompt
 from games.services.admin_actions import seat_replace_player
 from tests.factories import UserFactory
@@ -33,8 +33,9 @@ PERIOD = timedelta(minutes=5)
 
 
 def run_ahead(now):
-    """One run of the reminders task as a worker runs it (look-ahead one period), send tasks recorded."""
-    with mock.patch.object(send_notification, "apply_async") as enqueue, \
+    """One run of the reminders task as a worker runs it (look-ahead one period), send tasks recorded
+    (mail.send_notifications: a batch of ids each)."""
+    with mock.patch.object(send_notifications, "apply_async") as enqueue, \
             TestCase.captureOnCommitCallbacks(execute=True):
         reminders.reminders_due_run(now=now, budget_seconds=0, ahead_seconds=PERIOD.total_seconds())
     return enqueue.call_args_list
@@ -66,7 +67,8 @@ def test_each_reminder_is_queued_in_the_run_before_its_lead_time_to_go_at_it():
     while t < prompt.deadline:
         real_now = timezone.now()
         for call in run_ahead(t):
-            countdowns[call.kwargs["args"][0]] = (call.kwargs["countdown"], real_now)
+            for pk in call.kwargs["args"][0]:
+                countdowns[pk] = (call.kwargs["countdown"], real_now)
         for row in reminder_rows(prompt):
             queued_at.setdefault(row.lead_hours, t)
         t += PERIOD if t < prompt.deadline - timedelta(hours=23) or t > prompt.deadline - timedelta(hours=3) \
