@@ -126,12 +126,14 @@ def notifications_queue_bulk(rows: list[Notification]) -> list[Notification]:
     return stored
 
 
-def send_task_enqueue(notification_id: int, kind: str, *, countdown: float | None = None, producer=None) -> None:
-    """Enqueue the send task of one outbox row at its kind's priority (priorities.py)."""
+def send_task_enqueue(notification_id: int, kind: str, *, countdown: float | None = None, producer=None,
+                      retries: int = 0) -> None:
+    """Enqueue the send task of one outbox row at its kind's priority (priorities.py); ``retries``: the
+    attempts made already (a row retried after its batch task failed to send it)."""
     from .tasks import send_notification  # tasks import this module
 
     send_notification.apply_async(args=(notification_id,), countdown=countdown, retry=False, producer=producer,
-                                  priority=send_priority(kind))
+                                  priority=send_priority(kind), retries=retries)
 
 
 def _countdown(not_before: datetime | None) -> float | None:

@@ -28,8 +28,9 @@ handful of statements per 200 reminders, not ten per reminder).
 
 A run stops after the batch that takes it past its time budget (MAIL_REMINDER_RUN_SECONDS, well under the
 task's soft time limit) and says so; the task then enqueues its own continuation at the back of the mail
-queue (a beat run: MAIL_REMINDER_PARALLEL_RUNS of them, so a backlog is shared by the mail processes), so a backlog (the task was down, a burst of deadlines) is worked off at full speed while the other
-mail tasks get the worker between two runs. The due index keeps the order: the most overdue go first.
+queue (a beat run: MAIL_REMINDER_PARALLEL_RUNS of them, so several mail processes share it), so a backlog
+(the task was down, a burst of deadlines) is worked off at full speed while the other mail tasks get the
+worker between two runs. The due index keeps the order: the most overdue go first.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from celery import shared_task
 
 from . import jobs, notify, outbox, prune, reminders
 from .models import MailJobKind, Notification
-from .priorities import NEWS, TIME_BOUND, send_priority
+from .priorities import NEWS, TIME_BOUND
 
 logger = logging.getLogger(__name__)
 
@@ -49,8 +49,7 @@ def send_notifications(notification_ids: list[int]) -> int:
     def retry_alone(pk: int) -> None:
         kind = Notification.objects.filter(pk=pk).values_list("kind", flat=True).first()
         if kind is not None:
-            send_notification.apply_async(args=(pk,), countdown=RETRY_BACKOFF[0], retries=1, retry=False,
-                                          priority=send_priority(kind))
+            outbox.send_task_enqueue(pk, kind, countdown=RETRY_BACKOFF[0], retries=1)
 
     return outbox.notifications_send(notification_ids, retry_alone=retry_alone)
 
