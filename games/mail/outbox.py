@@ -192,7 +192,7 @@ def sends_enqueue_on_commit(rows: list[Notification]) -> None:
                 except Exception:
                     logger.warning("could not enqueue mails %s; the outbox sweep will", pks, exc_info=True)
 
-        if send_notifications.app.conf.task_always_eager:  # run here, one by one (tests, the embedded mode)
+        if send_notifications.app.conf.task_always_eager:  # run here, batch by batch (tests, the embedded mode)
             each()
             return
         try:

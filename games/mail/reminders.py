@@ -59,6 +59,7 @@ MAX_LEAD_HOURS = 24 * 7  # a reminder lead time above a week is clamped
 REMINDER_BATCH = 200  # prompts claimed per transaction; a run loops until no work is left
 MAX_BATCHES_PER_RUN = 500  # a backlog larger than this (100k rows) is left to the next run
 RUN_SECONDS = 20.0  # default time budget of one run (MAIL_REMINDER_RUN_SECONDS); the soft limit is 100 s
+PARALLEL_RUNS = 2  # default chains of continuations a beat run with a backlog starts (MAIL_REMINDER_PARALLEL_RUNS)
 
 
 def lookahead_seconds() -> float:
@@ -78,7 +79,7 @@ def run_budget_seconds() -> float:
 def parallel_runs() -> int:
     """How many continuations a beat run that stopped at its budget starts (MAIL_REMINDER_PARALLEL_RUNS):
     a backlog is worked off by that many mail processes at once, each claiming its own batches."""
-    return max(1, int(getattr(settings, "MAIL_REMINDER_PARALLEL_RUNS", 2)))
+    return max(1, int(getattr(settings, "MAIL_REMINDER_PARALLEL_RUNS", PARALLEL_RUNS)))
 
 
 def lead_hours(prefs: NotificationPreferences) -> list[int]:
