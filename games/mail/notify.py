@@ -10,7 +10,7 @@ import logging
 from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import transaction
-from django.db.models import OuterRef, Q, Subquery, Value
+from django.db.models import Max, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -135,7 +135,7 @@ def write_prompt_ids(*, game_id: int, opened_at: datetime) -> list[int]:
 
 
 def prompts_due_without_mail(*, now: datetime):
-    """Open prompts of the last day whose email is due but was never queued; oldest first.
+    """Open prompts of the last day whose email is due but was never queued; newest first.
 
     Due means: a prompt emailed at once whose task had the sweep grace to run (if it was lost, the broker
     being down, it is queued here), or a held-back follow-up whose delay has passed (nothing was
@@ -152,12 +152,15 @@ def prompts_due_without_mail(*, now: datetime):
     # Only the prompts whose email is not settled yet, through the partial index prompt_mail_pending
     # (its predicate word for word): the rest (emailed, or found needless: bots, no address, opted out)
     # left it when they were settled, so the sweep's cost grows with the prompts opened lately.
+    # Newest first (issue 22 item 10): the emails falling due now (a follow-up's delay just passed, a task
+    # lost a minute ago) go before a backlog of older pending prompts (most of them found already mailed),
+    # which a sweep works through after them; the index is read backwards, as fast.
     return (Prompt.objects
             .filter(closed_at__isnull=True, mail_pending=True, opened_at__gt=now - MISSING_PROMPT_WINDOW,
                     opened_at__lte=max(at_once_by, held_back_by))
             .alias(previous_source=previous_pick_source())
             .filter(due)
-            .order_by("opened_at"))
+            .order_by("-opened_at"))
 
 
 def _stale_prompts_settle(*, now: datetime) -> int:
@@ -181,16 +184,19 @@ def due_prompt_notifications_queue(*, now: datetime | None = None) -> int:
     issue 16 item 1), so it costs what the prompts opened since the last sweep cost, not every open
     prompt; each prompt it looks at is settled (emailed, or found to need none: bot, no address, opted
     out) and not looked at again. It renders here (it runs on the mail worker), MISSING_PROMPT_BATCH
-    prompts a batch, at most MAX_PROMPT_BATCHES_PER_SWEEP batches; the next sweep takes the rest.
+    prompts a batch, newest first, at most MAX_PROMPT_BATCHES_PER_SWEEP batches; the next sweep takes
+    the rest. Then it settles the prompts left pending past the window (they are left to the reminders).
     """
     now = now or timezone.now()
-    _stale_prompts_settle(now=now)
     queued = 0
     for _ in range(MAX_PROMPT_BATCHES_PER_SWEEP):
         ids = list(prompts_due_without_mail(now=now).values_list("pk", flat=True)[:MISSING_PROMPT_BATCH])
         queued += len(prompt_notifications_queue(prompt_ids=ids, now=now)) if ids else 0
         if len(ids) < MISSING_PROMPT_BATCH:
             break
+    # After the due emails (issue 22 item 10): the prompts past the window are never emailed here, so
+    # settling them (in batches of 1,000) never holds one back.
+    _stale_prompts_settle(now=now)
     return queued
 
 
@@ -303,7 +309,8 @@ def _digest_games(*, user: User, since: datetime) -> list[dict]:
 
 def due_digest_readers(*, now: datetime, never_read: bool = False):
     """Digest readers whose digest is due, earliest first, through the partial index prefs_digest_due
-    (``digest = true``); with ``never_read``, those never looked at (NULL), through prefs_digest_never_read.
+    (``digest = true``); with ``never_read``, those never looked at (NULL), through prefs_digest_never_read
+    (due now unless they had a digest before: _never_read_plan).
     Two queries rather than one with an OR: in next_digest_at order the NULLs come last, after every
     reader not due yet."""
     readers = NotificationPreferences.objects.filter(digest=True)
@@ -314,6 +321,26 @@ def due_digest_readers(*, now: datetime, never_read: bool = False):
     return readers.filter(next_digest_at__lte=now).order_by("next_digest_at")
 
 
+def _never_read_plan(readers: list[NotificationPreferences], *, now: datetime) -> set[int]:
+    """Readers never looked at (``next_digest_at`` NULL) who had a digest before (the setting switched
+    off and on, a row the upgrade's backfill, accounts 0007, did not reach): their next digest is one
+    period after the last, covering what happened since it, as for any reader. Sets both on these
+    readers and returns the ids of those not due yet; one query for the batch. Readers without any
+    digest on record are due now."""
+    last = dict(Notification.objects.filter(kind=NotificationKind.DIGEST, user_id__in=[p.user_id for p in readers])
+                .values("user_id").annotate(at=Max("created_at")).values_list("user_id", "at"))
+    not_due = set()
+    for prefs in readers:
+        at = last.get(prefs.user_id)
+        if at is None:
+            continue
+        prefs.digest_since = prefs.digest_since or at
+        prefs.next_digest_at = at + DIGEST_EVERY
+        if prefs.next_digest_at > now:
+            not_due.add(prefs.pk)
+    return not_due
+
+
 def _digest_batch(*, now: datetime, never_read: bool) -> tuple[int, int]:
     """One batch of the readers whose digest is due, claimed (SKIP LOCKED) in one query through the
     partial index prefs_digest_due; (readers looked at, digests queued)."""
@@ -321,7 +348,10 @@ def _digest_batch(*, now: datetime, never_read: bool) -> tuple[int, int]:
     with transaction.atomic():
         readers = list(due_digest_readers(now=now, never_read=never_read).select_related("user")
                        .select_for_update(skip_locked=True, of=("self",))[:DIGEST_BATCH])
+        not_due = _never_read_plan(readers, now=now) if never_read and readers else set()
         for prefs in readers:
+            if prefs.pk in not_due:
+                continue
             user = prefs.user
             since = prefs.digest_since or now - timedelta(hours=24)
             games = _digest_games(user=user, since=since) if _address_confirmed(user) else []

@@ -13,6 +13,9 @@ never take one prompt twice):
    outbox's dedupe key makes a second queue a no-op) and their next reminder time computed from the
    current deadline and preferences, so a stale plan only costs a look.
 
+A run sends first, then plans, then sends what planning found due (issue 22 item 10): a backlog of
+prompts to plan (a deploy, many re-plans at once) never holds back the reminders already due.
+
 The look-ahead is one period of the task (lookahead_seconds): a reminder that falls due before the next
 run is rendered now and stored with ``not_before`` = its due time, and its send task is enqueued with a
 countdown to then, as a held-back follow-up prompt is. So a reminder goes at the player's lead time, not
@@ -254,33 +257,53 @@ class RunResult:
     done: bool  # False: the run stopped at its time budget with work left (for the continuation)
 
 
-def reminders_due_run(*, now: datetime | None = None, budget_seconds: float | None = None,
-                      ahead_seconds: float | None = None) -> RunResult:
-    """One run of the reminders task: plan the prompts that need it, then queue the reminders due by
-    ``now`` + ``ahead_seconds`` (None: lookahead_seconds()), a batch at a time until no work is left or
-    ``budget_seconds`` (None: run_budget_seconds(); 0: no budget) have passed after a batch."""
-    now = now or timezone.now()
-    budget = TimeBudget(run_budget_seconds() if budget_seconds is None else budget_seconds)
-    ahead = timedelta(seconds=lookahead_seconds() if ahead_seconds is None else ahead_seconds)
-    for _ in range(MAX_BATCHES_PER_RUN):
-        if _plan_batch(now=now) < REMINDER_BATCH:
-            break
-        if budget.spent():
-            return RunResult(queued=0, done=False)
+def _send_all(*, now: datetime, ahead: timedelta, budget: TimeBudget) -> tuple[int, bool]:
+    """Queue the reminders due, a batch at a time; (reminders queued, whether no due prompt is left)."""
     queued = 0
     for _ in range(MAX_BATCHES_PER_RUN):
         looked, sent = _send_batch(now=now, ahead=ahead)
         queued += sent
         if looked < REMINDER_BATCH:
-            return RunResult(queued=queued, done=True)
+            return queued, True
         if budget.spent():
             break
-    return RunResult(queued=queued, done=False)
+    return queued, False
+
+
+def _plan_all(*, now: datetime, budget: TimeBudget) -> bool:
+    """Plan the prompts that need it, a batch at a time; whether none is left."""
+    for _ in range(MAX_BATCHES_PER_RUN):
+        if _plan_batch(now=now) < REMINDER_BATCH:
+            return True
+        if budget.spent():
+            break
+    return False
+
+
+def reminders_due_run(*, now: datetime | None = None, budget_seconds: float | None = None,
+                      ahead_seconds: float | None = None) -> RunResult:
+    """One run of the reminders task: queue the reminders due by ``now`` + ``ahead_seconds`` (None:
+    lookahead_seconds()), then plan the prompts that need it, then queue the reminders that planning found
+    due; a batch at a time until no work is left or ``budget_seconds`` (None: run_budget_seconds(); 0: no
+    budget) have passed after a batch.
+
+    Due work goes before the backlog (issue 22 item 10): the reminders already planned and due are sent
+    before any planning, so many prompts to plan at once (a deploy, a burst of re-plans) cost the due
+    reminders nothing; an unplanned prompt's stale ``next_reminder_at`` is harmless there (the send step
+    decides from the current deadline and preferences)."""
+    now = now or timezone.now()
+    budget = TimeBudget(run_budget_seconds() if budget_seconds is None else budget_seconds)
+    ahead = timedelta(seconds=lookahead_seconds() if ahead_seconds is None else ahead_seconds)
+    queued, done = _send_all(now=now, ahead=ahead, budget=budget)
+    if not done or not _plan_all(now=now, budget=budget):
+        return RunResult(queued=queued, done=False)
+    more, done = _send_all(now=now, ahead=ahead, budget=budget)
+    return RunResult(queued=queued + more, done=done)
 
 
 def reminders_due_queue(*, now: datetime | None = None, budget_seconds: float | None = 0) -> int:
-    """Plan the prompts that need it, then queue the reminders due now; returns how many were queued.
-    Loops over batches until no work is left (or MAX_BATCHES_PER_RUN); with ``budget_seconds``, as
+    """Queue the reminders due now, plan the prompts that need it, queue those it found due; returns how
+    many were queued. Loops over batches until no work is left (or MAX_BATCHES_PER_RUN); with ``budget_seconds``, as
     reminders_due_run."""
     return reminders_due_run(now=now, budget_seconds=budget_seconds).queued
 
