@@ -17,6 +17,7 @@ class ErrorCode(str, Enum):
     UNKNOWN_ORDER = "unknown_order"
     RECLAIM_NEEDS_ADMIN = "reclaim_needs_admin"  # an admin handed the seat to a bot: only an admin gives it back
     INVITE_REQUIRED = "invite_required"
+    ACCOUNT_DEACTIVATED = "account_deactivated"  # the seat's player is banned: it acts nowhere (issue 22)
 
     @property
     def http_status(self) -> int:
@@ -37,6 +38,7 @@ _HTTP_STATUS = {
     ErrorCode.UNKNOWN_ORDER: 400,
     ErrorCode.RECLAIM_NEEDS_ADMIN: 403,
     ErrorCode.INVITE_REQUIRED: 403,
+    ErrorCode.ACCOUNT_DEACTIVATED: 403,
 }
 
 

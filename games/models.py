@@ -98,6 +98,9 @@ class Seat(models.Model):
     bot_reason = models.CharField(max_length=10, choices=BotReason.choices, default=BotReason.NONE, blank=True)
     bot_handed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                       related_name="+")
+    # Not a column: whether the seat's player is an active account, read with the seats by the write path
+    # (selectors.seats_with_open_prompts); None where it was not read or the seat has no player.
+    player_active: bool | None = None
     email_token_hash = models.CharField(max_length=128, blank=True)  # for the email layer's reply address
     # The newest event this seat's player has seen on the game page: what "since your last visit" starts
     # after (issue 11 item 2). None until the page was first viewed.

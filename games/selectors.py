@@ -86,7 +86,8 @@ def seats_with_open_prompts(*, game_id: int, with_players: bool = True,
     shows usernames; the write path needs only ``user_id``). ``vacations_after`` also tells whether each
     seat's player has a vacation ending after that time (``seat.vacation_ahead``): only those players'
     deadlines can be stretched, and vacations are rare, so a write learns it here instead of in a query
-    of its own.
+    of its own. The write path (``vacations_after``) also reads whether the seat's player is an active account
+    (``seat.player_active``; None for a seat without a player): a deactivated account acts nowhere.
     """
     with_vacations = vacations_after is not None
     sql = statement(("seats_with_open_prompts", with_players, with_vacations),
@@ -103,6 +104,7 @@ def seats_with_open_prompts(*, game_id: int, with_players: bool = True,
         if with_players:
             seat.user = _PLAYER.instance(row, len(_SEAT) + len(_OPEN_PROMPT))
         if with_vacations:
+            seat.player_active = row[-2]
             seat.vacation_ahead = bool(row[-1])
         seats.append(seat)
     return seats
@@ -112,7 +114,8 @@ def _seats_sql(*, with_players: bool, with_vacations: bool) -> str:
     columns = [_SEAT, _OPEN_PROMPT] + ([_PLAYER] if with_players else [])
     select = ", ".join(c.sql() for c in columns)
     if with_vacations:
-        select += (f", EXISTS (SELECT 1 FROM {table(Vacation)} v WHERE v.{quoted('user_id')} = s.{quoted('user_id')}"
+        select += (f", (SELECT a.{quoted('is_active')} FROM {table(User)} a WHERE a.{quoted('id')} = s.{quoted('user_id')})"
+                   f", EXISTS (SELECT 1 FROM {table(Vacation)} v WHERE v.{quoted('user_id')} = s.{quoted('user_id')}"
                    f" AND v.{quoted('ends')} > %s)")
     # At most one open prompt per seat (constraint prompt_one_open_per_seat): a to-one join.
     return (f"SELECT {select} FROM {table(Seat)} s"
@@ -136,8 +139,10 @@ def game_with_creator(*, game_id: int) -> Game | None:
 
 
 def users_with_vacation_ahead(*, user_ids, now: datetime) -> set[int]:
-    """Of ``user_ids``, those with a vacation that ends after ``now`` (only theirs can stretch a deadline)."""
-    return set(Vacation.objects.filter(user_id__in=list(user_ids), ends__gt=now).values_list("user_id", flat=True))
+    """Of ``user_ids``, those with a vacation that ends after ``now`` (only theirs can stretch a deadline). A
+    deactivated account's vacations stretch nothing: its seat falls to the game's missing-move policy."""
+    return set(Vacation.objects.filter(user_id__in=list(user_ids), ends__gt=now, user__is_active=True)
+               .values_list("user_id", flat=True))
 
 
 def loaded_open_prompt(seat: Seat) -> Prompt | None:

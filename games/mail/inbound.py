@@ -105,6 +105,9 @@ def inbound_message_process(*, raw: bytes, recipient: str | None = None) -> Inbo
             if retired is not None:
                 return _answer_retired(inbound, parsed, retired)
             return _answer_unknown(inbound, parsed)
+        player = mailbox.seat.user
+        if player is not None and not player.is_active:
+            return _answer_deactivated(inbound, player)
         reply = _handle(parsed, mailbox)
         return _answer(inbound, parsed, mailbox, reply)
 
@@ -153,6 +156,8 @@ def _answer_retired(inbound: InboundMessage, parsed: ParsedMessage, retired: Ret
     sender, unless the From was forged), rarely, and says nothing about who holds the seat now.
     """
     user = retired.user
+    if user is not None and not user.is_active:
+        return _answer_deactivated(inbound, user)
     if user is None or not user.email or _recent(InboundMessage.objects.filter(
             from_address=parsed.from_address, mailbox__isnull=True)) >= UNKNOWN_ANSWERS_PER_HOUR:
         return _finish(inbound, InboundOutcome.REFUSED, "retired-token")
@@ -167,6 +172,30 @@ def _answer_retired(inbound: InboundMessage, parsed: ParsedMessage, retired: Ret
                                              lines=lines, ok=False))
     return _finish(inbound, InboundOutcome.REFUSED, "retired-token", answered=queued is not None,
                    detail=" ".join(lines))
+
+
+DEACTIVATED_LINES = [
+    "Your account on this server is deactivated, so messages from it are not played: nothing was recorded (no "
+    "choice, standing order or vacation). Your seats' deadlines pass as they would for any absent player.",
+    "If you think this is a mistake, write to the server's admins. We send this answer at most once a day; "
+    "further messages get no answer.",
+]
+
+
+def _answer_deactivated(inbound: InboundMessage, user) -> InboundResult:
+    """A message for a deactivated account's seat: it acts nowhere (issue 22). Change nothing, and say so to
+    the registered address at most once a day (one key per UTC day, and none within 24 hours of the last)."""
+    now = timezone.now()
+    keys = [f"deactivated:{user.pk}:{day:%Y-%m-%d}" for day in (now, now - timedelta(days=1))]
+    answered_lately = Notification.objects.filter(dedupe_key__in=keys, created_at__gt=now - timedelta(days=1))
+    if not user.email or user.email_verified_at is None or answered_lately.exists():
+        return _finish(inbound, InboundOutcome.REFUSED, "deactivated")
+    queued = notification_queue(
+        kind=NotificationKind.ANSWER, dedupe_key=keys[0], to_email=user.email, user_id=user.pk,
+        render=lambda: compose.render_answer(seat=None, user=user, title="Your account is deactivated",
+                                             lines=DEACTIVATED_LINES, ok=False))
+    return _finish(inbound, InboundOutcome.REFUSED, "deactivated", answered=queued is not None,
+                   detail=" ".join(DEACTIVATED_LINES))
 
 
 def _answer(inbound: InboundMessage, parsed: ParsedMessage, mailbox: SeatMailbox, reply: _Reply) -> InboundResult:

@@ -17,6 +17,9 @@ REVOKED_TEXT = ("This link no longer belongs to you: the seat it was for has cha
                 "bot) since the email was sent. Nothing was recorded. If you still play this game, use the "
                 "newest email from it or the website.")
 
+DEACTIVATED_TEXT = ("The account this link was sent to is deactivated, so it cannot play: nothing was recorded. If "
+                    "you think this is a mistake, write to the server's admins.")
+
 
 @dataclass(frozen=True)
 class LinkTarget:
@@ -28,7 +31,7 @@ class LinkTarget:
 def link_target(token: str) -> LinkTarget:
     """What a link would do (for the GET confirm page); LinkError if forged, expired, revoked, used or moot."""
     link = pick_link_read(token)
-    prompt = Prompt.objects.select_related("seat", "game").filter(pk=link.prompt_pk).first()
+    prompt = Prompt.objects.select_related("seat", "seat__user", "game").filter(pk=link.prompt_pk).first()
     if prompt is None:
         raise LinkError("unknown", "This link refers to a decision that no longer exists.")
     option = next((o for o in prompt.options if o["id"] == link.option_id), None)
@@ -37,6 +40,9 @@ def link_target(token: str) -> LinkTarget:
     generation = SeatMailbox.objects.filter(seat_id=prompt.seat_id).values_list("generation", flat=True).first()
     if link.generation != (generation or 0):
         raise LinkError("revoked", REVOKED_TEXT)
+    player = prompt.seat.user
+    if player is not None and not player.is_active:
+        raise LinkError("deactivated", DEACTIVATED_TEXT)
     if UsedLink.objects.filter(nonce=link.nonce).exists():
         raise LinkError("used", "This link has already been used; each link works once.")
     return LinkTarget(link, prompt, option)

@@ -14,7 +14,7 @@ from .links_service import link_target, link_use
 from .notify import preferences_unsubscribe
 
 STATUS = {"forged": 400, "expired": 410, "revoked": 403, "used": 409, "unknown": 404, "stale_prompt": 409,
-          "game_not_active": 409, "not_an_option": 400}
+          "game_not_active": 409, "not_an_option": 400, "deactivated": 403, "account_deactivated": 403}
 
 
 def _page(request, title: str, lines: list[str], *, confirm: str | None = None, status: int = 200) -> HttpResponse:

@@ -83,6 +83,10 @@ def _submit(turn: Turn, position: int, *, prompt_id: str, option_id: str, idempo
         raise StalePrompt()
     if game.status != GameStatus.ACTIVE:
         raise GameError(ErrorCode.GAME_NOT_ACTIVE, f"the game is {game.status}")
+    if source in HUMAN_SOURCES and seat.player_active is False:
+        # One rule for every way a person acts (API, web, email reply, one-click link): a deactivated account
+        # acts nowhere; its seat falls to the game's missing-move policy at the deadline (issue 22).
+        raise GameError(ErrorCode.ACCOUNT_DEACTIVATED, "this account is deactivated; it cannot play")
     if seat.is_bot and seat.bot_reason == BotReason.ADMIN and source in HUMAN_SOURCES:
         # A pick would take the seat back from the bot (pick_apply), which only an admin may do here.
         raise GameError(ErrorCode.RECLAIM_NEEDS_ADMIN, "an admin handed this seat to a bot; ask an admin to "

@@ -92,7 +92,8 @@ def turn_load(*, game_id: int) -> Turn | None:
     for position, seat in seats.items():
         seat.game = game
         if seat.user_id is not None:
-            turn.vacation_ahead[seat.user_id] = seat.vacation_ahead
+            # A deactivated account's vacations hold no deadline (it acts nowhere: issue 22).
+            turn.vacation_ahead[seat.user_id] = seat.vacation_ahead and bool(seat.player_active)
         if loaded_open_prompt(seat) is not None:
             turn.open_prompts[position] = loaded_open_prompt(seat)
     return turn
@@ -199,6 +200,8 @@ def auto_pick(turn: Turn, position: int, row: Prompt, *, may_force: bool = False
         # Within the write that opened it: no mail, deadline or reminder, and no moment in which anyone
         # could see the seat "deciding" a choice it does not have (issue 11 item 3).
         return row.options[0]["id"], SubmissionSource.FORCED
+    if seat.player_active is False:
+        return None  # a deactivated account's standing orders act no more than it does (issue 22)
     for order_id in seat.standing_orders or []:
         option_id = turn.engine.standing_order_pick(turn.state, position, order_id)
         if option_id is not None and option_id in row.option_ids():

@@ -19,7 +19,7 @@ def test_component_counts():
         cards = [c for c in C.CARDS.values() if c.kind == "action" and c.round == r]
         assert len(cards) == 44 and all(c.id[0] == str(r) for c in cards)
         assert {c.type for c in cards} == C.ROUND_TYPES[r]
-        assert [sum(1 for c in cards if c.players == t) for t in (0, 3, 5)] == [14, 14, 16]
+        assert [sum(1 for c in cards if c.players == t) for t in (0, 3, 5)] == [21, 7, 16]
     names = {c.id: c.name for c in C.CARDS.values() if c.kind == "character"}
     assert names["C0001"] == "Giulia Engelini" and names["C0007"] == "Kaede"
 

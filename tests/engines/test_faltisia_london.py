@@ -518,3 +518,43 @@ def test_expansion_events_carry_structured_data_and_plain_english():
                 kinds.add(d["london"]["kind"])
                 assert isinstance(d["london"]["seat"], int) and e.text.startswith(f"Seat {d['london']['seat'] + 1} ")
     assert {"route", "peacekeeping", "big_ben"} <= kinds
+
+
+# ---- hidden information (issue 22) ----
+
+def face_down_maid_ability(keep_expansion_card: bool) -> tuple[dict, list]:
+    """A 2-player expansion game at Round 1 Term 1's Action phase: seat 0 kept the base or the expansion Maid
+    Ability at setup, holds it (licensed) and plays it face down for a Part-Time Job; seat 1 plays calmly.
+    Returns the state after the step and the events it produced."""
+    s = at_bfl("action", players=2, seed=3)
+    me = s["seats"][0]
+    base = me["char"][1:]
+    kept, aside = ("L" + base, base) if keep_expansion_card else (base, "L" + base)
+    me["bfl"]["aside"] = aside  # as if the setup pick had gone this way (same cards, other places)
+    me["lic"], me["ability"] = True, None
+    me["hand"].append(kept)
+    picks(s, 0, "play:" + kept, "down", "job")
+    while E.prompt(s, 1) is not None:
+        E.apply(s, 1, calm(s, 1))
+    return s, finish(s)
+
+
+def test_a_face_down_maid_ability_is_announced_by_its_printed_number_only():
+    """Issue 22 item 7. EN 318: face-down players "announce the card number of their played card ... They do not,
+    however, reveal their cards"; EN 430 prints both sets of Maid Ability cards as 0001-0007. So the announcement
+    says 000n for either of a character's two Maid Ability cards, and nothing another seat or a spectator can see
+    (events, view, presentation text) tells which one was played."""
+    from games.presentation.faltisia import events as wording
+    public = []
+    for keep_expansion_card in (False, True):
+        s, events = face_down_maid_ability(keep_expansion_card)
+        number = s["seats"][0]["char"][1:]
+        seen = [e.as_dict() for e in events if e.visible_to(1)]
+        texts = [e["text"] for e in seen] + [wording.event_text(e["data"], {0: "alice", 1: "bob"}) or ""
+                                             for e in seen]
+        assert any(f"announces {number}" in t for t in texts)
+        others = json.dumps({"events": seen, "texts": texts, "spectator": E.view(s, None)}, sort_keys=True)
+        seat_1 = json.dumps(E.view(s, 1), sort_keys=True)
+        assert "L000" not in others and "L" + number not in seat_1  # seat 1 sees its own L card, not seat 0's
+        public.append(others + seat_1)
+    assert public[0] == public[1]

@@ -111,7 +111,7 @@ def test_starting_sterlings_and_tokens():
     assert all(x["ster"] == 3 and x["tok"] == [1, 1, 1, 1, 0] for x in s["seats"])
 
 
-@pytest.mark.parametrize("players,actions,items", [(2, 14, 10), (3, 28, 14), (4, 28, 14), (5, 44, 20), (6, 44, 20)])
+@pytest.mark.parametrize("players,actions,items", [(2, 21, 10), (3, 28, 14), (4, 28, 14), (5, 44, 20), (6, 44, 20)])
 def test_three_plus_and_five_plus_cards_removed_by_player_count(players, actions, items):
     """Faculty Preparations 2: "remove all action cards and Item cards with a 3+ and/or 5+ icon ... Add the
     3+ cards when playing with 3 or more players, and add the 5+ cards when playing with five or more." """

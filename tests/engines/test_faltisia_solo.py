@@ -12,7 +12,7 @@ import pytest
 
 from games.engines.bots import make_bot, play
 from games.engines.faltisia import solo
-from games.engines.faltisia.cards import CARDS, COLORS
+from games.engines.faltisia.cards import CARDS, COLORS, deck_for
 from games.engines.faltisia.invariants import check as invariants
 
 from tests.engines.faltisia_helpers import E, at, drive, finish, ids, picks
@@ -110,6 +110,27 @@ def test_registration_two_items_stack_of_seven_and_keep_one_of_two():
     assert len(s["store"]) == 4 - sum(len(x["items"]) for x in (s["seats"][0], s["classmate"]))
 
 
+def test_solo_deals_the_two_player_action_decks():
+    """Issue 22 item 5. EN 532: "played almost identically to the multiplayer game, with your Classmate playing as
+    the second player"; EN 539: "Faculty Preparations ... are set up as usual", and Faculty Preparations 2 (EN
+    226): "Depending on how many people are playing, remove all action cards and Item cards with a 3+ and/or 5+
+    icon". So a solo game is a 2-player game: no 3+ or 5+ card is in play. A Round deals 7 to the Classmate (EN
+    565) and 2 x 7 to the player (EN 566), so the 2-player deck holds at least 21 cards a Round; the "cards that
+    award attribute tokens (2201, 2202, 2203, and 2204)" (EN 576) are met in it (2203 is a 5+ card)."""
+    for r in (1, 2, 3):
+        assert len(deck_for("action", 2, r)) >= 21
+    assert {"2201", "2202", "2204"} <= set(deck_for("action", 2, 2))
+    for seed in range(5):
+        s = new_solo(seed)
+        for r in ("1", "2", "3"):
+            assert sorted(s["decks"][r]) == sorted(deck_for("action", 2, int(r)))
+            assert all(CARDS[c].players == 0 for c in s["decks"][r])
+        assert all(CARDS[c].players == 0 for c in s["item_deck"])
+        assert not invariants(s)
+    s = solo_at("lecture", rnd=3, seed=4)  # three Registrations dealt without running out
+    assert len(s["seats"][0]["hand"]) >= 7 and len(s["classmate"]["stack"]) == 7 and not invariants(s)
+
+
 # ---- the token line ----
 
 def test_rulebook_token_line_example():
@@ -134,6 +155,57 @@ def test_costs_are_paid_from_the_left_of_the_line():
     # Two colours: the Rainbow covers the colour with no exact token left, so the cost stays payable.
     assert solo.spend_from_left([W, R, B, B], [1, 2, 0, 0]) == [0, 1, 2]
     assert solo.spend_from_left([W, R, R], [2, 1, 0, 0]) == [0, 1, 2]
+
+
+def leftmost_payment_by_brute_force(line, need):
+    """The positions of the lexicographically smallest set of tokens that pays ``need`` exactly (Rainbow wild):
+    combinations() yields position sets in lexicographic order, so the first one that pays is it."""
+    from itertools import combinations
+    for positions in combinations(range(len(line)), sum(need)):
+        colours = [line[p] for p in positions]
+        exact_fit = all(colours.count(c) <= need[c] for c in range(4))  # no token of a colour not owed
+        if exact_fit:  # the Rainbows in the set cover exactly what the coloured tokens leave owed
+            return list(positions)
+    return None
+
+
+def test_classmate_pays_with_the_leftmost_tokens_that_make_the_whole_cost():
+    """Issue 22 item 6. EN 576: "When paying card costs that require attribute tokens, your Classmate always pays
+    with the leftmost token(s) from their line." Card 3401 (2 red + 1 blue) from Yellow, Red, Rainbow, Yellow,
+    Yellow, Red, Blue, Blue, Blue: the leftmost tokens that pay are Red, Rainbow (as the blue) and the second Red,
+    not Red, Rainbow (as a red) and the first Blue."""
+    line = [Y, R, W, Y, Y, R, B, B, B]
+    assert CARDS["3401"].cost_t == (2, 1, 0, 0)
+    assert solo.spend_from_left(line, CARDS["3401"].cost_t) == [1, 2, 5]
+    # Played through the game: the Classmate draws 3401 and pays it face up from the left of its line.
+    s = solo_at("action", rnd=2, term=1)
+    cm = s["classmate"]
+    give_line(cm, line)
+    cm["attr"][0] = 9  # 3401's condition: Strength 9+
+    cm["stack"].append("3401")
+    picks(s, 0, "play:" + s["seats"][0]["hand"][0], "down", "job")
+    finish(s)
+    assert cm["up"][-1] == "3401" and cm["line"] == [Y, Y, Y, B, B, B]
+    # More lines: the Rainbow stands in where it lets the set end furthest left.
+    assert solo.spend_from_left([W, B, R], [1, 1, 0, 0]) == [0, 1]  # Rainbow as red, then the Blue
+    assert solo.spend_from_left([R, W, B, R], [2, 0, 0, 0]) == [0, 1]
+    assert solo.spend_from_left([B, W, G, R, R], [2, 1, 0, 0]) == [0, 1, 3]  # Rainbow as red: Blue pays blue
+    assert solo.spend_from_left([W, W, R], [0, 0, 1, 0]) == [0]
+    assert solo.spend_from_left([G, G, W], [0, 0, 0, 3]) == [0, 1, 2]
+    assert solo.spend_from_left([G, B, W], [0, 0, 0, 3]) is None
+
+
+def test_leftmost_payment_matches_brute_force_on_random_lines():
+    """Issue 22 item 6, property-style: for seeded random lines and costs, the tokens paid are the lexicographically
+    leftmost set (by positions) that pays the whole cost, or None when no set does."""
+    import random
+    rng = random.Random(22)
+    for _ in range(600):
+        line = [rng.choice((R, B, Y, G, W)) for _ in range(rng.randint(0, 10))]
+        need = [0, 0, 0, 0]
+        for _ in range(rng.randint(1, 4)):
+            need[rng.randrange(4)] += 1
+        assert solo.spend_from_left(line, need) == leftmost_payment_by_brute_force(line, need), (line, need)
 
 
 def test_gained_tokens_join_the_end_of_the_line():

@@ -474,7 +474,7 @@ def test_energy_steal_reaches_level_three_units_of_each_other_player():
 
 # ---------------------------------------------------------------- Mana Meltdown / Mana Radiance
 
-def _meltdown_game(players=3, night=False, mine=None, others=None, wounds=20):
+def _meltdown_game(players=3, night=False, mine=None, others=None):
     """Seat 1 casts Mana Meltdown (red: a red die by day; at night a red crystal and the black die)."""
     from tests.engines.test_mk_turn import started
     crystals = dict(mine or {})
@@ -484,7 +484,6 @@ def _meltdown_game(players=3, night=False, mine=None, others=None, wounds=20):
                  players=players, crystals=crystals)
     for o in range(1, players):  # make_state gives every seat the caster's crystals
         st["seats"][o]["crystals"] = dict({c: 0 for c in ("red", "blue", "green", "white")}, **(others or {}).get(o, {}))
-    st["decks"]["wounds"] = wounds
     return st
 
 
@@ -499,7 +498,7 @@ def test_mana_meltdown_each_other_player_loses_a_crystal_or_takes_a_wound():
     pick(st, "t-play:mana_meltdown")
     ev = pick(st, "t-basic:die:0")
     assert st["seats"][1]["crystals"]["green"] == 0  # its only crystal
-    assert st["seats"][2]["hand"] == ["wound"] and st["decks"]["wounds"] == 19  # none: a Wound into the hand
+    assert st["seats"][2]["hand"] == ["wound"]  # none: a Wound into the hand
     assert any("Seat 2 loses a green crystal" in e.text and e.seats is None for e in ev)  # public
     assert any("Seat 3 has no crystal and takes a Wound" in e.text and e.seats is None for e in ev)
     assert _choices(st) == ["fx:none", "fx:green"]  # "you may": none first
@@ -548,16 +547,14 @@ def test_mana_meltdown_a_fourth_crystal_is_kept_as_a_token():
     assert st["seats"][0]["crystals"]["green"] == 3 and st["turn"]["tokens"][-1] == "green"
 
 
-def test_mana_meltdown_no_wound_from_an_empty_supply_and_only_offered_when_of_use():
-    """Mana Meltdown: "(or takes a Wound if they have none)" -- none when the supply is empty; with no crystal to lose
-    and no Wound to give, the basic effect does nothing and is not offered."""
-    st = _meltdown_game(players=2, wounds=0)
-    assert not modes(st, "mana_meltdown")  # by day no powered effect either: only sideways
-    st = _meltdown_game(players=2, wounds=0, others={1: {"white": 1}})
+def test_mana_meltdown_is_of_use_whenever_there_is_another_player():
+    """Mana Meltdown: "(or takes a Wound if they have none)" -- the Wound supply never runs out (issue 22), so with
+    another player the basic effect always does something: it is offered even when nobody else holds a crystal."""
+    st = _meltdown_game(players=2)
     assert modes(st, "mana_meltdown") == ["t-basic:die:0"]
-    st = _meltdown_game(players=3, others={1: {"blue": 1}}, wounds=0)
+    st = _meltdown_game(players=3, others={1: {"blue": 1}})
     cast(st, "mana_meltdown")
-    assert st["seats"][2]["hand"] == [] and st["decks"]["wounds"] == 0
+    assert st["seats"][2]["hand"] == ["wound"]
     assert st["seats"][1]["crystals"]["blue"] == 0
 
 
@@ -587,21 +584,20 @@ def test_mana_radiance_every_player_takes_a_wound_per_crystal_and_you_gain_two()
     assert st["seats"][2]["hand"] == []
     assert st["seats"][1]["crystals"]["blue"] == 1  # the crystals stay: a Wound per crystal, none lost
     assert st["seats"][0]["crystals"]["blue"] == 3 and st["turn"]["tokens"][-1] == "blue"  # 2 + 2: the cap
-    assert st["decks"]["wounds"] == 17
     assert any("Seat 2 takes 1 Wound" in e.text and e.seats is None for e in ev)
 
 
-def test_mana_radiance_default_colour_wounds_you_least_and_the_supply_limits():
-    """Mana Radiance: "every player incl. you takes a Wound per crystal of that colour" -- never more Wounds than the
-    supply holds; the default colour is the one the caster holds fewest of."""
+def test_mana_radiance_default_colour_wounds_you_least_and_every_wound_is_given():
+    """Mana Radiance: "every player incl. you takes a Wound per crystal of that colour" -- all of them (the supply
+    never runs out); the default colour is the one the caster holds fewest of."""
     from games.engines.mage_knight import turn
     st = _meltdown_game(players=2, night=True, mine={"blue": 2, "white": 1, "green": 1},
-                        others={1: {"red": 3}}, wounds=2)
+                        others={1: {"red": 3}})
     cast(st, "mana_meltdown", powered=True)
     assert turn.default(st, 0) == "fx:red"  # 0 red crystals after paying
     pick(st, "fx:red")
-    assert st["seats"][0]["hand"] == [] and st["seats"][1]["hand"] == ["wound", "wound"]
-    assert st["decks"]["wounds"] == 0 and st["seats"][0]["crystals"]["red"] == 2
+    assert st["seats"][0]["hand"] == [] and st["seats"][1]["hand"] == ["wound"] * 3
+    assert st["seats"][0]["crystals"]["red"] == 2
 
 
 # ---------------------------------------------------------------- in real games

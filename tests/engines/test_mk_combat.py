@@ -1,7 +1,7 @@
 """Mage Knight combat (games/engines/mage_knight/combat.py) against the rules text, "Combat with Enemies".
 
-States are hand-built (only the keys combat.py reads): one seat, the turn's pool, the wound supply, enemy piles
-and a small map. Quotes in the docstrings are from ../shared/rules/mage-knight-rules.txt unless marked
+States are hand-built (only the keys combat.py reads): one seat, the turn's pool, enemy piles and a small map (the
+Wound supply is unlimited and uncounted). Quotes in the docstrings are from ../shared/rules/mage-knight-rules.txt unless marked
 "rulebook" (the full rulebook's wording of the same step, where the short rules text is silent).
 """
 
@@ -19,14 +19,13 @@ from games.engines.mage_knight import enemies as E
 from games.engines.rng import Rng
 
 ELEMENTS = ("physical", "fire", "ice", "cold_fire")
-WOUND_SUPPLY = 40
 
 
 def make_state(hand=("march", "rage", "swiftness"), units=(), armor=2, hand_limit=5, seed=3):
     state = {
         "rng": 11,
         "enemies": E.new_piles(Rng(seed)),
-        "decks": {"wounds": WOUND_SUPPLY},
+        "decks": {},
         "map": {"hexes": {"0,0": {"enemies": [], "rampaging": False}, "1,0": {"enemies": [], "rampaging": False},
                           "2,0": {"enemies": [], "rampaging": False}}},
         "seats": [{"hand": list(hand), "discard": [], "deck": [], "fame": 0, "reputation": 0, "armor": armor,
@@ -405,13 +404,13 @@ def test_summoning_reshuffles_an_empty_brown_pile_from_its_discards():
 
 def test_hero_takes_a_wound_per_armor_step_rounded_up():
     """ "Put a Wound into your hand and reduce the damage by your armor. Repeat until all damage is assigned.":
-    Prowlers 4 on armor 3 -> 2 wounds, from the wound supply."""
+    Prowlers 4 on armor 3 -> 2 wounds."""
     s = make_state(armor=3)
     fight(s, ["prowlers"])
     to_damage(s)
     assert labels(s)["c-h0"] == "Take Prowlers' 4 damage (physical) on the hero: 2 wounds"
     pick(s, "c-h0")
-    assert s["seats"][0]["hand"].count("wound") == 2 and s["decks"]["wounds"] == WOUND_SUPPLY - 2
+    assert s["seats"][0]["hand"].count("wound") == 2
 
 
 def test_brutal_doubles_the_damage():
@@ -442,7 +441,7 @@ def test_poison_gives_a_unit_two_wounds():
     to_damage(s)
     pick(s, "c-d0-0")
     unit = s["seats"][0]["units"][0]
-    assert unit["wounded"] and unit["wounds"] == 2 and s["decks"]["wounds"] == WOUND_SUPPLY
+    assert unit["wounded"] and unit["wounds"] == 2 and s["seats"][0]["hand"].count("wound") == 0  # no card
 
 
 def test_paralyze_makes_the_hero_discard_every_non_wound_card():
@@ -466,7 +465,7 @@ def test_paralyze_destroys_a_unit_it_would_wound():
     pick(s, "c-next")
     pick(s, "c-next")
     assert s["turn"]["combat_result"]["destroyed_units"] == ["peasants"]
-    assert s["decks"]["wounds"] == WOUND_SUPPLY - 2  # the hero's two wound cards
+    assert s["seats"][0]["hand"].count("wound") == 2  # the hero's two wound cards
 
 
 def test_unit_is_wounded_and_reduces_the_damage_by_its_armor():
@@ -686,9 +685,10 @@ def _tokens_everywhere(state):
     return n
 
 
-def _wounds_everywhere(state):
+def _wounds_held(state):
+    """The hero's Wound cards: they only grow during a combat (no healing there; the supply never runs out)."""
     seat = state["seats"][0]
-    return state["decks"]["wounds"] + seat["hand"].count("wound") + seat["discard"].count("wound")
+    return seat["hand"].count("wound") + seat["discard"].count("wound")
 
 
 def _cards(state):
@@ -715,12 +715,13 @@ def test_random_picks_through_random_combats(enemy_ids, context, unit_ids, rnd, 
         if left[enemy_id]:  # no more tokens than the game has
             left[enemy_id] -= 1
             chosen.append(enemy_id)
-    tokens0, wounds0, cards0 = _tokens_everywhere(s), _wounds_everywhere(s), _cards(s)
+    tokens0, wounds, cards0 = _tokens_everywhere(s), _wounds_held(s), _cards(s)
     fight(s, chosen, kind=kind, site=site, fortified=fortified, on_map=kind != "burn" and site != "dungeon",
           return_to="0,0")
     picks = 0
     while s["combat"] is not None:
-        assert _tokens_everywhere(s) == tokens0 and _wounds_everywhere(s) == wounds0 and _cards(s) == cards0
+        assert _tokens_everywhere(s) == tokens0 and _wounds_held(s) >= wounds and _cards(s) == cards0
+        wounds = _wounds_held(s)
         assert min(_pool_entries(s)) >= 0
         assert json.loads(json.dumps(s)) == s  # the combat state is plain JSON
         opts = ids(s)
@@ -748,7 +749,7 @@ def test_random_picks_through_random_combats(enemy_ids, context, unit_ids, rnd, 
         picks += 1
         assert picks <= patience + 4 + 2 * len(chosen) * (len(unit_ids) + 2)
     res = s["turn"]["combat_result"]
-    assert _tokens_everywhere(s) == tokens0 and _wounds_everywhere(s) == wounds0 and _cards(s) == cards0
+    assert _tokens_everywhere(s) == tokens0 and _wounds_held(s) >= wounds and _cards(s) == cards0
     assert min(_pool_entries(s)) >= 0
     assert len(res["defeated"]) + len(res["undefeated"]) == len(chosen)
 

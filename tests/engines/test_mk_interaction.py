@@ -9,6 +9,8 @@ from tests.engines.test_mk_turn import cell, ids, pick, started
 
 
 def at(site, **kw):
+    """A turn started on ``site``. Hands hold a March beside their Wounds: a hand of only Wounds leaves the
+    Slow Recovery as the turn (rules line 76, docs/rules-decisions/mage-knight.md), so no interaction."""
     extra = kw.pop("site_extra", {})
     return started(hexes={"0,0": cell(site=site, **extra)}, **kw)
 
@@ -22,9 +24,9 @@ def test_reputation_track(rep, mod):
 
 def test_no_interaction_on_the_x_space():
     """"no interaction if on an 'X' space of the reputation track" """
-    st = at("village", reputation=-7, hand=("wound",))
+    st = at("village", reputation=-7, hand=("wound", "march"))
     assert "t-interact" not in ids(st)
-    st = at("village", reputation=-6, hand=("wound",))
+    st = at("village", reputation=-6, hand=("wound", "march"))
     assert "t-interact" in ids(st)
 
 
@@ -36,7 +38,7 @@ def test_only_at_an_inhabited_site():
 
 def test_modifier_applies_once_per_turn():
     """"(only apply bonus/penalty once per turn)": reputation 7 gives +5 for the whole turn, not per purchase."""
-    st = at("village", reputation=7, hand=("wound", "wound", "wound"))
+    st = at("village", reputation=7, hand=("wound", "wound", "wound", "march"))
     st["turn"]["pool"]["influence"] = 1
     pick(st, "t-interact")
     pick(st, "i-h")  # 1 + 5 = 6: two healings of 3
@@ -44,12 +46,12 @@ def test_modifier_applies_once_per_turn():
     pick(st, "i-h")
     assert st["turn"]["pool"]["influence"] == 0
     assert "i-h" not in ids(st)
-    assert st["seats"][0]["hand"] == ["wound"]
+    assert st["seats"][0]["hand"] == ["wound", "march"]
 
 
 def test_negative_reputation_costs_once():
     """A penalty too is applied once: reputation -5 (modifier -3) with Influence 6 buys one village healing."""
-    st = at("village", reputation=-5, hand=("wound", "wound"))
+    st = at("village", reputation=-5, hand=("wound", "wound", "march"))
     st["turn"]["pool"]["influence"] = 6
     pick(st, "t-interact")
     assert "i-h" in ids(st)
@@ -59,15 +61,15 @@ def test_negative_reputation_costs_once():
 
 def test_healing_prices():
     """"Healing (costs 3 Influence at a Village or 2 at a Monastery)." """
-    st = at("village", hand=("wound",))
+    st = at("village", hand=("wound", "march"))
     st["turn"]["pool"]["influence"] = 2
     pick(st, "t-interact")
     assert "i-h" not in ids(st)
-    st = at("monastery", hand=("wound",))
+    st = at("monastery", hand=("wound", "march"))
     st["turn"]["pool"]["influence"] = 2
     pick(st, "t-interact")
     pick(st, "i-h")
-    assert st["seats"][0]["hand"] == []
+    assert st["seats"][0]["hand"] == ["march"]
 
 
 def test_recruit_by_site_type():
@@ -128,14 +130,14 @@ def test_unconquered_mage_tower_has_no_locals():
 
 def test_interacting_is_the_action():
     """Interaction is the turn's action: no moving afterwards; no interacting after another action."""
-    st = at("village", hand=("wound",))
+    st = at("village", hand=("wound", "march"))
     st["turn"]["pool"]["influence"] = 3
     st["turn"]["pool"]["move"] = 5
     pick(st, "t-interact")
     pick(st, "i-h")
     pick(st, "t-back")
     assert not [i for i in ids(st) if i.startswith("t-move")]
-    st = at("village", hand=("wound",))
+    st = at("village", hand=("wound", "march"))
     st["turn"]["acted"] = True
     st["turn"]["action"] = "challenge"
     assert "t-interact" not in ids(st)

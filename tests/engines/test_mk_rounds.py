@@ -165,7 +165,6 @@ def test_prepare_round_flips_rerolls_and_refills():
     s = E.new_game(players=2, options={}, seed=9)
     me = s["seats"][0]
     me["discard"], me["hand"] = me["hand"][:3] + ["wound"], me["hand"][3:]
-    s["decks"]["wounds"] -= 1
     me["units"] = [{"id": "peasants", "ready": False, "wounded": False, "uid": 1}]
     me["skills_used"] = ["x"]
     owned = Counter(me["deck"] + me["hand"] + me["discard"])

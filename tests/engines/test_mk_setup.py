@@ -29,7 +29,7 @@ def test_offers_dice_and_tactics(players):
         assert len(dice) == players + 2 and 2 * sum(d in COLOURS for d in dice) >= len(dice)
         assert sorted(s["tactics"]["available"]) == sorted(
             ["early_bird", "rethink", "mana_steal", "planning", "great_start", "the_right_moment"])
-        assert s["time"] == "day" and s["decks"]["wounds"] > 0
+        assert s["time"] == "day" and "wounds" not in s["decks"]  # "Stack the Wound Cards": unlimited, uncounted
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])

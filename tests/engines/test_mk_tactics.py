@@ -144,7 +144,6 @@ def test_midnight_meditation_shuffles_in_and_draws_as_many():
     seat = s["seats"][me]
     seat["discard"].append(seat["hand"][0])
     seat["hand"][0] = "wound"  # "Wounds allowed"
-    s["decks"]["wounds"] -= 1
     hand, deck = len(seat["hand"]), len(seat["deck"])
     pick(s, "t-tactic:meditate")
     pick(s, "t-tactic:card:wound")

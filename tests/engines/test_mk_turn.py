@@ -46,7 +46,7 @@ def make_state(hand=("march",), deck=("rage", "rage", "stamina"), hexes=None, po
         "offers": {"units": ["peasants", "utem_guardsmen"], "advanced": ["fire_bolt", "ice_bolt", "agility"],
                    "spells": ["fireball", "snowstorm", "whirlwind"]},
         "decks": {"advanced": ["swift_bolt"], "spells": ["flame_wall"], "artifacts": ["ruby_ring", "golden_grail"],
-                  "units_regular": [], "units_elite": [], "wounds": 20},
+                  "units_regular": [], "units_elite": []},
         "enemies": {"piles": {c: [e.id for e in ENEMIES.values() if e.colour == c] for c in COLOURS},
                     "discards": {c: [] for c in COLOURS}},
         "ruins": {"pile": [], "discard": []},
@@ -408,11 +408,11 @@ def test_wounded_or_spent_units_do_nothing():
 
 def test_unit_ability_with_a_mana_cost():
     """Herbalist "heal 2@green": the ability is paid with a green mana."""
-    st = _with_unit("herbalist", hand=("wound", "wound"), dice=("red",))
+    st = _with_unit("herbalist", hand=("wound", "wound", "march"), dice=("red",))
     assert "t-unit:1:0" not in ids(st)
-    st = _with_unit("herbalist", hand=("wound", "wound"), dice=("green",))
+    st = _with_unit("herbalist", hand=("wound", "wound", "march"), dice=("green",))
     pick(st, "t-unit:1:0")
-    assert st["seats"][0]["hand"] == [] and st["source"]["taken"] == [0]
+    assert st["seats"][0]["hand"] == ["march"] and st["source"]["taken"] == [0]
 
 
 def test_units_in_combat_follow_the_phase():

@@ -177,7 +177,7 @@ def test_the_prompt_email_has_a_peacekeeping_section_in_plain_words(db):
     assert ("Your set-aside Maid Ability (hidden from the others): L0006 Exchange Programme "
             f"({CARDS['L0006'].text}).") in lines
     assert ("Nana Michelle (seat 1): Attendance Award face up (7 MP); 4 checkpoint tokens (Three Red tokens, "
-            "Three Yellow tokens, Beauty +2, Purity +2).") in lines
+            "Five Sterlings, Five MP, Intelligence +2).") in lines
     assert "You: Attendance Award flipped (0 MP); 0 checkpoint tokens (no checkpoints)." in lines
     assert ("Route A: Nana Michelle (seat 1), 5 of 5 moves; 0 checkpoints left; Control Points A1 5 Sterlings or "
             "Strength 10 (broken); A2 7 Sterlings or Strength 12 (broken); A3 9 Sterlings or Intelligence 13 "

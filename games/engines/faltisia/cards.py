@@ -39,7 +39,9 @@ TYPE_LABEL = {"organization": "Organization", "focus": "Focus", "special": "Spec
               "character": "Character"}
 FACE_UP_KEYS = set(ACTION_TYPES) | {"action", "ability", "club_a", "club_b", "club_c"}
 PER_ROUND = 44
-TIERS = {0: 14, 3: 14, 5: 16}  # cards per round by player icon: 14 base, 14 3+, 16 5+
+# Action cards per Round by player icon: 21 without icon, 7 3+, 16 5+. A Solo Mode Round deals 7 + 2 x 7 = 21
+# cards from the 2-player deck; 3-4 players need 21/28 of the 28, 5-6 players 35/42 of the 44.
+TIERS = {0: 21, 3: 7, 5: 16}
 
 CSV_PATH = os.path.join(os.path.dirname(__file__), "cards.csv")
 # The Battle for London cards (7 Maid Abilities L0001-L0007, requirements B0019-B0024): same format, own file.
@@ -461,6 +463,16 @@ def deck_for(kind: str, players: int, rnd: int = 0, expansion: str = "") -> list
                                     and c.expansion in ("", expansion)),
                                    key=lambda i: (NUM[i], i)))
     return list(_DECKS[key])
+
+
+def printed_number(cid: str) -> str:
+    """The card number printed on the card, as a face-down announcement says it (EN: players "announce the card
+    number of their played card ... They do not, however, reveal their cards").
+
+    The same as the id, except for the Battle for London Maid Abilities: EN prints them 0001-0007 like the base
+    ones, so L0003 is announced as 0003 and the announcement never tells which of the two was played."""
+    card = CARDS[cid]
+    return f"{card.num:04d}" if card.kind == "ability" else cid
 
 
 def expansion_ability(ability: str) -> str:

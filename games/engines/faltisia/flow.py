@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..base import Event
 from ..rng import Rng
-from .cards import ATTRS, CARDS, COLORS, NUM, count
+from .cards import ATTRS, CARDS, COLORS, NUM, count, printed_number
 from . import london, solo
 from .effects import attend, card_playable, resolve_card, students
 from .offcampus import execute, is_legal
@@ -314,8 +314,9 @@ def _resolve_action(state: dict, ev: list) -> None:
         # Solo: "Your Classmate always goes first when resolving a played action card."
         ev.extend(_ev(state, t) for t in solo.action(state))
     if downs:
-        # EN Action Phase: face-down players "announce the card number of their played card" (not the card).
-        announced = [(i, state["seats"][i]["down"][-1]) for _, i in downs]
+        # EN Action Phase: face-down players "announce the card number of their played card" (not the card): the
+        # printed number, so a Battle for London Maid Ability (L0003, printed 0003) is not told from the base one.
+        announced = [(i, printed_number(state["seats"][i]["down"][-1])) for _, i in downs]
         ev.append(_ev(state, "Face-down cards (off-campus, in card-number order): "
                       + ", ".join(f"{_name(state, i)} announces {card}" for i, card in announced) + ".",
                       wording="Face-down cards (off-campus, in card-number order): "

@@ -12,9 +12,10 @@ from .solo import difficulty_of, new_classmate
 KNOWN_OPTIONS = {"choose_characters", "solo", "expansion"}
 # Items per Round; solo: "place two Item cards in the Academy Store per Round".
 RESTOCK = {1: 2, 2: 2, 3: 2, 4: 3, 5: 4, 6: 5}
-# Solo card pools (decision, see the docs): the Classmate is the second player for Items (2 per Round, the
-# 2-player set), but a Round deals 7 + 2 x 7 = 21 action cards, so the action decks are the 3-player ones.
-SOLO_ACTION_PLAYERS, SOLO_ITEM_PLAYERS = 3, 2
+# Solo Mode is set up as a 2-player game: "with your Classmate playing as the second player", and Faculty
+# Preparations "as usual" removes the 3+ and 5+ action and Item cards. The 2-player action deck holds the
+# 21 cards a solo Round deals (7 to the Classmate's stack, 2 x 7 to the player): see cards.TIERS and the docs.
+SOLO_DECK_PLAYERS = 2
 # Board X spaces (no lecture); the rulebook prints them but does not list them: see the decisions doc.
 X_TERMS = {1: (), 2: (4, 7), 3: (2, 4, 6, 7)}
 
@@ -60,12 +61,12 @@ def new_state(players: int, options: Mapping[str, Any], seed: int) -> dict:
     box: list[str] = []
     decks = {}
     for r in (1, 2, 3):
-        d = deck_for("action", SOLO_ACTION_PLAYERS if solo else players, r)
+        d = deck_for("action", SOLO_DECK_PLAYERS if solo else players, r)
         rng.shuffle(d)
         decks[str(r)] = d
     used = set(decks["1"] + decks["2"] + decks["3"])
     box += [c for c in deck_for("action", 6) if c not in used]
-    items = deck_for("item", SOLO_ITEM_PLAYERS if solo else players)
+    items = deck_for("item", SOLO_DECK_PLAYERS if solo else players)
     used = set(items)
     box += [c for c in deck_for("item", 6) if c not in used]
     rng.shuffle(items)

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..rng import Rng
-from .cards import ATTRS, CARDS, CHOICE, COLORS, RAINBOW, count
+from .cards import ATTRS, CARDS, CHOICE, COLORS, RAINBOW, count, printed_number
 from .effects import ATTR_MAX, check, gain_attr, license_ok, resolve_effects
 from .offcampus import buy_item, part_time_job
 
@@ -87,30 +87,41 @@ def note(state: dict, cm: dict, what: str) -> str:
 def spend_from_left(line: list[int], need) -> list[int] | None:
     """Positions of the tokens that pay ``need`` (per colour), leftmost first; None if it cannot be paid.
 
-    "your Classmate always pays with the leftmost token(s) from their line": each token, left to right, pays
-    an unpaid colour it can cover; a Rainbow covers the colour the exact tokens to its right cover least (so it
-    never strands another colour), among equals the one whose next exact token lies furthest right (so the
-    tokens spent stay the leftmost), then the lowest colour.
+    "your Classmate always pays with the leftmost token(s) from their line": of all the sets of tokens that pay
+    the whole cost (a Rainbow stands in for any colour), the one whose positions are lexicographically
+    smallest. Reading left to right, a token joins the payment when it can pay something still owed and the
+    tokens to its right can then still finish the payment; taking the earliest such token at every step
+    gives that smallest set. (Which colour a Rainbow stood for never matters: only the positions are spent.)
     """
-    need = list(need)
-    left = sum(need)
-    taken = []
-    for pos, c in enumerate(line):
-        if not left:
+    owed = list(need[:4])
+    if not _can_finish(owed, 0, line):
+        return None
+    taken: list[int] = []
+    rainbows = 0  # Rainbows taken so far; each covers some colour still owed, decided at the end
+    for pos, colour in enumerate(line):
+        if len(taken) == sum(need[:4]):
             break
-        if c != RAINBOW:
-            if need[c]:
-                need[c] -= 1
-                left -= 1
+        if colour == RAINBOW:
+            if _can_finish(owed, rainbows + 1, line[pos + 1:]):
+                rainbows += 1
                 taken.append(pos)
-            continue
-        open_ = [i for i in range(4) if need[i]]
-        rest = line[pos + 1:]
-        i = max(open_, key=lambda i: (need[i] - rest.count(i), rest.index(i) if i in rest else len(rest), -i))
-        need[i] -= 1
-        left -= 1
-        taken.append(pos)
-    return taken if not left else None
+        elif owed[colour]:
+            owed[colour] -= 1
+            if _can_finish(owed, rainbows, line[pos + 1:]):
+                taken.append(pos)
+            else:
+                owed[colour] += 1
+    return taken
+
+
+def _can_finish(owed: list[int], rainbows: int, rest: list[int]) -> bool:
+    """Can tokens from ``rest`` complete a payment that still owes ``owed`` per colour once ``rainbows``
+    Rainbows already taken are counted? Each Rainbow taken must cover something owed (the payment is exactly
+    the cost), and what the exact tokens of ``rest`` cannot cover the Rainbows (taken or in ``rest``) must."""
+    if rainbows > sum(owed):
+        return False
+    shortfall = sum(max(0, owed[c] - rest.count(c)) for c in range(4))
+    return shortfall <= rainbows + rest.count(RAINBOW)
 
 
 def remove_positions(cm: dict, taken: list[int]) -> None:
@@ -222,7 +233,7 @@ def action(state: dict) -> list[str]:
     taken = playable(cm, card)
     if taken is None:
         cm["down"].append(card)
-        return [note(state, cm, f"plays a card face down (announces {card})"), offcampus(state)]
+        return [note(state, cm, f"plays a card face down (announces {printed_number(card)})"), offcampus(state)]
     c = CARDS[card]
     cm["ster"] -= c.cost_s
     remove_positions(cm, taken)

@@ -278,15 +278,14 @@ def draw(state, seat: int, n: int, events: list | None) -> int:
 
 
 def heal(state, seat: int, n: int, events: list) -> None:
-    """Heal: each point throws a Wound card from the hand back to the supply; spare points stay in the
-    pool for healing Units (turn.py). Nothing during combat."""
+    """Heal: each point throws a Wound card from the hand back to the (unlimited, uncounted) supply; spare points
+    stay in the pool for healing Units (turn.py). Nothing during combat."""
     if in_combat(state):
         return
     s = state["seats"][seat]
     k = min(n, wounds_in_hand(s))
     for _ in range(k):
         s["hand"].remove(WOUND)
-    state["decks"]["wounds"] = state["decks"].get("wounds", 0) + k
     if state.get("turn") is not None:
         state["turn"]["pool"]["heal"] += n - k
     if k:
@@ -297,12 +296,13 @@ def heal(state, seat: int, n: int, events: list) -> None:
 
 
 def take_wounds(state, seat: int, n: int, events: list, into: str = "hand") -> None:
+    """n Wound cards into the seat's hand (or ``into`` another pile). The Wound supply never runs out: the rules
+    ("Stack the Wound Cards face up") set no number, so every Wound is given and none is counted."""
     s = state["seats"][seat]
     for _ in range(n):
         s[into].append(WOUND)
     if state.get("turn") is not None and state["turn"].get("seat") == seat:
         note_wounds(state["turn"], n)
-    state["decks"]["wounds"] = max(0, state["decks"].get("wounds", 0) - n)
     events.append(Event(f"{hero_name(state, seat)} takes {n} Wound{'s' if n > 1 else ''}.", None,
                         {"seat": seat, "wounds": n}))
 

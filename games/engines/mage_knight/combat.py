@@ -460,7 +460,7 @@ def _damage_hero(state: dict, combat: dict, index: int, events: list[Event]) -> 
     e = combat["enemies"][index]
     facts = enemy_data.enemy(e["id"])
     seat = state["seats"][combat["seat"]]
-    wounds = _take_wounds(state, _hero_wounds(seat, e["damage"]))
+    wounds = _hero_wounds(seat, e["damage"])  # every one: the Wound supply never runs out
     unit_rules.note_wounds(state["turn"], wounds)  # Banner of Protection counts the Wounds received this turn
     e["damage"] = 0
     seat["hand"].extend(["wound"] * wounds)
@@ -468,10 +468,9 @@ def _damage_hero(state: dict, combat: dict, index: int, events: list[Event]) -> 
     text = f"Seat {combat['seat'] + 1} takes {wounds} wound{'s' if wounds != 1 else ''} from {facts.name}"
     if facts.has("poison"):
         # "put one Wound card into their discard pile for each Wound card added to their hand"
-        extra = _take_wounds(state, wounds)
-        unit_rules.note_wounds(state["turn"], extra)
-        seat["discard"].extend(["wound"] * extra)
-        text += f" and {extra} more into the discard pile (poison)"
+        unit_rules.note_wounds(state["turn"], wounds)
+        seat["discard"].extend(["wound"] * wounds)
+        text += f" and {wounds} more into the discard pile (poison)"
     if facts.has("paralyze"):
         # "A Hero assigned damage by a Paralyzing enemy must immediately discard any non-Wound cards"
         _discard_non_wounds(seat)
@@ -518,7 +517,7 @@ def _damage_unit(state: dict, combat: dict, index: int, uid: int, events: list[E
         text = f"{ufacts.name} is destroyed by {facts.name} (paralyze)"
     else:
         # Poison: "it is given two Wound cards instead". A unit's wounds are its flag and count, not cards
-        # from the supply (docs/rules-decisions/mage-knight.md): healing code only clears the flag.
+        # held anywhere (docs/rules-decisions/mage-knight.md): healing code only clears the flag.
         wounds = 2 if facts.has("poison") else 1
         unit["wounded"] = True
         unit["wounds"] = wounds
@@ -532,13 +531,6 @@ def _damage_unit(state: dict, combat: dict, index: int, uid: int, events: list[E
 def _after_damage(state: dict, combat: dict, events: list[Event]) -> None:
     if not _damage_pending(combat):
         _begin_attack(state, combat, events)
-
-
-def _take_wounds(state: dict, n: int) -> int:
-    """Wound cards from the supply (decks.wounds); never more than are left there."""
-    taken = max(0, min(n, state["decks"]["wounds"]))
-    state["decks"]["wounds"] -= taken
-    return taken
 
 
 def _end_unit_modifiers(turn: dict) -> None:

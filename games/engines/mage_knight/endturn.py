@@ -65,7 +65,6 @@ def site_end_of_turn(state, seat: int, events: list) -> None:
         for pile in ("hand", "discard"):  # "throw away a Wound from hand or discard pile"
             if cards.WOUND in s[pile]:
                 s[pile].remove(cards.WOUND)
-                state["decks"]["wounds"] = state["decks"].get("wounds", 0) + 1
                 events.append(Event(f"Seat {seat + 1} throws away a Wound in the glade.", None, {"seat": seat}))
                 break
 
@@ -218,7 +217,6 @@ def protection_pick(state, seat: int, arg: str, events: list) -> None:
     if arg == "yes":
         for _ in range(n):
             s["hand" if cards.WOUND in s["hand"] else "discard"].remove(cards.WOUND)
-        state["decks"]["wounds"] = state["decks"].get("wounds", 0) + n
         events.append(Event(f"Seat {seat + 1} throws away {cards.plural(n, 'Wound')} (Banner of Protection).", None,
                             {"seat": seat, "healed": n}))
     finish(state, seat, events)

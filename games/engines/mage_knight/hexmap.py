@@ -367,8 +367,9 @@ def new_map(players, rng: Rng | None = None, draw_enemy: DrawEnemy | None = None
     """The First Reconnaissance map: starting tile A at "0,0", the tile deck for the player count, and the
     deck's top two tiles revealed on the wedge's first row, their sites handled.
 
-    Tile deck (decided in docs/rules-decisions/mage-knight.md): countryside tiles picked at random and
-    "sorted by numbers" (lowest on top), then the non-city core tiles and the city tile shuffled together.
+    Tile deck (decided in docs/rules-decisions/mage-knight.md): the scenario's countryside tiles are 1..N
+    "sorted by number (not shuffled)", tile 1 on top, then the non-city core tiles and the city tile shuffled
+    together.
     The countryside and non-city core tiles left out are kept for the fallback rule.
 
     ``new_map(state, countryside=.., core=.., city=..)`` (setup.py's form) builds the map inside a game state:
@@ -379,10 +380,10 @@ def new_map(players, rng: Rng | None = None, draw_enemy: DrawEnemy | None = None
         raise ValueError(f"First Reconnaissance is for 1 to 4 players, not {players}")
     assert rng is not None and draw_enemy is not None
     n_country = COUNTRYSIDE_BY_PLAYERS[players] if countryside is None else countryside
-    countryside_tiles = [t for t in TILES.values() if t.kind == "countryside"]
-    rng.shuffle(countryside_tiles)
-    chosen = sorted(countryside_tiles[:n_country], key=lambda t: t.number)
-    spare_country = sorted((t.id for t in countryside_tiles[n_country:]), key=lambda i: TILES[i].number)
+    # The scenario's countryside tiles are the lowest-numbered ones, in order ("sorted by number (not shuffled)").
+    countryside_tiles = sorted((t for t in TILES.values() if t.kind == "countryside"), key=lambda t: t.number)
+    chosen = countryside_tiles[:n_country]
+    spare_country = [t.id for t in countryside_tiles[n_country:]]
     core_tiles = [t.id for t in TILES.values() if t.kind == "core"]
     rng.shuffle(core_tiles)
     cities = [t.id for t in TILES.values() if t.kind == "city"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 
 from . import cards, enemies, units
-from .setup import HEROES, WOUNDS
+from .setup import HEROES
 
 PILES = ("deck", "hand", "discard", "play_area", "removed", "stored", "set_aside")  # stored: under Sparing Power;
 # set_aside: Time Bending for the rest of the Round
@@ -26,7 +26,6 @@ def _kind(card: str) -> str:
 def check(state: dict) -> list[str]:
     bad: list[str] = []
     held = Counter()  # advanced / spell / artifact cards outside the decks and offers
-    wounds = 0
     for i, s in enumerate(state["seats"]):
         owned = Counter()
         for p in PILES:
@@ -39,7 +38,6 @@ def check(state: dict) -> list[str]:
         own = +own
         if basics != own:
             bad.append(f"seat {i}: basic cards not conserved: {dict(basics - own)} extra, {dict(own - basics)} missing")
-        wounds += owned.get(cards.WOUND, 0) - s["removed"].count(cards.WOUND)
         held.update({c: n for c, n in owned.items() if _kind(c) in _ALL})
         if len(s["hand"]) and any(_kind(c) == "?" for c in owned):
             bad.append(f"seat {i}: unknown card")
@@ -60,8 +58,8 @@ def check(state: dict) -> list[str]:
         mine = Counter({c: n for c, n in held.items() if _kind(c) == kind})
         if mine != total:
             bad.append(f"{kind} cards not conserved: {dict(mine - total)} extra, {dict(total - mine)} missing")
-    if decks["wounds"] < 0 or wounds + decks["wounds"] != WOUNDS:
-        bad.append(f"wounds: {wounds} held + {decks['wounds']} in the supply != {WOUNDS}")
+    # Wounds are not conserved: the supply is unlimited (issue 22), and an old saved game's "decks.wounds" count
+    # is ignored.
     tokens = Counter()
     for h in state["map"]["hexes"].values():
         tokens.update(t["id"] for t in h.get("enemies", ()))

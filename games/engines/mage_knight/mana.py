@@ -214,8 +214,6 @@ def curse(state, seat: int, colour: str) -> None:
     for i, other in enumerate(state["seats"]):
         claim = other.get("claimed")
         if i != seat and claim and claim.get("curse") and claim["colour"] == colour:
-            if state["decks"].get("wounds", 0) <= 0:
-                return  # the supply never goes negative: no Wound to give
             from .cards import take_wounds
             turn["cursed"] = True
             evs: list = []

@@ -15,7 +15,6 @@ from ..rng import Rng, seed_state
 HERE = os.path.dirname(os.path.abspath(__file__))
 COLOURS = ("red", "blue", "green", "white")
 DIE_FACES = ("red", "blue", "green", "white", "gold", "black")
-WOUNDS = 60  # wound cards in the supply ("Stack the Wound Cards face up"); more than any game can draw
 
 
 def _rows(name: str) -> list[dict[str, str]]:
@@ -147,12 +146,12 @@ def new_state(players: int, options: Mapping[str, Any], seed: int) -> dict[str, 
     state["enemies"] = enemies.new_piles(rng)  # {"piles": {colour: [...]}, "discards": {colour: []}}
     from . import sites
     state["ruins"] = {"pile": sites.new_ruins_pile(rng), "discard": []}
-    # 4.-6. artifacts, wounds, spell and advanced action decks with offers of 3.
+    # 4.-6. artifacts, spell and advanced action decks with offers of 3. 5. "Stack the Wound Cards face up": the
+    # rules set no number, so the Wound supply is unlimited and the state keeps no count of it (issue 22).
     decks: dict[str, Any] = {}
     for key, kind in (("advanced", "advanced"), ("spells", "spell"), ("artifacts", "artifact")):
         decks[key] = card_ids(kind)
         rng.shuffle(decks[key])
-    decks["wounds"] = WOUNDS
     # 7. unit decks.
     regular, elite = units.new_unit_decks(rng)
     decks["units_regular"], decks["units_elite"] = regular, elite

@@ -104,19 +104,9 @@ def _other_seats(state, seat) -> list[int]:
     return [(seat + k) % n for k in range(1, n)]
 
 
-def _wounds_from_supply(state, seat, n, events) -> int:
-    """Up to n Wounds from the supply into the seat's hand (none once it is empty)."""
-    k = max(0, min(n, state["decks"].get("wounds", 0)))
-    if k:
-        take_wounds(state, seat, k, events)
-    return k
-
-
 def _meltdown_usable(state, seat, args, ctx):
-    """Of use when some other player has a crystal to lose or a Wound is left in the supply for them."""
-    others = _other_seats(state, seat)
-    return bool(others) and (state["decks"].get("wounds", 0) > 0
-                             or any(sum(state["seats"][o]["crystals"].values()) for o in others))
+    """Of use whenever there is another player: they lose a crystal, or take a Wound (the supply never runs out)."""
+    return bool(_other_seats(state, seat))
 
 
 def _meltdown_do(state, seat, args, choice, events):
@@ -133,13 +123,10 @@ def _meltdown_do(state, seat, args, choice, events):
             lost.append(colour)
             events.append(Event(f"Seat {o + 1} loses a {colour} crystal (Mana Meltdown).", None,
                                 {"seat": o, "lost_crystal": colour}))
-        elif state["decks"].get("wounds", 0) > 0:
+        else:
             events.append(Event(f"Seat {o + 1} has no crystal and takes a Wound (Mana Meltdown).", None,
                                 {"seat": o, "meltdown_wound": 1}))
-            _wounds_from_supply(state, o, 1, events)
-        else:
-            events.append(Event(f"Seat {o + 1} has no crystal and no Wound is left in the supply (Mana Meltdown).",
-                                None, {"seat": o}))
+            take_wounds(state, o, 1, events)
     if lost:
         state["turn"]["meltdown_lost"] = lost
         state["turn"]["queue"].insert(0, ["atom", "special", "meltdown_gain"])
@@ -173,18 +160,14 @@ def _radiance_choices(state, seat, args):
 
 
 def _radiance_do(state, seat, args, choice, events):
-    """Every player, the caster first then the others in seat order, takes a Wound per crystal of the colour (as far
-    as the supply lasts; the crystals stay); then the caster gains 2 crystals of it (the cap keeps extras as tokens)."""
+    """Every player, the caster first then the others in seat order, takes a Wound per crystal of the colour (the
+    crystals stay); then the caster gains 2 crystals of it (the cap keeps extras as tokens)."""
     events.append(Event(f"{hero_name(state, seat)} casts Mana Radiance: {choice}.", None,
                         {"seat": seat, "colour": choice}))
     for o in [seat] + _other_seats(state, seat):
         n = state["seats"][o]["crystals"][choice]
         if n:
-            k = _wounds_from_supply(state, o, n, events)
-            if k < n:
-                events.append(Event(f"The Wound supply is empty: Seat {o + 1} takes {k} of {n} (Mana Radiance).",
-                                    None, {"seat": o, "wording": f"The Wound supply is empty: {{seat}} takes {k} "
-                                                                 f"of {n} (Mana Radiance)."}))
+            take_wounds(state, o, n, events)
     for _ in range(2):
         mana.crystal_gain(state["seats"][seat], choice, state["turn"])
 

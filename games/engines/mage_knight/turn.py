@@ -146,6 +146,15 @@ def first_level(state, seat: int) -> list[Option]:
             out.append(Option(f"t-healunit:{u['uid']}", f"heal {cards.unit_name(u['id'])}{more}"))
     if not turn["queue"]:
         out.append(Option("t-end", "end turn"))
+    if fresh and s["hand"] and all(c == cards.WOUND for c in s["hand"]):
+        # Only Wounds in hand: no card can be played, and the full rulebook says "you have to play or discard at
+        # least one card during or at the end of your turn", so the turn is a Slow Recovery ("If your hand consists
+        # only of Wounds, discard one Wound"). What may come "before you decide whether you are taking a Regular
+        # turn or Resting" stays: the tactic's effects, plundering, skills. Why it matters: the Wound supply never
+        # runs out, so a hero allowed to fight on with such a hand could gather Wounds without end, never draw
+        # again, and the Round would never end.
+        out = [o for o in out if o.id in ("t-rest", "t-announce", "t-plunder") or o.id.startswith(("t-tactic:",
+                                                                                                   "t-skill:"))]
     return out
 
 

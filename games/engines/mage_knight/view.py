@@ -105,7 +105,6 @@ def view(state: dict, seat: int | None) -> dict[str, Any]:
         "tactics": {"available": sorted(state["tactics"]["available"], key=lambda x: TACTICS[x]["number"]),
                     "chosen": dict(state["tactics"]["chosen"]), "removed": list(state["tactics"]["removed"]),
                     "extra_turn": state["tactics"].get("extra_turn")},
-        "wounds_left": state["decks"]["wounds"],
         "turn": None if t is None else {"seat": t["seat"], "pool": t["pool"], "acted": t["acted"],
                                         "mode": t["mode"], "tactic_done": bool(t.get("tactic_done")),
                                         "effects": cards.turn_effects(t)},
