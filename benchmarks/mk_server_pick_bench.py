@@ -32,6 +32,7 @@ from collections import defaultdict
 os.environ["DJANGO_SETTINGS_MODULE"] = "faltisia.settings"
 os.environ.setdefault("DEBUG", "false")
 os.environ.setdefault("ALLOWED_HOSTS", "testserver")
+os.environ.setdefault("SITE_URL", "http://testserver")  # DEBUG=false needs the links' base (mail.E003)
 os.environ.setdefault("SECRET_KEY", "mk-server-pick-bench-" + "x7Kp2mQv9Lw4Rt8Yb3Nc6Hd1Fg5Js0Za" * 2)
 os.environ["CELERY_BROKER_URL"] = "memory://"
 os.environ["CELERY_TASK_ALWAYS_EAGER"] = "false"

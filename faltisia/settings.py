@@ -214,6 +214,8 @@ INSTALLED_APPS += ["anymail", "games.mail"]
 EMAIL_REPLY_LOCAL = env("EMAIL_REPLY_LOCAL", default="play")
 # Absolute base of the one-click and unsubscribe links in emails.
 MAIL_BASE_URL = env("MAIL_BASE_URL", default=env("SITE_URL", default="http://127.0.0.1:8000"))
+# Production (DEBUG=false) refuses to start unless one of them is set (games/mail/checks.py, mail.E003).
+MAIL_BASE_URL_GIVEN = bool(env("MAIL_BASE_URL", default="") or env("SITE_URL", default=""))
 MAIL_LINK_MAX_AGE_SECONDS = env.int("MAIL_LINK_MAX_AGE_SECONDS", default=14 * 24 * 3600)
 MAIL_INBOUND_MAX_BYTES = env.int("MAIL_INBOUND_MAX_BYTES", default=256 * 1024)
 MAIL_REMINDER_INTERVAL_SECONDS = env.float("MAIL_REMINDER_INTERVAL_SECONDS", default=300.0)

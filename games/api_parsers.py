@@ -9,6 +9,9 @@
 - A number too large for a float (``1e400``): Python's json reads it as infinity, which DRF's strict
   JSON does not catch (it refuses only the NaN/Infinity literals), and an engine's ``int(options[...])``
   then raised OverflowError (a 500). No field of the API takes a non-finite number.
+- A body larger than its route needs (issue 22 item 2): a view may set ``max_body_bytes`` (creating a game:
+  GAME_CREATE_MAX_BYTES), every other body is held to MAX_BODY_BYTES. Refused (413 ``body_too_large``) from the
+  Content-Length, before a byte is read or parsed.
 """
 
 from __future__ import annotations
@@ -17,10 +20,31 @@ import math
 from typing import Any
 
 from django.http import QueryDict
-from rest_framework.exceptions import ParseError
+from rest_framework.exceptions import APIException, ParseError
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 
 MAX_DEPTH = 32  # far beyond any body of the API (the deepest, a game's options, is two or three levels)
+MAX_BODY_BYTES = 64 * 1024  # far beyond any body of the API
+GAME_CREATE_MAX_BYTES = 8 * 1024  # a create body is a game name, a few numbers and a handful of options
+
+
+class BodyTooLarge(APIException):
+    status_code = 413
+    default_code = "body_too_large"
+    default_detail = "the request body is too large"
+
+
+def check_size(parser_context) -> None:
+    """BodyTooLarge if the request declares more bytes than its view takes."""
+    context = parser_context or {}
+    limit = getattr(context.get("view"), "max_body_bytes", MAX_BODY_BYTES)
+    request = context.get("request")
+    try:
+        declared = int(request.META.get("CONTENT_LENGTH") or 0) if request is not None else 0
+    except ValueError:
+        declared = 0  # Django refuses a garbled Content-Length itself
+    if declared > limit:
+        raise BodyTooLarge(f"the request body is {declared} bytes; this route takes at most {limit}")
 
 
 def body_problem(data: Any) -> str | None:
@@ -67,6 +91,7 @@ def _children(value) -> list[tuple[str, Any]]:
 
 class SafeJSONParser(JSONParser):
     def parse(self, stream, media_type=None, parser_context=None):
+        check_size(parser_context)
         try:
             data = super().parse(stream, media_type, parser_context)
         except RecursionError:
@@ -76,11 +101,13 @@ class SafeJSONParser(JSONParser):
 
 class SafeFormParser(FormParser):
     def parse(self, stream, media_type=None, parser_context=None):
+        check_size(parser_context)
         return check_body(super().parse(stream, media_type, parser_context))
 
 
 class SafeMultiPartParser(MultiPartParser):
     def parse(self, stream, media_type=None, parser_context=None):
+        check_size(parser_context)
         parsed = super().parse(stream, media_type, parser_context)
         check_body(parsed.data)
         return parsed

@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from .api_access import game_id_or_404, joinable_game_or_404, refuse_unless_visible, visible_game_or_404
+from .api_parsers import GAME_CREATE_MAX_BYTES
 from .api_serializers import (GameCreateRequest, GameDetailResponse, GameJoinRequest, GameListResponse, JoinResponse,
                               LogResponse, MoveRequest, MoveResponse, StandingOrdersRequest, StandingOrdersResponse,
                               error_responses)
@@ -37,6 +38,7 @@ _ERROR_TEXT = {
     403: "Not allowed for this caller.",
     404: "No such game, or a private game the caller may not see (the same body).",
     409: "Not possible in the game's current state.",
+    413: "The request body is larger than the route takes (body_too_large).",
 }
 
 
@@ -71,13 +73,14 @@ def _idempotency_key(request) -> str | None:
 
 
 class GameListCreateApi(APIView):
+    max_body_bytes = GAME_CREATE_MAX_BYTES  # games/api_parsers.py: a 2 MB "option" is refused unread
     @extend_schema(operation_id="games_list", responses={200: GameListResponse, **_errors(401)})
     def get(self, request):
         games = games_for_user(user=request.user)[:200]
         return Response({"games": [game_summary(game=g) for g in games], "available": slugs()})
 
     @extend_schema(operation_id="games_create", request=GameCreateRequest,
-                   responses={201: GameDetailResponse, **_errors(400, 401)})
+                   responses={201: GameDetailResponse, **_errors(400, 401, 413)})
     def post(self, request):
         data = GameCreateRequest(data=request.data)
         data.is_valid(raise_exception=True)

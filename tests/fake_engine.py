@@ -17,6 +17,7 @@ import time
 from typing import Any, Mapping
 
 from games.engines.base import Engine, Event, IllegalPick, Option, Prompt, Result, State
+from games.engines.options import OptionSpec
 from games.engines.rng import Rng, seed_state
 
 HAND_SIZE = 3
@@ -27,6 +28,11 @@ class TinyEngine(Engine):
     name = "Tiny Game"
     min_players = 2
     max_players = 4
+    option_specs = (
+        OptionSpec("rounds", "cards played per seat", kind=int, low=1, high=HAND_SIZE),
+        OptionSpec("slow", "seconds each resolution sleeps (load tests)", kind=float, low=0, high=60),
+        OptionSpec("ask_last_card", "the last card is asked for, not forced", choices=(True, False)),
+    )
 
     def validate_options(self, players: int, options: Mapping[str, Any]) -> None:
         super().validate_options(players, options)

@@ -22,6 +22,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping
 
+from .options import OptionSpec, check_options
+
 State = dict[str, Any]
 
 
@@ -159,8 +161,19 @@ class Engine(ABC):
         """The option a standing order picks for the seat's current prompt, or None to ask the player."""
         return None
 
+    # The options this game takes, each with the values it allows (games/engines/options.py); none by default.
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+
+    def clean_options(self, players: int, options: Any) -> dict[str, Any]:
+        """The options a new game is created and stored with: each declared in ``option_specs`` with an allowed
+        value, then the engine's cross-checks (``validate_options``); ValueError with the engine's message."""
+        checked = check_options(self.name, self.option_specs, options)
+        self.validate_options(players, checked)
+        return checked
+
     def validate_options(self, players: int, options: Mapping[str, Any]) -> None:
-        """Raise ValueError if the game cannot be created with these settings."""
+        """Raise ValueError if the game cannot be created with these (declared, allowed) settings: the checks
+        that need the player count or combine options."""
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"{self.name} takes {self.min_players}-{self.max_players} players")
 

@@ -4,9 +4,15 @@ In production an inbound webhook without its basic-auth secret would let anyone 
 "replies" into the games; so with DEBUG=false the server refuses to start when an inbound provider is
 mounted (MAIL_INBOUND_ESPS) and ANYMAIL_WEBHOOK_SECRET is not set, or when a provider named there is
 unknown or lacks its own settings.
+
+Every link in every email (one-click picks, the game page, unsubscribe) starts with MAIL_BASE_URL (else
+SITE_URL); unset, it is the embedded default http://127.0.0.1:8000, which no recipient can open. So with
+DEBUG=false the server refuses to start unless one of them is set to an http(s) address (issue 22 item 4).
 """
 
 from __future__ import annotations
+
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
@@ -39,6 +45,21 @@ def inbound_webhook_check(app_configs=None, **kwargs) -> list:
     return problems
 
 
+@register("mail")
+def mail_base_url_check(app_configs=None, **kwargs) -> list:
+    """In production, MAIL_BASE_URL (or SITE_URL) must be given, as an http(s) address."""
+    given = getattr(settings, "MAIL_BASE_URL_GIVEN", True)
+    scheme = urlsplit(settings.MAIL_BASE_URL).scheme
+    if settings.DEBUG or (given and scheme in ("http", "https")):
+        return []
+    return [Error(
+        f"Links in emails would point at {settings.MAIL_BASE_URL!r}"
+        + (", the embedded default no player can open" if not given else ", not an http(s) address")
+        + ", so the server does not start with DEBUG=false.",
+        hint="Set SITE_URL (or MAIL_BASE_URL) to the server's public address, e.g. https://games.example.org.",
+        id="mail.E003")]
+
+
 def inbound_webhook_enforce() -> None:
     """In production, refuse to start (every process: web, worker, manage.py) on an error above.
 
@@ -46,6 +67,6 @@ def inbound_webhook_enforce() -> None:
     """
     if settings.DEBUG:
         return
-    errors = [p for p in inbound_webhook_check() if p.is_serious()]
+    errors = [p for p in inbound_webhook_check() + mail_base_url_check() if p.is_serious()]
     if errors:
         raise ImproperlyConfigured("\n".join(f"{e.id}: {e.msg} {e.hint}" for e in errors))

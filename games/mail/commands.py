@@ -6,7 +6,13 @@ import re
 from dataclasses import dataclass
 
 COMMANDS = ("status", "help", "orders", "vacation")
-_PICK = re.compile(r"^(?:(?:pick|option|choose|choice)\s*)?[#(\[]?\s*(\d{1,4})\s*[.)\]:]?(?:\s.*)?$", re.IGNORECASE)
+# Option numbers are ASCII digits only: Python's \d and int() also read "١" (Arabic-Indic one) or "１" (full
+# width) as 1, and a line the player did not mean as a number must not pick (issue 22 item 3). Spaces stay
+# Unicode (\s): mail clients put no-break spaces between a number and its label.
+DIGITS = "[0-9]"
+_PICK = re.compile(rf"^(?:(?:pick|option|choose|choice)\s*)?[#(\[]?\s*({DIGITS}{{1,4}})\s*[.)\]:]?(?:\s.*)?$",
+                   re.IGNORECASE)
+_WHOLE_NUMBER = re.compile(rf"{DIGITS}{{1,4}}")
 
 
 @dataclass(frozen=True)
@@ -31,6 +37,11 @@ def command_parse(line: str | None) -> Command:
     if m:
         return Command("pick", number=int(m.group(1)), text=text)
     return Command("pick", text=text)
+
+
+def whole_number(word: str) -> int | None:
+    """``word`` as a number if it is 1-4 ASCII digits (a command's argument: "vacation 5"), else None."""
+    return int(word) if _WHOLE_NUMBER.fullmatch(word) else None
 
 
 def _named(text: str, options: list[dict]) -> dict | None:
@@ -62,7 +73,7 @@ def option_for(command: Command, options: list[dict]) -> dict | None:
     return None
 
 
-_NUMBERED = re.compile(r"^(?:(?:pick|option|choose|choice)\s*)?[#(\[]?\s*(\d{1,4})\s*[.)\]:]?\s*(.*?)\s*$",
+_NUMBERED = re.compile(rf"^(?:(?:pick|option|choose|choice)\s*)?[#(\[]?\s*({DIGITS}{{1,4}})\s*[.)\]:]?\s*(.*?)\s*$",
                        re.IGNORECASE)
 _TRAILING_ID = re.compile(r"\s*\[[^\[\]]*\]$")
 

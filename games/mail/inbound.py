@@ -26,7 +26,7 @@ from games.models import GameStatus, Prompt, Seat, SubmissionSource
 from games.services import seat_standing_orders_set, submission_create
 
 from . import compose
-from .commands import Command, command_parse, option_for
+from .commands import Command, command_parse, option_for, whole_number
 from .models import (InboundMessage, InboundOutcome, Notification, NotificationKind, RetiredReplyToken,
                      SeatMailbox)
 from .outbox import notification_queue
@@ -361,10 +361,7 @@ def _orders(seat: Seat, command: Command) -> _Reply:
 
 
 def _vacation(seat: Seat, command: Command) -> _Reply:
-    try:
-        days = int(command.args[0]) if command.args else 0
-    except ValueError:
-        days = 0
+    days = (whole_number(command.args[0]) if command.args else None) or 0
     if not 1 <= days <= MAX_VACATION_DAYS:
         return _Reply(False, "Vacation not recorded",
                       [f"Write 'vacation <days>' with a whole number of days from 1 to {MAX_VACATION_DAYS}."],

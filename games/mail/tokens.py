@@ -137,7 +137,7 @@ class ReplyTarget:
 def _address_re() -> re.Pattern:
     local = re.escape(settings.EMAIL_REPLY_LOCAL)
     domain = re.escape(settings.EMAIL_DOMAIN)
-    return re.compile(rf"(?<![\w.+-]){local}\+([a-z2-7]{{{TOKEN_LENGTH}}})(?:\.(\d{{1,18}}))?@{domain}(?![\w-])",
+    return re.compile(rf"(?<![\w.+-]){local}\+([a-z2-7]{{{TOKEN_LENGTH}}})(?:\.([0-9]{{1,18}}))?@{domain}(?![\w-])",
                       re.IGNORECASE)
 
 

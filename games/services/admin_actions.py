@@ -67,7 +67,7 @@ def game_create_seated(*, created_by: User, engine: str, users: list[User | None
     options, clock = options or {}, clock or {}
     game_engine = _engine_or_error(engine)
     try:
-        game_engine.validate_options(len(users), options)
+        options = game_engine.clean_options(len(users), options)
         clock_validate(clock)
     except ValueError as e:
         raise GameError(ErrorCode.INVALID_SETTINGS, str(e))

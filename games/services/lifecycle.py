@@ -40,7 +40,7 @@ def game_create(*, created_by: User, engine: str, players: int, options: dict[st
     options, clock = options or {}, clock or {}
     game_engine = _engine_or_error(engine)
     try:
-        game_engine.validate_options(players, options)
+        options = game_engine.clean_options(players, options)  # only the declared options, each allowed
         clock_validate(clock)
     except ValueError as e:
         raise GameError(ErrorCode.INVALID_SETTINGS, str(e))

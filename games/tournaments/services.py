@@ -74,7 +74,7 @@ def _settings_check(*, engine: str, format: str, table_size: int, rounds: int, o
     if registration_opens and registration_closes and registration_closes <= registration_opens:
         raise TournamentError(ErrorCode.INVALID_SETTINGS, "registration must close after it opens")
     try:
-        game_engine.validate_options(table_size, options)
+        game_engine.clean_options(table_size, options)
         clock_validate(clock)
         rules_from(table_size=table_size, min_players=game_engine.min_players, settings=settings)
     except ValueError as e:

@@ -139,9 +139,9 @@ class GameCreateForm(forms.Form):
             self.add_error("seats", game.seats_message)
             return data
         declared = game.presentation.game_options(engine, {n: data.get(n) for n in game.fields}, seats=seats)
-        self._options = {**declared, **data["extra_options"]}
         try:
-            engine.validate_options(seats, self._options)  # the engine's own words, before anything is created
+            # The engine's own words, before anything is created.
+            self._options = engine.clean_options(seats, {**declared, **data["extra_options"]})
         except ValueError as e:
             self.add_error(None, str(e))
         return data

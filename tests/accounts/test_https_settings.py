@@ -24,7 +24,8 @@ def _run(args: list[str], **env: str) -> str:
     """Production settings (DEBUG=false unless given) in a fresh interpreter, as gunicorn or manage.py loads them."""
     clean = {k: v for k, v in os.environ.items()
              if k not in ("DEBUG", "HTTPS", "TRUSTED_PROXY_COUNT", "DJANGO_SETTINGS_MODULE", "SECRET_KEY")}
-    clean.update(DJANGO_SETTINGS_MODULE="faltisia.settings", ALLOWED_HOSTS="example.org", SECRET_KEY=STRONG_KEY)
+    clean.update(DJANGO_SETTINGS_MODULE="faltisia.settings", ALLOWED_HOSTS="example.org", SECRET_KEY=STRONG_KEY,
+                 SITE_URL="https://example.org")
     clean.update({"DEBUG": "false", **env})
     out = subprocess.run([sys.executable, *args], cwd=ROOT, env=clean, capture_output=True, text=True, timeout=60)
     return out.stdout + out.stderr

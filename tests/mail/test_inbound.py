@@ -273,3 +273,26 @@ def test_an_undeliverable_from_address_is_not_answered(tiny):
     assert pipe(raw).startswith("refused no-token")
     assert InboundMessage.objects.get().answered is False
     assert Notification.objects.count() == rows and len(mail.outbox) == n
+
+
+@pytest.mark.parametrize("line", ["١", "۲", "１", "pick ١", "٢.", "#١", "vacation ٥"])
+def test_only_ascii_digits_are_option_numbers(tiny, line):
+    """issue 22 item 3: a reply line "١" (Arabic-Indic one) picked option 1, since Python's \\d and int() read
+    every Unicode decimal digit. Only ASCII digits are numbers: these lines pick nothing, set no vacation, and
+    the answer says the line is not one of the options."""
+    game, (alice, _) = tiny
+    m = latest_prompt_mail(alice.email)
+    before = snapshot(game)
+    out = pipe(reply_bytes(m, line)).strip()
+    assert not out.startswith("recorded") and "vacation" not in out.split()[1:2], out
+    assert snapshot(game) == before
+
+
+def test_ascii_digits_still_pick_and_later_lines_too(tiny):
+    from games.mail.commands import command_parse, option_for, option_for_line
+    options = [{"id": "a", "label": "Alpha"}, {"id": "b", "label": "Beta"}]
+    assert option_for(command_parse("2"), options)["id"] == "b"
+    assert option_for(command_parse("\u00a02."), options)["id"] == "b"
+    assert option_for_line("2.\u00a0Beta", options)["id"] == "b"  # a no-break space from an HTML client
+    for line in ("٢", "２", "2\u0662"):
+        assert option_for(command_parse(line), options) is None and option_for_line(line, options) is None

@@ -139,8 +139,9 @@ def test_the_startup_check_names_the_missing_secret(settings):
 def start_app(**env_extra: str) -> subprocess.CompletedProcess:
     """Load the production settings and apps in a fresh process, as gunicorn or a worker does."""
     env = {k: v for k, v in os.environ.items()
-           if k not in ("DJANGO_SETTINGS_MODULE", "ANYMAIL_WEBHOOK_SECRET", "MAIL_INBOUND_ESPS", "ANYMAIL")}
+           if k not in ("DJANGO_SETTINGS_MODULE", "ANYMAIL_WEBHOOK_SECRET", "MAIL_INBOUND_ESPS", "ANYMAIL", "MAIL_BASE_URL")}
     env.update({"DJANGO_SETTINGS_MODULE": "faltisia.settings", "DEBUG": "false", "ALLOWED_HOSTS": "example.org",
+                "SITE_URL": "https://example.org",
                 "SECRET_KEY": "a-long-random-production-key-" + "x7Qz" * 12, **env_extra})
     return subprocess.run([sys.executable, "-c", "from faltisia.wsgi import application"], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=120)
@@ -153,3 +154,22 @@ def test_production_refuses_to_start_with_an_inbound_webhook_and_no_secret():
     assert "mail.E001" in refused.stderr and "ANYMAIL_WEBHOOK_SECRET" in refused.stderr
     assert start_app(MAIL_INBOUND_ESPS="postmark", ANYMAIL_WEBHOOK_SECRET=SECRET).returncode == 0
     assert start_app().returncode == 0  # no inbound webhook configured: none mounted, nothing required
+
+
+def test_production_refuses_to_start_without_the_links_base_url():
+    """issue 22 item 4: with DEBUG=false and neither SITE_URL nor MAIL_BASE_URL, every mail linked to the
+    embedded default http://127.0.0.1:8000 and nothing warned. Now a system check error (mail.E003) stops every
+    process (web, worker, manage.py), as the SECRET_KEY rule does; either setting, as an http(s) address, lets
+    it start."""
+    for unset in ({"SITE_URL": ""}, {"SITE_URL": "", "MAIL_BASE_URL": ""}):
+        refused = start_app(**unset)
+        assert refused.returncode != 0
+        assert "mail.E003" in refused.stderr and "SITE_URL" in refused.stderr
+    assert start_app(SITE_URL="", MAIL_BASE_URL="ftp://games.example.org").returncode != 0
+    assert start_app(SITE_URL="https://games.example.org").returncode == 0
+    assert start_app(SITE_URL="", MAIL_BASE_URL="https://mail-links.example.org").returncode == 0
+
+
+def test_the_embedded_mode_starts_without_a_base_url():
+    """DEBUG=true (the newcomer's ./run.sh) needs neither: links point at the local server."""
+    assert start_app(DEBUG="true", SITE_URL="").returncode == 0

@@ -23,6 +23,9 @@ What the statuses say (the contract, ../shared/DESIGN.md, with issue 10 fixed):
   are their own authority (the signed token, not the session), so every role gets the same answer.
 - Each inbound (and tracking) webhook under /mail/inbound/ refuses a junk body with a 4xx, never a 5xx
   (item 10).
+
+The deactivated column for a deactivated account that holds a seat (its email replies, one-click links, standing
+orders and vacation: issue 22 item 1) is the table ``ACTS`` of test_deactivated_account.py.
 """
 
 from __future__ import annotations

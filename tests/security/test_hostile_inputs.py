@@ -634,3 +634,74 @@ def test_count_of_hostile_inputs(request):
             if item.path == request.node.path and item.name != request.node.name]
     print(f"\nhostile inputs tried: {len(here)}")
     assert len(here) > 0
+
+
+# --- unbounded game options (issue 22 item 2) --------------------------------------------------------------
+
+BAD_OPTIONS = {
+    "faltisia: a long string for a flag": ("faltisia", 2, {"choose_characters": "A" * 2000}, "choose_characters"),
+    "faltisia: 0 for the expansion": ("faltisia", 2, {"expansion": 0}, "expansion"),
+    "faltisia: an expansion that does not exist": ("faltisia", 2, {"expansion": "cthulhu"}, "expansion"),
+    "faltisia: a difficulty that does not exist": ("faltisia", 1, {"solo": {"difficulty": "A" * 500}}, "solo"),
+    "faltisia: an unknown option": ("faltisia", 2, {"house_rules": True}, "house_rules"),
+    "faltisia: 1 for true": ("faltisia", 2, {"choose_characters": 1}, "choose_characters"),
+    "mage knight: a hero that does not exist": ("mage_knight", 2, {"heroes": ["tovak", "A" * 900]}, "heroes"),
+    "mage knight: more heroes than seats could hold": ("mage_knight", 2, {"heroes": ["tovak"] * 400}, "heroes"),
+    "mage knight: a string for a flag": ("mage_knight", 2, {"elite_units": "yes"}, "elite_units"),
+    "miskatonic: any option": ("miskatonic", 2, {"rounds": 3}, "rounds"),
+    "tinygame: a string for a number": ("tinygame", 2, {"rounds": "1"}, "rounds"),
+    "tinygame: true for a number": ("tinygame", 2, {"rounds": True}, "rounds"),
+    "many options": ("tinygame", 2, {f"o{i}": i for i in range(500)}, "o0"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_OPTIONS))
+def test_options_outside_what_the_engine_declares_are_a_400_with_its_message(arena, case):
+    """issue 22 item 2: every engine declares its options (name, allowed values); anything else is a 400
+    naming the option, in the engine's words, and no game is created."""
+    engine, seats, options, named = BAD_OPTIONS[case]
+    before = snapshot()
+    response = _post_json(arena.api(), "/api/games/", {"game": engine, "seats": seats, "options": options})
+    assert_held(response, before, refused=True)
+    assert response.status_code == 400, response.content[:300]
+    body = response.json()
+    assert body["error"] == "invalid_settings" and named in body["detail"], body
+    assert len(body["detail"]) < 600  # the message names the option; it does not echo a huge value
+
+
+def test_a_create_body_beyond_its_bound_is_refused_unread(arena):
+    """issue 22 item 2: Faltisia {"choose_characters": "A" * 2_000_000} answered 201 and every later view of
+    the game was 2 MB. The create body is bounded (GAME_CREATE_MAX_BYTES): 413, nothing created."""
+    from games.api_parsers import GAME_CREATE_MAX_BYTES
+    before = snapshot()
+    body = {"game": "faltisia", "seats": 2, "options": {"choose_characters": "A" * 2_000_000}}
+    response = _post_json(arena.api(), "/api/games/", body)
+    assert_held(response, before, refused=True)
+    assert response.status_code == 413 and response.json()["error"] == "body_too_large"
+    # Just over the bound is refused too; a real create body is far under it.
+    padded = {"game": "tinygame", "seats": 2, "options": {}, "pad": "x" * GAME_CREATE_MAX_BYTES}
+    assert _post_json(arena.api(), "/api/games/", padded).status_code == 413
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize("engine,seats,options", [
+    ("faltisia", 2, {"choose_characters": True, "expansion": "battle_for_london"}),
+    ("faltisia", 1, {"solo": {"difficulty": "hard"}}),
+    ("faltisia", 1, {"solo": "nightmare"}),
+    ("mage_knight", 2, {"heroes": ["goldyx", "tovak"], "elite_units": True}),
+    ("tinygame", 2, {"rounds": 3, "ask_last_card": False}),
+])
+def test_allowed_options_are_stored_as_validated(arena, engine, seats, options):
+    """The stored options are exactly the validated ones."""
+    from games.models import Game
+    response = _post_json(arena.api(), "/api/games/", {"game": engine, "seats": seats, "options": options})
+    assert response.status_code == 201, response.content[:300]
+    assert Game.objects.get(pk=response.json()["id"]).options == options
+
+
+def test_the_web_form_refuses_options_the_engine_does_not_declare(arena):
+    before = snapshot()
+    response = arena.web().post("/games/new/", {"game": "tinygame", "seats": 2, "bots": 0, "clock": "fixed-48h",
+                                                "is_public": "on", "extra_options": '{"rounds": "A"}'})
+    assert response.status_code == 200 and b"rounds" in response.content
+    assert snapshot() == before

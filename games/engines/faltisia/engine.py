@@ -8,7 +8,7 @@ from typing import Any, Mapping
 from ..base import ConventionalStateMixin, Engine, Event, IllegalPick, Option, Prompt, State
 from . import flow
 from .decisions import apply_pick, options
-from .setup import new_state
+from .setup import OPTION_SPECS, new_state
 from .view import view as _view
 
 
@@ -26,6 +26,7 @@ class FaltisiaEngine(ConventionalStateMixin, Engine):
     min_players = 2
     max_players = 6
     solo_players = 1
+    option_specs = OPTION_SPECS
     # The last prompt built (a strong reference, so the state's id cannot be reused while cached).
     _last: tuple | None = None
 

@@ -4,12 +4,22 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from ..options import OptionSpec
 from ..rng import Rng, seed_state
 from . import london
 from .cards import BFL, deck_for
-from .solo import difficulty_of, new_classmate
+from .solo import DIFFICULTY, difficulty_of, new_classmate
 
-KNOWN_OPTIONS = {"choose_characters", "solo", "expansion"}
+# The table options (checked at create, games/engines/options.py); new_state still reads the old forms stored
+# games were created with.
+OPTION_SPECS = (
+    OptionSpec("choose_characters", "players choose their characters instead of drawing them", choices=(True, False)),
+    OptionSpec("expansion", "the Battle for London expansion, 2-6 players", choices=(BFL, None, "", False)),
+    # Solo Mode's difficulty (1 player): {"difficulty": level}, the level alone, or true for Medium.
+    OptionSpec("solo", "Solo Mode's difficulty, 1 player",
+               choices=(True, None, *DIFFICULTY, *({"difficulty": level} for level in DIFFICULTY))),
+)
+KNOWN_OPTIONS = {spec.name for spec in OPTION_SPECS}
 # Items per Round; solo: "place two Item cards in the Academy Store per Round".
 RESTOCK = {1: 2, 2: 2, 3: 2, 4: 3, 5: 4, 6: 5}
 # Solo Mode is set up as a 2-player game: "with your Classmate playing as the second player", and Faculty

@@ -14,7 +14,7 @@ from ..base import Engine, Event, IllegalPick, OneSeatAtATimeMixin, Option, Stat
 from ..rng import Rng
 from . import cards, dummy, levels, rounds
 from .rounds import TACTICS
-from .setup import COLOURS, parse_options, new_state
+from .setup import COLOURS, OPTION_SPECS, parse_options, new_state
 from .view import card_name, view as _view
 
 
@@ -39,6 +39,7 @@ class MageKnightEngine(OneSeatAtATimeMixin, Engine):
     min_players = 1
     max_players = 4
     solo_players = 1  # engine_bench: the 1-player line is the solo game
+    option_specs = OPTION_SPECS
 
     def new_game(self, *, players: int, options: Mapping[str, Any], seed: int) -> State:
         state = new_state(players, options or {}, seed)

@@ -10,6 +10,7 @@ import csv
 import os
 from typing import Any, Mapping
 
+from ..options import OptionSpec
 from ..rng import Rng, seed_state
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -34,11 +35,19 @@ ROUNDS = {1: ["day", "night", "day", "night"], 2: ["day", "night", "day"], 3: ["
 TILES = {1: (8, 2, 1), 2: (8, 2, 1), 3: (9, 2, 1), 4: (11, 2, 1)}  # countryside, core non-city, core city
 
 
+# The table options (checked at create, games/engines/options.py); parse_options adds the checks that need the
+# player count.
+OPTION_SPECS = (
+    OptionSpec("heroes", "a hero per seat, in seat order", items=HERO_ORDER, max_items=4),
+    OptionSpec("elite_units", "Elite Units join the Unit offer once a Core tile is out (the scenario uses none)", choices=(True, False)),
+)
+
+
 def parse_options(players: int, options: Mapping[str, Any]) -> dict[str, Any]:
     """Check the table's options; return them normalised. ValueError with a clear message otherwise."""
     if not 1 <= players <= 4:
         raise ValueError("Mage Knight (First Reconnaissance) takes 1-4 players")
-    unknown = set(options) - {"heroes", "elite_units"}
+    unknown = set(options) - {spec.name for spec in OPTION_SPECS}
     if unknown:
         raise ValueError(f"unknown option(s): {', '.join(sorted(unknown))}; known: heroes, elite_units")
     heroes = options.get("heroes")
