@@ -66,8 +66,9 @@ def check_options(game: str, specs: tuple[OptionSpec, ...], options: Any) -> dic
     if len(options) > MAX_OPTIONS or any(not isinstance(k, str) or k not in known for k in options):
         unknown = [k for k in list(options)[:MAX_OPTIONS] if k not in known]
         shown = ", ".join(repr(k)[:40] for k in unknown[:3]) or f"more than {MAX_OPTIONS}"
-        offered = ", ".join(known) or "none"
-        raise ValueError(f"{game} has no option {shown}; its options: {offered}")
+        if not known:
+            raise ValueError(f"{game} has no options (got {shown})")
+        raise ValueError(f"{game} has no option {shown}; its options: {', '.join(known)}")
     checked = {}
     for name, value in options.items():
         problem = known[name].problem(value)
