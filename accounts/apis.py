@@ -13,7 +13,8 @@ from rest_framework.views import APIView
 from .lockout import LoginLockedOut
 from .services import token_for_user, user_register
 from .throttle import signup_allowed
-from .usernames import RULE, USERNAME_MAX_LENGTH, username_clean
+from .new_usernames import username_clean
+from .usernames import RULE, USERNAME_MAX_LENGTH
 
 
 class TokenOutput(serializers.Serializer):

@@ -10,7 +10,8 @@ from django.contrib.auth import password_validation
 from django.utils import timezone
 
 from .models import User
-from .usernames import RULE, USERNAME_MAX_LENGTH, username_clean
+from .new_usernames import username_clean
+from .usernames import RULE, USERNAME_MAX_LENGTH
 
 
 @lru_cache(maxsize=1)

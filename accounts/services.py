@@ -11,7 +11,7 @@ from rest_framework.authtoken.models import Token
 
 from .models import NotificationPreferences, User, Vacation
 from .throttle import throttle_hit
-from .usernames import username_clean
+from .new_usernames import username_clean
 from .vacation_caps import vacation_check_yearly
 from .verification import email_verification_send
 
@@ -21,9 +21,9 @@ def user_create(*, username: str, email: str, password: str, timezone: str = "UT
                 email_verified: bool = False) -> User:
     """Create an active user with default notification preferences and an API token.
 
-    The username follows the one rule (accounts/usernames.py, NFKC-normalised, free in any case);
-    ValidationError names the field at fault. The address counts as unconfirmed unless
-    ``email_verified`` (set only by operators' tools and tests): no game mail goes to it until then.
+    The username follows the one rule (accounts/usernames.py, NFKC-normalised) and is free in any case
+    (accounts/new_usernames.py); ValidationError names the field at fault. The address counts as
+    unconfirmed unless ``email_verified`` (set only by operators' tools and tests): no game mail goes to it until then.
     """
     try:
         username = username_clean(username)

@@ -4,6 +4,10 @@ A username appears in URLs (/players/<name>/), page titles, email headers and th
 kept to a small safe alphabet: ASCII letters, digits and ``. _ -``, starting with a letter or digit,
 2 to 30 characters. Input is NFKC-normalised first (full-width "ａｌｉｃｅ" becomes "alice"), and names are
 unique regardless of case ("ALICE" is taken once "alice" exists; the database enforces it too).
+
+Only the rule lives here, with no model: accounts/models.py imports it for the User field's validator (and
+migration 0002 names ``UsernameValidator`` by this path). Whether a name is still free is asked of the User
+table by accounts/new_usernames.py, above the models.
 """
 
 from __future__ import annotations
@@ -46,13 +50,3 @@ class UsernameValidator:
 
 validate_username = UsernameValidator()
 
-
-def username_clean(value: str) -> str:
-    """The normalised username if it follows the rule and is free (any case); ValidationError otherwise."""
-    from .models import User  # the model imports this module for its field validator
-
-    username = username_normalize(value)
-    validate_username(username)
-    if User.objects.filter(username__iexact=username).exists():
-        raise ValidationError("That username is taken.", code="username_taken")
-    return username
