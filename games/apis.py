@@ -19,7 +19,7 @@ from .conditional import WAIT_MAX_SECONDS, etag_matches, game_etag, game_version
 from .engines.registry import get_engine, slugs
 from .errors import ErrorCode, GameError
 from .models import Game, GameStatus, SubmissionSource
-from .presentation.wording import worded_events_for_game
+from .presentation.worded_events import worded_events_for_game
 from .selectors import (event_as_dict, events_for_user, game_detail_for_user, game_summary, game_visible_to,
                         game_with_creator, games_for_user, open_prompt_for_seat, prompt_as_dict, seat_for_user,
                         seats_with_open_prompts)

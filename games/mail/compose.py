@@ -20,7 +20,8 @@ from games.engines.registry import get_engine
 from games.models import Event, Game, Prompt, Seat, Submission
 from games.presentation.generic.mail import Section, generic_situation
 from games.presentation.registry import presentation_for
-from games.presentation.wording import seat_label, worded_events_for_game
+from games.presentation.worded_events import worded_events_for_game
+from games.presentation.wording import seat_label
 from games.selectors import game_view_for_seat
 
 from .links import pick_link_url, unsubscribe_url

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from accounts.models import NotificationPreferences, User
 from games.models import Event, Game, GameStatus, Prompt, Seat, Submission, SubmissionSource
-from games.presentation.wording import worded_events_for_game
+from games.presentation.worded_events import worded_events_for_game
 
 from . import compose, reminders
 from .models import Notification, NotificationKind, SeatMailbox

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from .generic.board import view_tree
 from .generic.mail import Section, generic_situation
+from .wording import fill_wording
 
 if TYPE_CHECKING:
     from django import forms
@@ -87,8 +88,6 @@ class Presentation:
         ``data["wording"]`` (games/presentation/wording.py); a game overrides it to add what it knows (a
         character beside the name) or to word events of its own kinds.
         """
-        from .wording import fill_wording  # wording.py reads the models; base.py is imported before apps load
-
         return fill_wording(data, names)
 
     def opens_step(self, data: Mapping[str, Any]) -> bool:

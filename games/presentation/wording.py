@@ -6,15 +6,19 @@ An engine event may carry a ``wording`` in its data: its sentence with ``{key}``
 (``Presentation.event_text``) fills those in with the seats' labels ("alice", "Bot 2": 1-based, as people
 count); an event without a wording (the server's own, or one stored before wordings existed) keeps the
 engine's text. The API keeps the structured ``data`` with its 0-based positions untouched.
+
+Text only, from what it is given: no model is read here, so base.py and every game's package may import
+it before Django's apps are loaded. Reading a game's events and seats and choosing the game's presentation
+is games/presentation/worded_events.py's, above the registry.
 """
 
 from __future__ import annotations
 
-import copy
 from string import Formatter
-from typing import Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
-from games.models import Event, Seat
+if TYPE_CHECKING:
+    from games.models import Seat
 
 
 def seat_label(*, position: int, username: str | None, is_bot: bool) -> str:
@@ -30,12 +34,6 @@ def seat_in_words(seat: Seat, *, capital: bool = False) -> str:
     label = seat_label(position=seat.position, username=seat.user.username if seat.user_id else None,
                        is_bot=seat.is_bot)
     return f"{'Seat' if capital else 'seat'} {seat.position + 1} ({label})"
-
-
-def seat_labels_for_game(game_id: int) -> dict[int, str]:
-    """Each seat's label (position -> label), in one query."""
-    rows = Seat.objects.filter(game_id=game_id).values_list("position", "user__username", "is_bot")
-    return {pos: seat_label(position=pos, username=name, is_bot=bot) for pos, name, bot in rows}
 
 
 def join_names(names: list[str]) -> str:
@@ -67,26 +65,3 @@ def fill_wording(data: Mapping[str, Any], names: Mapping[int, str]) -> str | Non
     # A sentence opening with a name keeps the name as its player wrote it ("alice", not "Alice").
     return text if wording.startswith("{") else text[:1].upper() + text[1:]
 
-
-def worded_events(events: Iterable[Event], *, engine: str, labels: Mapping[int, str]) -> list[Event]:
-    """Copies of ``events`` whose ``text`` is the game's plain-English wording with the players' names.
-
-    Copies, never saved: the stored text stays the engine's (the admin and the audit read it).
-    """
-    from games.presentation.registry import presentation_for  # the registry imports the packages
-
-    presentation = presentation_for(engine)
-    out = []
-    for event in events:
-        data = event.data if isinstance(event.data, dict) else {}
-        text = presentation.event_text(data, labels)
-        if text is not None and text != event.text:
-            event = copy.copy(event)
-            event.text = text
-        out.append(event)
-    return out
-
-
-def worded_events_for_game(events: Iterable[Event], *, game) -> list[Event]:
-    """``worded_events`` for one game, its seats' labels read here."""
-    return worded_events(events, engine=game.engine, labels=seat_labels_for_game(game.pk))

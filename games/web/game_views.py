@@ -14,7 +14,7 @@ from games.api_access import game_id_or_404
 from games.engines.registry import get_engine
 from games.errors import ErrorCode, GameError
 from games.models import Game, GameStatus, SubmissionSource
-from games.presentation.wording import worded_events_for_game
+from games.presentation.worded_events import worded_events_for_game
 from games.selectors import events_for_user
 from games.services import seat_standing_orders_set, submission_create
 

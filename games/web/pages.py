@@ -10,7 +10,7 @@ from django.urls import reverse
 from games.engines.registry import get_engine
 from games.models import Game, GameStatus
 from games.presentation.registry import presentation_for
-from games.presentation.wording import worded_events_for_game
+from games.presentation.worded_events import worded_events_for_game
 from games.selectors import events_for_user, game_view_for_seat, open_prompt_for_seat
 from games.services import seat_web_seen_set
 

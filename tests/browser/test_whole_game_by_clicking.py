@@ -29,7 +29,7 @@ from playwright.sync_api import Error as PlaywrightError
 from games.engines.registry import get_engine
 from games.mail.models import Notification, NotificationKind
 from games.models import Event, Game, GameStatus
-from games.presentation.wording import worded_events_for_game
+from games.presentation.worded_events import worded_events_for_game
 from games.tournaments.models import Entry
 from tests.tournaments.helpers import director, make_tournament
 
