@@ -8,7 +8,8 @@ import pytest
 
 from games.engines.mage_knight import units
 from games.engines.mage_knight.engine import MageKnightEngine
-from games.engines.mage_knight.setup import COLOURS, HEROES, new_state, parse_options
+from games.engines.mage_knight.colours import BASIC
+from games.engines.mage_knight.setup import HEROES, new_state, parse_options
 
 E = MageKnightEngine()
 
@@ -26,7 +27,7 @@ def test_offers_dice_and_tactics(players):
         # First Reconnaissance: "redeal until at least one Unit with the village icon is in the offer"
         assert any("village" in units.recruit_sites(u) for u in s["offers"]["units"])
         dice = s["source"]["dice"]
-        assert len(dice) == players + 2 and 2 * sum(d in COLOURS for d in dice) >= len(dice)
+        assert len(dice) == players + 2 and 2 * sum(d in BASIC for d in dice) >= len(dice)
         assert sorted(s["tactics"]["available"]) == sorted(
             ["early_bird", "rethink", "mana_steal", "planning", "great_start", "the_right_moment"])
         assert s["time"] == "day" and "wounds" not in s["decks"]  # "Stack the Wound Cards": unlimited, uncounted

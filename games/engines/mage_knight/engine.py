@@ -14,7 +14,8 @@ from ..base import Engine, Event, IllegalPick, OneSeatAtATimeMixin, Option, Stat
 from ..rng import Rng
 from . import cards, dummy, levels, rounds
 from .rounds import TACTICS
-from .setup import COLOURS, OPTION_SPECS, parse_options, new_state
+from .colours import BASIC
+from .setup import OPTION_SPECS, parse_options, new_state
 from .view import card_name, view as _view
 
 
@@ -178,7 +179,7 @@ def options(state: dict, d: dict) -> tuple[str, list[Option]]:
         return "Preparation: take any card from your deed deck into your hand", ops
     if kind == "mana_steal":
         dice = state["source"]["dice"]
-        ops = [Option(f"die:{c}", f"Take a {c} die") for c in COLOURS if c in dice]
+        ops = [Option(f"die:{c}", f"Take a {c} die") for c in BASIC if c in dice]
         return "Mana Steal: take a basic-coloured die from the Source for one of your turns this Day", ops
     if kind == "mind_read":
         mr = state["mind_read"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 
 from . import cards, enemies, units
-from .setup import HEROES
+from .heroes import HEROES
 
 PILES = ("deck", "hand", "discard", "play_area", "removed", "stored", "set_aside")  # stored: under Sparing Power;
 # set_aside: Time Bending for the rest of the Round

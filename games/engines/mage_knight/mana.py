@@ -16,13 +16,23 @@ A payment source is a short string, also used in option ids: "die:<index>", "tok
 from __future__ import annotations
 
 from ..rng import Rng
+from .colours import ALL, BASIC
 
-BASIC = ("red", "blue", "green", "white")
-DIE_FACES = ("red", "blue", "green", "white", "gold", "black")
+DIE_FACES = ALL  # a mana die's six faces
 CRYSTAL_MAX = 3
 
 
 # ---------------------------------------------------------------- dice
+
+def new_source(state, rng: Rng) -> None:
+    """The Source of a new game or Round: players+2 dice (a stolen die, Mana Steal, is back in it); "Reroll any
+    black or gold dice until at least half of the displayed dice show basic colors"."""
+    n = state["players"] + 2
+    dice = [DIE_FACES[rng.below(6)] for _ in range(n)]
+    while 2 * sum(d in BASIC for d in dice) < n:
+        dice = [d if d in BASIC else DIE_FACES[rng.below(6)] for d in dice]
+    state["source"] = {"dice": dice, "taken": []}
+
 
 def roll(state) -> str:
     rng = Rng(state["rng"])

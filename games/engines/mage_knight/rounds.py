@@ -14,7 +14,8 @@ import os
 from ..base import Event
 from ..rng import Rng
 from . import dummy, tactic_turn
-from .setup import COLOURS, roll_source
+from .colours import BASIC
+from .mana import new_source
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(HERE, "tactics.csv"), encoding="utf-8") as _f:
@@ -59,7 +60,7 @@ def take_tactic(state: dict, seat: int, tactic: str, ev: list) -> None:
         state["effect"] = {"seat": seat, "kind": "rethink", "set_aside": []}
     elif tactic == "preparation" and s["deck"]:
         state["effect"] = {"seat": seat, "kind": "preparation"}
-    elif tactic == "mana_steal" and any(d in COLOURS for i, d in enumerate(state["source"]["dice"])):
+    elif tactic == "mana_steal" and any(d in BASIC for i, d in enumerate(state["source"]["dice"])):
         state["effect"] = {"seat": seat, "kind": "mana_steal"}
 
 
@@ -210,7 +211,7 @@ def remove_used_tactics(state: dict) -> None:
 def prepare_round(state: dict, rng: Rng, ev: list) -> None:
     """1. Prepare: day/night, reroll, new unit offer, refresh the offers (and the Dummy's upkeep), tactics, players."""
     state["time"] = state["round_sequence"][state["round"] - 1]
-    roll_source(state, rng)
+    new_source(state, rng)
     new_unit_offer(state, rng)
     refresh_offers(state, rng)
     state["tactics"]["available"] = [t for t in tactics_of(state["time"]) if t not in state["tactics"]["removed"]]

@@ -6,28 +6,16 @@ this module lays them out in the order of the rules' list and builds each seat's
 
 from __future__ import annotations
 
-import csv
-import os
 from typing import Any, Mapping
 
 from ..options import OptionSpec
 from ..rng import Rng, seed_state
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-COLOURS = ("red", "blue", "green", "white")
-DIE_FACES = ("red", "blue", "green", "white", "gold", "black")
-
-
-def _rows(name: str) -> list[dict[str, str]]:
-    with open(os.path.join(HERE, name), encoding="utf-8") as f:
-        return list(csv.DictReader(f))
-
-
-HEROES: dict[str, dict[str, Any]] = {
-    r["id"]: {"id": r["id"], "name": r["name"], "card": r["card"], "replaces": r["replaces"],
-              "crystals": r["crystals"].split(), "deck": r["deck"].split()}
-    for r in _rows("heroes.csv")}
-HERO_ORDER = tuple(HEROES)  # arythea, tovak, goldyx, norowas: dealt in seat order by default
+from . import cards, enemies, hexmap, sites, units
+from .colours import BASIC
+from .heroes import HERO_ORDER, HEROES
+from .levels import LEVELS, SKILLS
+from .mana import new_source
+from .rounds import monastery_offer, tactics_of
 
 # First Reconnaissance (scenario_first_reconnaissance.json), by player count.
 ROUNDS = {1: ["day", "night", "day", "night"], 2: ["day", "night", "day"], 3: ["day", "night", "day"],
@@ -67,18 +55,8 @@ def parse_options(players: int, options: Mapping[str, Any]) -> dict[str, Any]:
     return {"heroes": heroes, "elite_units": elite}
 
 
-def roll_source(state: dict, rng: Rng) -> None:
-    """Roll every die; "Reroll any black or gold dice until at least half of the displayed dice show basic colors"."""
-    n = state["players"] + 2  # a stolen die (Mana Steal) is back in the Source for the new round
-    dice = [DIE_FACES[rng.below(6)] for _ in range(n)]
-    while 2 * sum(d in COLOURS for d in dice) < n:
-        dice = [d if d in COLOURS else DIE_FACES[rng.below(6)] for d in dice]
-    state["source"] = {"dice": dice, "taken": []}
-
-
 def seat_area(hero: str, rng: Rng) -> dict[str, Any]:
     """12. The player's area: level 1 tokens, a Command token, the shuffled 16-card deed deck and 5 cards in hand."""
-    from .levels import LEVELS, SKILLS
     lv = LEVELS[1]
     deck = list(HEROES[hero]["deck"])
     rng.shuffle(deck)
@@ -87,7 +65,7 @@ def seat_area(hero: str, rng: Rng) -> dict[str, Any]:
     rng.shuffle(pile)
     return {"hero": hero, "pos": None, "deck": deck, "hand": hand, "discard": [], "play_area": [], "removed": [],
             "fame": 0, "reputation": 0, "level": 1, "armor": lv["armor"], "hand_limit": lv["hand_limit"],
-            "command": lv["command"], "units": [], "crystals": {c: 0 for c in COLOURS}, "skills": [],
+            "command": lv["command"], "units": [], "crystals": {c: 0 for c in BASIC}, "skills": [],
             "skill_pile": pile, "skills_used": [], "shields": 0, "rewards": []}
 
 
@@ -95,7 +73,7 @@ def _dummy(heroes: list[str], rng: Rng) -> dict[str, Any]:
     """2. "an unused Hero Card ... Place 3 Crystals matching the hero card's depiction ... Shuffle the Hero Deck"."""
     unused = [h for h in HERO_ORDER if h not in heroes]
     hero = unused[rng.below(len(unused))]
-    crystals = {c: 0 for c in COLOURS}
+    crystals = {c: 0 for c in BASIC}
     for c in HEROES[hero]["crystals"]:
         crystals[c] += 1
     deck = list(HEROES[hero]["deck"])
@@ -105,7 +83,6 @@ def _dummy(heroes: list[str], rng: Rng) -> dict[str, Any]:
 
 def card_ids(kind: str) -> list[str]:
     """Every copy of the cards of one kind ("advanced", "spell", "artifact"), from cards.py."""
-    from . import cards
     return list(cards.deck_of(kind))
 
 
@@ -116,7 +93,6 @@ def deal_offer(deck: list, n: int) -> list:
 
 def first_unit_offer(state: dict, rng: Rng) -> None:
     """7. players+2 Regular Units; First Reconnaissance: "redeal until at least one Unit with the village icon"."""
-    from . import units
     decks = state["decks"]
     n = state["players"] + 2
     for _ in range(100):  # a village unit is in most deals; the bound only guards a broken unit deck
@@ -131,7 +107,6 @@ def first_unit_offer(state: dict, rng: Rng) -> None:
 def new_state(players: int, options: Mapping[str, Any], seed: int) -> dict[str, Any]:
     """The state after setup, before round 1's tactics (engine.py opens the first decision)."""
     opts = parse_options(players, options or {})
-    from . import enemies, hexmap, units
     rng = Rng(seed_state(seed))
     solo = players == 1
     state: dict[str, Any] = {
@@ -153,7 +128,6 @@ def new_state(players: int, options: Mapping[str, Any], seed: int) -> dict[str, 
         state["dummy"] = _dummy(heroes, rng)
     # 3. enemy and ruins tokens in face-down piles.
     state["enemies"] = enemies.new_piles(rng)  # {"piles": {colour: [...]}, "discards": {colour: []}}
-    from . import sites
     state["ruins"] = {"pile": sites.new_ruins_pile(rng), "discard": []}
     # 4.-6. artifacts, spell and advanced action decks with offers of 3. 5. "Stack the Wound Cards face up": the
     # rules set no number, so the Wound supply is unlimited and the state keeps no count of it (issue 22).
@@ -169,9 +143,8 @@ def new_state(players: int, options: Mapping[str, Any], seed: int) -> dict[str, 
     state["offers"]["spells"] = deal_offer(decks["spells"], 3)
     first_unit_offer(state, rng)
     # 8. day side up; players+2 dice.
-    roll_source(state, rng)
+    new_source(state, rng)
     # 9. day tactics.
-    from .rounds import tactics_of
     state["tactics"]["available"] = tactics_of("day")
     # 12. the players' areas (before the map: its reveals may draw on the seats' data).
     state["seats"] = [seat_area(h, rng) for h in heroes]
@@ -183,7 +156,6 @@ def new_state(players: int, options: Mapping[str, Any], seed: int) -> dict[str, 
     portal = next(k for k, h in state["map"]["hexes"].items() if h.get("site") == "portal")
     for s in state["seats"]:
         s["pos"] = portal
-    from .rounds import monastery_offer
     monastery_offer(state)  # a monastery among the first tiles puts an Advanced Action beside the Unit offer
     state["rng"] = rng.state
     return state

@@ -13,7 +13,7 @@ from typing import Any
 from . import cards, enemies, hexmap, units
 from .levels import SKILLS
 from .rounds import TACTICS
-from .setup import HEROES
+from .heroes import HEROES
 
 
 def card_name(card_id: str) -> str:
