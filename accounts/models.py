@@ -23,7 +23,7 @@ class User(AbstractUser):
                                 error_messages={"unique": "That username is taken."})
     email = models.EmailField("email address", blank=True)
     # When ``email`` was confirmed by its link; None until then, and again when the address changes.
-    # No game mail goes to an unconfirmed address (games/mail/notify.py).
+    # No game mail goes to an unconfirmed address (games/mail/recipients.py).
     email_verified_at = models.DateTimeField("email verified at", null=True, blank=True)
     # IANA name ("Europe/London"); pages and emails show deadlines in the player's own time.
     timezone = models.CharField(max_length=64, default="UTC")

@@ -20,7 +20,9 @@ from games.presentation.worded_events import worded_events_for_game
 
 from . import compose, reminders
 from .models import Notification, NotificationKind, SeatMailbox
-from .outbox import NOT_BEFORE_TOLERANCE, notification_queue, sweep_grace
+from .delivery import NOT_BEFORE_TOLERANCE
+from .outbox import notification_queue, sweep_grace
+from .recipients import address_confirmed, loaded_preferences, mailable
 
 logger = logging.getLogger(__name__)
 
@@ -31,18 +33,6 @@ MISSING_PROMPT_WINDOW = timedelta(hours=24)
 MISSING_PROMPT_BATCH = 200
 MAX_PROMPT_BATCHES_PER_SWEEP = 25  # a larger backlog (a long broker outage) waits for the next sweep
 STALE_SETTLE_BATCH = 1000
-
-
-def _mailable(seat: Seat) -> User | None:
-    user = seat.user
-    if user is None or seat.is_bot or not _address_confirmed(user):
-        return None
-    return user
-
-
-def _address_confirmed(user: User) -> bool:
-    """Game mail goes only to an active account's confirmed address (issue 10 item 3)."""
-    return bool(user.email) and user.is_active and user.email_verified_at is not None
 
 
 def followup_delay() -> timedelta:
@@ -73,14 +63,6 @@ def prompt_due_at(*, opened_at: datetime, previous_source: str) -> datetime:
     return opened_at if previous_source in AT_ONCE_AFTER else opened_at + followup_delay()
 
 
-def _loaded_preferences(user: User) -> NotificationPreferences:
-    """The preferences select_related with the user (defaults if the player never saved any)."""
-    try:
-        return user.notification_preferences
-    except NotificationPreferences.DoesNotExist:
-        return NotificationPreferences(user=user)
-
-
 def prompt_dedupe_key(prompt: Prompt) -> str:
     """One prompt email per prompt and holder of the seat: after the seat changed hands (its mailbox
     rotated, tokens.mailbox_rotate) the open prompt is emailed again, to the new holder at the new address."""
@@ -106,8 +88,8 @@ def prompt_notifications_queue(*, prompt_ids: list[int], now: datetime | None = 
     rows = []
     held_back = set()
     for prompt in prompts:
-        user = _mailable(prompt.seat)
-        if user is None or not _loaded_preferences(user).email_prompts:
+        user = mailable(prompt.seat)
+        if user is None or not loaded_preferences(user).email_prompts:
             continue
         due_at = prompt_due_at(opened_at=prompt.opened_at, previous_source=prompt.previous_source)
         if now < due_at - NOT_BEFORE_TOLERANCE:
@@ -243,10 +225,10 @@ def result_notifications_queue(*, game_id: int, phase: int, event_ids: list[int]
     sent = 0
     # Each seat's player and preferences in the one query (not a query per player: this runs per resolution).
     for seat in Seat.objects.filter(game=game).select_related("user", "user__notification_preferences", "game"):
-        user = _mailable(seat)
+        user = mailable(seat)
         if user is None or seat.pk in asked:
             continue
-        prefs = _loaded_preferences(user)
+        prefs = loaded_preferences(user)
         if not prefs.email_results or prefs.digest:
             continue
         visible = [e for e in events if e.visible_to(seat.position)]
@@ -266,10 +248,10 @@ def finished_notifications_queue(*, game_id: int) -> int:
         return 0
     sent = 0
     for seat in Seat.objects.filter(game=game).select_related("user", "user__notification_preferences", "game"):
-        user = _mailable(seat)
+        user = mailable(seat)
         if user is None:
             continue
-        prefs = _loaded_preferences(user)
+        prefs = loaded_preferences(user)
         if not (prefs.email_prompts or prefs.email_results or prefs.digest):
             continue  # unsubscribed from everything
         if notification_queue(kind=NotificationKind.FINISHED, dedupe_key=f"finished:{game.pk}:user{user.pk}",
@@ -354,7 +336,7 @@ def _digest_batch(*, now: datetime, never_read: bool) -> tuple[int, int]:
                 continue
             user = prefs.user
             since = prefs.digest_since or now - timedelta(hours=24)
-            games = _digest_games(user=user, since=since) if _address_confirmed(user) else []
+            games = _digest_games(user=user, since=since) if address_confirmed(user) else []
             if games and notification_queue(
                     kind=NotificationKind.DIGEST, dedupe_key=f"digest:user{user.pk}:{now.date().isoformat()}",
                     to_email=user.email, user_id=user.pk,

@@ -53,8 +53,10 @@ from games.models import GameStatus, Prompt
 from . import compose
 from .budget import TimeBudget
 from .models import Notification, NotificationKind
-from .outbox import notification_build, notifications_queue_bulk, reminders_queued_ahead_withdraw
+from .outbox import notification_build, notifications_queue_bulk
+from .recipients import loaded_preferences, mailable
 from .tokens import mailboxes_for_seats
+from .unsent import reminders_queued_ahead_withdraw
 
 logger = logging.getLogger(__name__)
 
@@ -100,13 +102,10 @@ def lead_hours(prefs: NotificationPreferences) -> list[int]:
 
 def _preferences(prompt: Prompt) -> NotificationPreferences | None:
     """The seat's player's preferences if reminders can go to them at all, else None."""
-    from .notify import _address_confirmed, _loaded_preferences  # notify re-exports this module's entry
-
-    seat = prompt.seat
-    user = seat.user
-    if user is None or seat.is_bot or not _address_confirmed(user):
+    user = mailable(prompt.seat)
+    if user is None:
         return None
-    prefs = _loaded_preferences(user)
+    prefs = loaded_preferences(user)
     return prefs if prefs.email_prompts else None
 
 

@@ -7,7 +7,11 @@ result and game-over mail jobs whose task was lost (jobs.py). Each is idempotent
 dedupe keys, so running one twice (acks_late redelivery, the sweep) sends nothing twice.
 
 Each task declares its priority (priorities.py): what leads to a prompt or a reminder is TIME_BOUND, what
-renders results, game-overs and digests is NEWS; a send task takes its row's kind's priority when enqueued.
+renders results, game-overs and digests is NEWS. The send tasks (mail.send_notification(s)) are not here
+but in send_tasks.py, below the outbox that enqueues them; a send task takes its row's kind's priority.
+
+The top of games.mail: this module imports the services, and only the signal receivers (receivers.py)
+import it, to enqueue a task by its object.
 """
 
 from __future__ import annotations
@@ -17,42 +21,11 @@ from datetime import datetime
 
 from celery import shared_task
 
-from . import jobs, notify, outbox, prune, reminders
-from .models import MailJobKind, Notification
+from . import jobs, notify, outbox, prune, reminders, send_tasks
+from .models import MailJobKind
 from .priorities import NEWS, TIME_BOUND
 
 logger = logging.getLogger(__name__)
-
-RETRY_BACKOFF = (30, 120, 600, 1800)  # seconds before attempts 2..5
-
-
-@shared_task(name="mail.send_notification", bind=True, max_retries=len(RETRY_BACKOFF), acks_late=True,
-             reject_on_worker_lost=True, time_limit=60, soft_time_limit=50, ignore_result=True)
-def send_notification(self, notification_id: int) -> str:
-    """Send one outbox row once; retried with back-off when the mail backend fails."""
-    try:
-        return outbox.notification_send(notification_id=notification_id)
-    except Exception as exc:  # the backend's errors vary by provider; all are worth a retry
-        final = self.request.retries >= self.max_retries
-        outbox.notification_failed(notification_id=notification_id, error=repr(exc), final=final)
-        if final:
-            return "failed"
-        raise self.retry(exc=exc, countdown=RETRY_BACKOFF[self.request.retries])
-
-
-@shared_task(name="mail.send_notifications", acks_late=True, reject_on_worker_lost=True, time_limit=60,
-             soft_time_limit=50, ignore_result=True)
-def send_notifications(notification_ids: list[int]) -> int:
-    """Send a batch of outbox rows due at the same time (outbox.sends_enqueue_on_commit: a reminders run's
-    rows, SEND_BATCH a task); one whose send fails is retried alone by send_notification, with its back-off.
-    Redelivered after a crash, it sends only the rows still pending (each row is locked and marked)."""
-    def retry_alone(pk: int) -> None:
-        kind = Notification.objects.filter(pk=pk).values_list("kind", flat=True).first()
-        if kind is not None:
-            outbox.send_task_enqueue(pk, kind, countdown=RETRY_BACKOFF[0], retries=1)
-
-    return outbox.notifications_send(notification_ids, retry_alone=retry_alone)
-
 
 @shared_task(name="mail.queue_prompt_notifications", priority=TIME_BOUND, acks_late=True, reject_on_worker_lost=True,
              time_limit=120, soft_time_limit=100, ignore_result=True)
@@ -119,7 +92,7 @@ def send_due_reminders(continued: bool = False) -> int:
     eager mode the next beat run goes on."""
     result = reminders.reminders_due_run()
     if not continued:
-        outbox.outbox_sweep(enqueue=outbox.send_task_enqueue)
+        outbox.outbox_sweep(enqueue=send_tasks.send_task_enqueue)
     if not result.done and not send_due_reminders.app.conf.task_always_eager:
         # A beat run that meets a backlog starts MAIL_REMINDER_PARALLEL_RUNS chains of continuations (their
         # claims skip each other's rows); each chain ends with the first of its runs that finds no work left.

@@ -19,7 +19,8 @@ from django.db import IntegrityError, transaction
 
 from games.models import Seat
 
-from .models import Notification, NotificationKind, NotificationStatus, RetiredReplyToken, SeatMailbox
+from .models import RetiredReplyToken, SeatMailbox
+from .unsent import reminders_queued_ahead_withdraw, seat_prompt_mail_skip
 
 TOKEN_LENGTH = 24  # 120 bits
 
@@ -89,12 +90,8 @@ def mailbox_rotate(*, seat_id: int, previous_user_id: int | None, reason: str) -
     box.generation += 1
     box.save(update_fields=["nonce", "token_hash", "generation"])
     Seat.objects.filter(pk=seat_id).update(email_token_hash=box.token_hash)
-    from .outbox import reminders_queued_ahead_withdraw  # outbox renders through compose, which imports this
-
     reminders_queued_ahead_withdraw(seat_id=seat_id)  # the new holder's own plan may want them again
-    Notification.objects.filter(seat_id=seat_id, status=NotificationStatus.PENDING,
-                                kind__in=[NotificationKind.PROMPT, NotificationKind.REMINDER]).update(
-        status=NotificationStatus.SKIPPED, last_error="the seat changed hands before it was sent")
+    seat_prompt_mail_skip(seat_id=seat_id, reason="the seat changed hands before it was sent")
     return box
 
 

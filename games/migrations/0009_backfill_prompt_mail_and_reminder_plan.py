@@ -126,7 +126,7 @@ def _batch(apps, connection, lo: int, hi: int) -> int:
     for r in rows:
         has_prefs = r["seat__user__notification_preferences__id"] is not None
         email_prompts = r["seat__user__notification_preferences__email_prompts"] if has_prefs else True
-        # notify._mailable and _address_confirmed, and the player's prompt-email switch.
+        # recipients.mailable and address_confirmed, and the player's prompt-email switch.
         owed = (r["seat__user_id"] is not None and not r["seat__is_bot"] and bool(r["seat__user__email"])
                 and r["seat__user__is_active"] and r["seat__user__email_verified_at"] is not None
                 and email_prompts)

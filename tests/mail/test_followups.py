@@ -20,7 +20,7 @@ from django.db.models import F
 from django.test import TestCase, override_settings
 from django.utils import timezone
 
-from games.mail import compose, notify, outbox, tasks
+from games.mail import compose, delivery, notify, outbox, tasks
 from games.mail.models import Notification, NotificationKind, NotificationStatus
 from games.models import Prompt, SubmissionSource
 from tests.games.helpers import open_prompt, pick
@@ -205,8 +205,8 @@ def test_a_delayed_row_queued_by_the_previous_release_is_still_sent_only_when_du
             render=lambda: compose.render_prompt(prompt=bet, user=alice))
     Notification.objects.filter(pk=row.pk).update(created_at=F("created_at") - timedelta(minutes=5))
     assert outbox.outbox_sweep(enqueue=lambda pk, kind: None) == 0
-    assert outbox.notification_send(notification_id=row.pk) == NotificationStatus.PENDING
+    assert delivery.notification_send(notification_id=row.pk) == NotificationStatus.PENDING
     Notification.objects.filter(pk=row.pk).update(not_before=F("not_before") - timedelta(minutes=12))
     found: list[tuple[int, str]] = []
     assert outbox.outbox_sweep(enqueue=lambda *task: found.append(task)) == 1 and found == [(row.pk, "prompt")]
-    assert outbox.notification_send(notification_id=row.pk) == NotificationStatus.SENT
+    assert delivery.notification_send(notification_id=row.pk) == NotificationStatus.SENT

@@ -21,7 +21,7 @@ from games.mail import outbox, reminders
 from games.mail.compose import Rendered
 from games.mail.models import NotificationKind
 from games.mail.priorities import NEWS, TIME_BOUND, send_priority
-from games.mail.tasks import send_notification, send_notifications
+from games.mail.send_tasks import send_notification, send_notifications
 from games.models import Prompt
 from tests.mail.helpers import start_game
 

@@ -12,9 +12,10 @@ from django.test import TestCase
 from django.utils import timezone
 
 from accounts.models import NotificationPreferences
-from games.mail import notify, outbox
+from games.mail import delivery, notify, outbox
 from games.mail.models import Notification, NotificationKind, NotificationStatus
-from games.mail.tasks import send_digests, send_notification
+from games.mail.send_tasks import send_notification
+from games.mail.tasks import send_digests
 from games.models import Prompt
 from games.services.admin_actions import deadline_extend
 from tests.games.helpers import pick, play_step
@@ -74,7 +75,7 @@ def test_a_prompt_email_is_skipped_if_the_prompt_was_answered_before_it_went_out
         (row,) = notify.prompt_notifications_queue(prompt_ids=[bet.pk], now=due)
     pick(game, 0, commit=False)  # the bet is answered (on the web, say) before the email task runs
     n = len(mail.outbox)
-    assert outbox.notification_send(notification_id=row.pk) == NotificationStatus.SKIPPED
+    assert delivery.notification_send(notification_id=row.pk) == NotificationStatus.SKIPPED
     assert len(mail.outbox) == n
 
 
@@ -87,13 +88,13 @@ def test_a_failing_backend_is_retried_then_marked_failed_and_never_sent_twice(ti
     with TestCase.captureOnCommitCallbacks(execute=False):
         (row,) = notify.prompt_notifications_queue(prompt_ids=[prompt.pk])
     with mock.patch("django.core.mail.message.EmailMessage.send", side_effect=OSError("smtp down")):
-        for attempt in range(outbox.MAX_ATTEMPTS):  # what the worker does with the task's retries
+        for attempt in range(delivery.MAX_ATTEMPTS):  # what the worker does with the task's retries
             try:
                 send_notification.apply(args=(row.pk,), retries=attempt)
             except Retry:
-                assert attempt < outbox.MAX_ATTEMPTS - 1
+                assert attempt < delivery.MAX_ATTEMPTS - 1
     row.refresh_from_db()
-    assert row.status == NotificationStatus.FAILED and row.attempts == outbox.MAX_ATTEMPTS
+    assert row.status == NotificationStatus.FAILED and row.attempts == delivery.MAX_ATTEMPTS
     assert "smtp down" in row.last_error
     n = len(mail.outbox)
     assert send_notification.apply(args=(row.pk,)).get() == NotificationStatus.FAILED  # never resent

@@ -18,9 +18,9 @@ from django.test import TestCase, override_settings
 from django.utils import timezone
 
 from accounts.models import NotificationPreferences
-from games.mail import outbox, reminders
+from games.mail import delivery, reminders
 from games.mail.models import Notification, NotificationKind, NotificationStatus
-from games.mail.tasks import send_notifications
+from games.mail.send_tasks import send_notifications
 from games.models import Prompt
 from games.services.admin_actions import seat_replace_player
 from tests.factories import UserFactory
@@ -88,10 +88,10 @@ def test_a_reminder_queued_ahead_waits_for_its_time_and_is_skipped_if_the_prompt
     due = prompt.deadline - timedelta(hours=2)
     run_ahead(due - timedelta(minutes=2))
     (row,) = reminder_rows(prompt)
-    assert outbox.notification_send(notification_id=row.pk) == NotificationStatus.PENDING  # not yet its time
+    assert delivery.notification_send(notification_id=row.pk) == NotificationStatus.PENDING  # not yet its time
     pick(game, prompt.seat.position)  # alice decides before her lead time
     Notification.objects.filter(pk=row.pk).update(not_before=timezone.now() - timedelta(seconds=1))  # its time came
-    assert outbox.notification_send(notification_id=row.pk) == NotificationStatus.SKIPPED
+    assert delivery.notification_send(notification_id=row.pk) == NotificationStatus.SKIPPED
 
 
 def test_a_reminder_whose_time_came_is_sent_at_once():
@@ -99,7 +99,7 @@ def test_a_reminder_whose_time_came_is_sent_at_once():
     run_ahead(prompt.deadline - timedelta(hours=2, minutes=2))
     (row,) = reminder_rows(prompt)
     Notification.objects.filter(pk=row.pk).update(not_before=timezone.now() - timedelta(seconds=1))
-    assert outbox.notification_send(notification_id=row.pk) == NotificationStatus.SENT
+    assert delivery.notification_send(notification_id=row.pk) == NotificationStatus.SENT
 
 
 def test_a_preference_change_withdraws_a_reminder_queued_ahead_and_the_new_plan_queues_it_again():

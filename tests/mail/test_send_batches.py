@@ -15,10 +15,10 @@ from django.core import mail
 from django.test import TestCase
 from django.utils import timezone
 
-from games.mail import outbox, reminders
+from games.mail import delivery, reminders, send_tasks
 from games.mail.models import Notification, NotificationKind, NotificationStatus
 from games.mail.priorities import NEWS, TIME_BOUND
-from games.mail.tasks import send_notification, send_notifications
+from games.mail.send_tasks import send_notification, send_notifications
 from games.models import Prompt
 from tests.mail.helpers import start_game
 
@@ -30,10 +30,10 @@ def _row(pk: int, *, kind=NotificationKind.REMINDER, not_before=None) -> Notific
 
 
 def test_rows_due_now_go_together_in_batches_of_send_batch():
-    rows = [_row(pk) for pk in range(1, outbox.SEND_BATCH + 6)]
-    batches = outbox.send_batches(rows)
+    rows = [_row(pk) for pk in range(1, send_tasks.SEND_BATCH + 6)]
+    batches = send_tasks.send_batches(rows)
     assert [(len(pks), priority, due) for pks, priority, due in batches] == [
-        (outbox.SEND_BATCH, TIME_BOUND, None), (5, TIME_BOUND, None)]
+        (send_tasks.SEND_BATCH, TIME_BOUND, None), (5, TIME_BOUND, None)]
     assert sorted(pk for pks, _, _ in batches for pk in pks) == [r.pk for r in rows]
 
 
@@ -42,7 +42,7 @@ def test_rows_queued_ahead_go_by_the_second_they_fall_due_never_early_and_kinds_
     rows = [_row(1, not_before=at + timedelta(milliseconds=100)), _row(2, not_before=at + timedelta(milliseconds=900)),
             _row(3, not_before=at + timedelta(seconds=1)), _row(4, not_before=at + timedelta(seconds=7, milliseconds=1)),
             _row(5, kind=NotificationKind.RESULT)]
-    batches = {tuple(pks): (priority, due) for pks, priority, due in outbox.send_batches(rows)}
+    batches = {tuple(pks): (priority, due) for pks, priority, due in send_tasks.send_batches(rows)}
     assert batches == {(1, 2, 3): (TIME_BOUND, at + timedelta(seconds=1)),
                        (4,): (TIME_BOUND, at + timedelta(seconds=8)), (5,): (NEWS, None)}
     for pks, (_, due) in batches.items():
@@ -82,14 +82,14 @@ def test_a_row_that_fails_is_retried_alone_with_its_back_off_and_the_others_go()
     rows = _due_reminders(2)
     bad = rows[1]
     mail.outbox.clear()
-    real_send = outbox.EmailMultiAlternatives.send
+    real_send = delivery.EmailMultiAlternatives.send
 
     def send(message, *args, **kwargs):
         if message.to == [bad.to_email] and message.extra_headers.get("Message-ID") == bad.message_id:
             raise ConnectionError("provider down")
         return real_send(message, *args, **kwargs)
 
-    with mock.patch.object(outbox.EmailMultiAlternatives, "send", send), \
+    with mock.patch.object(delivery.EmailMultiAlternatives, "send", send), \
             mock.patch.object(send_notification, "apply_async") as retry:
         assert send_notifications.apply(args=([r.pk for r in rows],)).get() == 3
     assert len(mail.outbox) == 3 and all(m.extra_headers["Message-ID"] != bad.message_id for m in mail.outbox)
