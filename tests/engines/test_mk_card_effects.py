@@ -5,7 +5,7 @@ Each test quotes the card text it checks (``summary`` in /work/shared/data/mage-
 
 from __future__ import annotations
 
-from games.engines.mage_knight import cards, invariants, turn
+from games.engines.mage_knight import card_text, cards, hero, invariants, turn, unit_rules
 from tests.engines.test_mk_turn import cell, ids, pick, play, started
 from tests.engines.mk_random_games import play_random_games_with, to_first_turn
 
@@ -72,7 +72,7 @@ def test_noble_manners_powered_fame_and_reputation_after_an_interaction():
     """Noble Manners powered: "Influence 4; +1 Fame and +1 Reputation at end of turn if used in an
     interaction"."""
     st = _at_village(("norowas_noble_manners",), dice=("white",), deck=("rage",) * 6)
-    st["seats"][0]["hand"].append(cards.WOUND)
+    st["seats"][0]["hand"].append(card_text.WOUND)
     play(st, "norowas_noble_manners", "t-pw:die:0")
     assert st["seats"][0]["fame"] == 0 and st["seats"][0]["reputation"] == 0  # not at once
     pick(st, "t-interact")
@@ -87,7 +87,7 @@ def test_noble_manners_played_after_the_last_purchase_gives_nothing():
     """Noble Manners: "+1 Fame at end of turn if used in an interaction": played after the purchase, its
     Influence is not used."""
     st = _at_village(("promise", "norowas_noble_manners"), deck=("rage",) * 6)
-    st["seats"][0]["hand"].append(cards.WOUND)
+    st["seats"][0]["hand"].append(card_text.WOUND)
     play(st, "promise", "t-basic")
     st["turn"]["pool"]["influence"] += 1  # 3 in all, for the Healing
     pick(st, "t-interact")
@@ -230,10 +230,10 @@ def test_maximal_effect_powered_uses_a_powered_effect_twice_for_free():
 def test_maximal_effect_each_use_is_its_own_choice():
     """Maximal Effect: "use its basic effect 3 times" -- a choice in the effect is made each time."""
     st = started(hand=("maximal_effect", "tranquility"), deck=("rage",) * 5)
-    st["seats"][0]["hand"] += [cards.WOUND]
+    st["seats"][0]["hand"] += [card_text.WOUND]
     play(st, "maximal_effect", "t-basic")  # the only Action card: Tranquility's Heal 1 | draw 1, three times
     pick(st, "fx:0")  # heal the Wound
-    assert cards.wounds_in_hand(st["seats"][0]) == 0
+    assert hero.wounds_in_hand(st["seats"][0]) == 0
     # no Wound left: the other two uses can only draw, taken at once
     assert len(st["seats"][0]["hand"]) == 2
 
@@ -462,11 +462,11 @@ def test_banner_of_glory_and_protection_add_armor_protection_resistances():
     """Banner of Glory / Protection basic: "+1 Armor"; Protection: "fire and ice resistance"."""
     st = _with_unit(())
     u = st["seats"][0]["units"][0]
-    assert cards.unit_armor(st, 0, u) == 3
+    assert unit_rules.unit_armor(st, 0, u) == 3
     u["banner"] = "banner_of_protection"
-    assert cards.unit_armor(st, 0, u) == 4 and {"fire", "ice"} <= cards.unit_resistances(st, 0, u)
+    assert unit_rules.unit_armor(st, 0, u) == 4 and {"fire", "ice"} <= unit_rules.unit_resistances(st, 0, u)
     u["banner"] = "banner_of_glory"
-    assert cards.unit_armor(st, 0, u) == 4 and not cards.unit_resistances(st, 0, u)
+    assert unit_rules.unit_armor(st, 0, u) == 4 and not unit_rules.unit_resistances(st, 0, u)
 
 
 def test_banner_of_glory_thrown_away_helps_every_unit_this_turn():
@@ -476,7 +476,7 @@ def test_banner_of_glory_thrown_away_helps_every_unit_this_turn():
     st["seats"][0]["units"] = [{"id": "peasants", "ready": True, "wounded": False, "uid": 1}]
     play(st, "banner_of_glory", "t-pw")
     assert "banner_of_glory" in st["seats"][0]["removed"]
-    assert cards.unit_armor(st, 0, st["seats"][0]["units"][0]) == 4
+    assert unit_rules.unit_armor(st, 0, st["seats"][0]["units"][0]) == 4
     pick(st, next(i for i, lab in labels(st).items() if i.startswith("t-unit:1") and "Block" in lab))
     assert st["turn"]["pool"]["block"]["physical"] == 3 and st["seats"][0]["fame"] == 1
 
@@ -498,14 +498,14 @@ def test_banner_of_courage_readies_its_unit_once_a_round_outside_combat():
 def test_banner_of_protection_thrown_away_throws_away_the_turns_wounds():
     """Banner of Protection powered: "at end of turn you may throw away all Wounds received this turn"."""
     st = started(hand=("banner_of_protection",), deck=("rage",) * 8)
-    st["seats"][0]["hand"].append(cards.WOUND)  # an old Wound: not received this turn
-    cards.take_wounds(st, 0, 2, [])
+    st["seats"][0]["hand"].append(card_text.WOUND)  # an old Wound: not received this turn
+    hero.take_wounds(st, 0, 2, [])
     play(st, "banner_of_protection", "t-pw")
     pick(st, "t-end")
     assert ids(st) == ["t-protect:yes", "t-protect:no"]
     pick(st, "t-protect:yes")
     s = st["seats"][0]
-    assert (s["hand"] + s["discard"]).count(cards.WOUND) == 1
+    assert (s["hand"] + s["discard"]).count(card_text.WOUND) == 1
 
 
 def test_a_banner_goes_to_the_discard_pile_with_its_unit_gone():

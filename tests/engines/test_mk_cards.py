@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from games.engines.mage_knight import cards, turn
+from games.engines.mage_knight import card_text, cards, specials_registry, turn, unit_rules
 from tests.engines.test_mk_turn import ids, pick, play, started
 
 DATA = "/work/shared/data/mage-knight"
@@ -65,19 +65,19 @@ def test_compile_cards_reproduces_the_csv(tmp_path, monkeypatch):
 
 def test_parse_precedence_and_parentheses():
     """README: "A + B (all of), A | B (choose one)"; "|" binds looser, parentheses group."""
-    assert cards.parse("attack 2 | block 2") == ["any", [["atom", "attack", 2, "physical"],
+    assert card_text.parse("attack 2 | block 2") == ["any", [["atom", "attack", 2, "physical"],
                                                          ["atom", "block", 2, "physical"]]]
-    assert cards.parse("move 2 + heal 1 | draw 1")[0] == "any"
-    tree = cards.parse("(influence 4 | attack 3) + reputation -1")
+    assert card_text.parse("move 2 + heal 1 | draw 1")[0] == "any"
+    tree = card_text.parse("(influence 4 | attack 3) + reputation -1")
     assert tree[0] == "all" and tree[1][0][0] == "any" and tree[1][1] == ["atom", "reputation", -1]
-    assert cards.parse("ranged 3 fire") == ["atom", "ranged", 3, "fire"]
+    assert card_text.parse("ranged 3 fire") == ["atom", "ranged", 3, "fire"]
 
 
 @pytest.mark.parametrize("bad", ["attack", "fly 3", "attack 2 lava", "special nothing_like_this", "(move 2",
                                  "move 2 +", "crystal gold"])
 def test_parse_refuses_what_is_not_vocabulary(bad):
-    with pytest.raises(cards.EffectError):
-        cards.parse(bad)
+    with pytest.raises(card_text.EffectError):
+        card_text.parse(bad)
 
 
 def test_every_special_in_the_csv_is_implemented():
@@ -87,7 +87,7 @@ def test_every_special_in_the_csv_is_implemented():
             return
         if t[0] == "atom":
             if t[1] == "special":
-                assert t[2] in cards.SPECIALS
+                assert t[2] in specials_registry.SPECIALS
         else:
             for x in t[1]:
                 walk(x)
@@ -260,8 +260,8 @@ def test_mana_token_of_any_colour_is_a_choice():
 
 
 def test_describe_is_readable():
-    assert cards.describe(cards.CARDS["rage"].basic) == "Attack 2 or Block 2"
-    assert cards.describe(cards.CARDS["fireball"].basic) == "Ranged Attack 5 (fire)"
+    assert card_text.describe(cards.CARDS["rage"].basic) == "Attack 2 or Block 2"
+    assert card_text.describe(cards.CARDS["fireball"].basic) == "Ranged Attack 5 (fire)"
 
 
 def test_wounds_cannot_pay_a_cost():
@@ -346,27 +346,27 @@ def test_card_text_is_plain_english():
     for c in cards.CARDS.values():
         assert not leftovers(c.text), (c.id, c.text, leftovers(c.text))
         if c.kind != "wound":
-            assert cards.sentence(cards.describe(c.basic)) in c.text, c.id
+            assert card_text.sentence(card_text.describe(c.basic)) in c.text, c.id
 
 
 def test_unit_abilities_are_plain_english():
     """Issue 11 item 7 for unit abilities: the option "use <unit>: ..." uses the same describer."""
     for uid in unit_data.UNITS:
-        for tree, _colour in turn.unit_abilities(uid):
+        for tree, _colour in unit_rules.unit_abilities(uid):
             assert tree is not None, uid
-            text = cards.describe(tree)
+            text = card_text.describe(tree)
             assert not leftovers(text), (uid, text)
 
 
 def test_describe_plurals():
     """"correct plurals": 1 wound / 2 wounds, 1 card / 2 cards."""
-    assert cards.describe(cards.parse("heal 1")) == "Heal 1 wound"
-    assert cards.describe(cards.parse("heal 2")) == "Heal 2 wounds"
-    assert cards.describe(cards.parse("wound 1")) == "take 1 wound"
-    assert cards.describe(cards.parse("draw 1")) == "draw 1 card"
-    assert cards.describe(cards.parse("crystal blue + crystal blue")) == "gain 2 blue crystals"
-    assert cards.describe(cards.parse("ranged 3 fire")) == "Ranged Attack 3 (fire)"
-    assert cards.describe(cards.parse("block 5 cold_fire")) == "Block 5 (cold fire)"
+    assert card_text.describe(card_text.parse("heal 1")) == "Heal 1 wound"
+    assert card_text.describe(card_text.parse("heal 2")) == "Heal 2 wounds"
+    assert card_text.describe(card_text.parse("wound 1")) == "take 1 wound"
+    assert card_text.describe(card_text.parse("draw 1")) == "draw 1 card"
+    assert card_text.describe(card_text.parse("crystal blue + crystal blue")) == "gain 2 blue crystals"
+    assert card_text.describe(card_text.parse("ranged 3 fire")) == "Ranged Attack 3 (fire)"
+    assert card_text.describe(card_text.parse("block 5 cold_fire")) == "Block 5 (cold fire)"
 
 
 class _Recorder(RandomBot):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engines.mage_knight import cards, combat, turn
+from games.engines.mage_knight import cards, combat, resolver, turn
 from games.engines.mage_knight.enemies import ENEMIES
 from tests.engines.test_mk_turn import ids, pick, started
 
@@ -71,7 +71,7 @@ def test_tremor_one_enemy_armor_minus_three():
     cast(st, "tremor")
     got = ids(st)
     assert len(got) == 2 and all(i.startswith("fx:") for i in got)  # one enemy or all enemies
-    one = next(i for i in got if "one enemy" in dict(cards.effect_options(st, 0))[i])
+    one = next(i for i in got if "one enemy" in dict(resolver.effect_options(st, 0))[i])
     pick(st, one)
     assert sorted(ids(st)) == ["fx:0", "fx:1"]  # which enemy
     pick(st, "fx:0")
@@ -84,7 +84,7 @@ def test_tremor_all_enemies_armor_minus_two_never_below_one():
     st = spell(("tremor",), ("green",))
     fight(st, ["swordsmen", "prowlers"])
     cast(st, "tremor")
-    pick(st, next(i for i, lab in cards.effect_options(st, 0) if "all enemies" in lab))
+    pick(st, next(i for i, lab in resolver.effect_options(st, 0) if "all enemies" in lab))
     assert (armor(st, 0), armor(st, 1)) == (3, 1)
     next_phase(st)
     next_phase(st)
@@ -107,7 +107,7 @@ def test_earthquake_doubles_against_a_fortified_enemy():
     st = spell(("tremor",), ("green", "black"), time="night")
     fight(st, ["swordsmen", "guardsmen"], kind="site", site="keep", fortified=1)
     cast(st, "tremor", powered=True)
-    pick(st, next(i for i, lab in cards.effect_options(st, 0) if "all enemies" in lab))
+    pick(st, next(i for i, lab in resolver.effect_options(st, 0) if "all enemies" in lab))
     assert armor(st, 0) == 1 and armor(st, 1) == 3  # both fortified (a keep's defenders): 5-4 -> 1, 7-4 -> 3
 
 
@@ -115,7 +115,7 @@ def test_earthquake_one_enemy_unfortified_gets_minus_three():
     st = spell(("tremor",), ("green", "black"), time="night")
     fight(st, ["swordsmen", "guardsmen"])  # rampaging: only Guardsmen's own Fortified ability counts
     cast(st, "tremor", powered=True)
-    pick(st, next(i for i, lab in cards.effect_options(st, 0) if "one enemy" in lab))
+    pick(st, next(i for i, lab in resolver.effect_options(st, 0) if "one enemy" in lab))
     pick(st, "fx:0")
     assert armor(st, 0) == 2
     # the other enemy is fortified (its ability): -6 would leave 1
@@ -207,7 +207,7 @@ def test_mass_expose_all_enemies_lose_fortifications_or_resistances():
     st = spell(("expose",), ("white", "black"), time="night")
     fight(st, ["altem_guardsmen", "golems"], kind="site", site="keep", fortified=1)
     cast(st, "expose", powered=True)
-    labs = dict(cards.effect_options(st, 0))
+    labs = dict(resolver.effect_options(st, 0))
     pick(st, next(i for i, lab in labs.items() if "resistances" in lab))
     c = st["combat"]
     assert all(combat.resistances_of(c, i) == frozenset() for i in (0, 1))

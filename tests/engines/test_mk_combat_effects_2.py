@@ -8,7 +8,7 @@ what is offered is checked too ("Effects of no use now are not offered").
 
 from __future__ import annotations
 
-from games.engines.mage_knight import cards, combat, invariants, turn
+from games.engines.mage_knight import card_text, cards, combat, invariants, turn
 from tests.engines.test_mk_combat_effects import enemy, fight, next_phase
 from tests.engines.test_mk_turn import ids, pick, play, started
 from tests.engines.mk_random_games import play_random_games_with, to_first_turn
@@ -314,7 +314,7 @@ def test_horn_of_wrath_powered_chooses_the_bonus_and_rolls_a_die_per_point():
     assert got == ["fx:0", "fx:1", "fx:2", "fx:3", "fx:4", "fx:5"]
     pick(st, "fx:3")
     assert st["turn"]["pool"]["attack"]["siege"]["physical"] == 8
-    wounds = st["seats"][0]["hand"].count(cards.WOUND)
+    wounds = st["seats"][0]["hand"].count(card_text.WOUND)
     assert 0 <= wounds <= 3
 
 
@@ -323,18 +323,18 @@ def test_horn_of_wrath_powered_chooses_the_bonus_and_rolls_a_die_per_point():
 def test_golden_grail_fame_per_healing_point_used():
     """Golden Grail basic: "Heal 2; Fame +1 per healing point of this card used this turn" -- on a Wound in hand
     at once, and on a Unit healed later with the point left over."""
-    st = started(hand=("golden_grail", cards.WOUND))
+    st = started(hand=("golden_grail", card_text.WOUND))
     st["seats"][0]["units"] = [unit(unit_id="peasants", wounded=True)]
     play(st, "golden_grail", "t-basic")
     s = st["seats"][0]
-    assert cards.WOUND not in s["hand"] and s["fame"] == 1 and st["turn"]["pool"]["heal"] == 1
+    assert card_text.WOUND not in s["hand"] and s["fame"] == 1 and st["turn"]["pool"]["heal"] == 1
     pick(st, "t-healunit:1")
     assert s["fame"] == 2 and not s["units"][0]["wounded"]
 
 
 def test_golden_grail_unused_points_give_no_fame():
     """Golden Grail basic: Fame only "per healing point of this card used"."""
-    st = started(hand=("golden_grail", cards.WOUND))
+    st = started(hand=("golden_grail", card_text.WOUND))
     play(st, "golden_grail", "t-basic")
     assert st["seats"][0]["fame"] == 1
 
@@ -342,11 +342,11 @@ def test_golden_grail_unused_points_give_no_fame():
 def test_golden_grail_powered_draws_a_card_per_wound_healed_from_hand():
     """Golden Grail powered: "Heal 6; draw a card each time you heal a Wound from hand this turn" -- the Grail's own
     healing and later healing this turn."""
-    st = started(hand=("golden_grail", cards.WOUND, cards.WOUND, "tranquility"), deck=("rage",) * 6)
+    st = started(hand=("golden_grail", card_text.WOUND, card_text.WOUND, "tranquility"), deck=("rage",) * 6)
     play(st, "golden_grail", "t-pw")
     s = st["seats"][0]
-    assert s["hand"].count(cards.WOUND) == 0 and s["hand"].count("rage") == 2
-    s["hand"].append(cards.WOUND)
+    assert s["hand"].count(card_text.WOUND) == 0 and s["hand"].count("rage") == 2
+    s["hand"].append(card_text.WOUND)
     play(st, "tranquility", "t-basic")
     while st["turn"]["pending"]:
         pick(st, next(i for i, lab in labels(st).items() if "Heal" in lab))
@@ -356,7 +356,7 @@ def test_golden_grail_powered_draws_a_card_per_wound_healed_from_hand():
 def test_in_need_influence_three_plus_one_per_wound():
     """In Need (MKD, kept): "Influence 3, +1 per Wound in hand or on your Units" (the summary's 2 is not used:
     docs/rules-decisions/mage-knight.md)."""
-    st = started(hand=("in_need", cards.WOUND))
+    st = started(hand=("in_need", card_text.WOUND))
     st["seats"][0]["units"] = [unit(wounded=True)]
     play(st, "in_need", "t-basic")
     assert st["turn"]["pool"]["influence"] == 5

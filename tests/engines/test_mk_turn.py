@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engines.mage_knight import cards, hexmap, turn
+from games.engines.mage_knight import card_text, cards, hexmap, pool, turn
 from games.engines.mage_knight.enemies import COLOURS, ENEMIES
 from games.engines.rng import seed_state
 
@@ -465,7 +465,7 @@ def test_random_turns_always_end_with_legal_picks():
     options, no option id repeats, the pools never go negative, crystals stay within 0..3, and the turn ends
     with the played cards discarded."""
     import random
-    every = [c for c in cards.CARDS if c != cards.WOUND]
+    every = [c for c in cards.CARDS if c != card_text.WOUND]
     sites = ["village", "monastery", "dungeon", "tomb", "monster_den", "spawning_grounds", "mine", "magical_glade"]
     for seed in range(150):
         r = random.Random(seed)
@@ -625,13 +625,13 @@ def test_altem_mages_turn_attacks_into_siege():
     """Altem Mages (black mana): "this combat all your attacks become Cold Fire, or all become Siege"."""
     st = _with_unit("altem_mages", dice=("black",), time="night")
     _challenge(st, "prowlers")
-    cards.add_pool(st["turn"], "ranged", 2)
+    pool.add_pool(st["turn"], "ranged", 2)
     pick(st, "t-unit:1:2")
     assert sorted(ids(st)) == ["fx:cold_fire", "fx:siege"]
     pick(st, "fx:siege")
     attack = st["turn"]["pool"]["attack"]
     assert attack["siege"] == {"physical": 2} and not any(attack["ranged"].values())
-    cards.add_pool(st["turn"], "attack", 3, "fire")
+    pool.add_pool(st["turn"], "attack", 3, "fire")
     assert attack["siege"] == {"physical": 2, "fire": 3}
 
 
@@ -640,7 +640,7 @@ def test_altem_mages_cold_fire_ends_with_the_combat():
     _challenge(st, "prowlers")
     pick(st, "t-unit:1:2")
     pick(st, "fx:cold_fire")
-    cards.add_pool(st["turn"], "ranged", 2)
+    pool.add_pool(st["turn"], "ranged", 2)
     assert st["turn"]["pool"]["attack"]["ranged"] == {"cold_fire": 2}
     from games.engines.mage_knight import combat
     combat._finish(st, [])
@@ -727,7 +727,7 @@ def test_an_absent_opponents_keep_is_assaulted_against_a_gray_token():
     assert c["context"]["opponents_keep"] and [e["colour"] for e in c["enemies"]] == ["gray"]
     assert st["seats"][0]["reputation"] == 1
     enemy = ENEMIES[c["enemies"][0]["id"]]
-    cards.add_pool(st["turn"], "siege", 20)
+    pool.add_pool(st["turn"], "siege", 20)
     pick(st, "c-t0")
     pick(st, "c-a")
     assert st["seats"][0]["fame"] == -(-enemy.fame // 2)

@@ -1,54 +1,19 @@
-"""Banners (artifacts attached to Units): attaching, Armor and resistances with a Banner, Courage, Glory,
-Protection and Fear.
+"""Banners (artifacts attached to Units): attaching one, Courage, Glory, Protection and Fear.
+
+Where a Banner is kept and what it adds to its Unit's Armor and resistances is unit_rules.py's (combat reads it).
 """
 
 from __future__ import annotations
 
 from ..base import Event
-from .specials_registry import Special
-from .card_table import name
-from .card_core import hero_name, in_combat, start, _units
-from .specials_units import unit_name
-from .specials_combat import _combat_mod
+from . import combat
+from .cards import name
+from .hero import hero_name
+from .resolver import in_combat, start
+from .specials_registry import register, Special
+from .unit_rules import banner_of, drop_banner, unit_name, units_of
 
-
-# Banners (artifacts): the basic effect attaches the card to one of one's Units (``unit["banner"]``, a card outside
-# hand, deck and discard pile: invariants.py counts it); it stays there across rounds until the Unit is gone (then it
-# goes to the discard pile) or its owner discards it at a round's preparation ("you may discard Banners at this
-# point", rounds.py). ``unit["banner_used"]``: Banner of Courage's once-a-Round flip, back at the round's start.
 BANNERS = ("banner_of_glory", "banner_of_protection", "banner_of_courage", "banner_of_fear")
-
-
-def banner_of(u: dict) -> str | None:
-    return u.get("banner")
-
-
-def drop_banner(seat_state: dict, u: dict) -> None:
-    """A Unit leaves its owner (disbanded, destroyed): its Banner goes to the discard pile."""
-    banner = u.pop("banner", None)
-    u.pop("banner_used", None)
-    if banner:
-        seat_state["discard"].append(banner)
-
-
-def unit_armor(state, seat: int, u: dict) -> int:
-    """A Unit's Armor with Banner of Glory / Protection (+1 each) and Banner of Glory's thrown-away +1 this turn."""
-    from . import units
-    armor = units.unit(u["id"]).armor
-    if banner_of(u) in ("banner_of_glory", "banner_of_protection"):
-        armor += 1
-    if ((state.get("turn") or {}).get("glory_all")):
-        armor += 1
-    return armor
-
-
-def unit_resistances(state, seat: int, u: dict) -> frozenset:
-    """A Unit's resistances; Banner of Protection adds fire and ice ("+1 Armor, fire and ice resistance")."""
-    from . import units
-    res = units.unit(u["id"]).resistances
-    if banner_of(u) == "banner_of_protection":
-        res = res | {"fire", "ice"}
-    return res
 
 
 BANNER_TEXT = {
@@ -61,7 +26,7 @@ BANNER_TEXT = {
 
 def _attach_choices(state, seat, args):
     out = []
-    for u in _units(state, seat):
+    for u in units_of(state, seat):
         old = banner_of(u)
         out.append((str(u["uid"]), f"attach it to {unit_name(u['id'])}" +
                     (f" ({name(old)} goes to the discard pile)" if old else "")))
@@ -72,7 +37,7 @@ def _attach_do(state, seat, args, choice, events):
     turn = state["turn"]
     s = state["seats"][seat]
     card = turn["played"][-1][0]  # the Banner whose basic effect this is (turn.play_card listed it)
-    u = next(x for x in _units(state, seat) if str(x["uid"]) == choice)
+    u = next(x for x in units_of(state, seat) if str(x["uid"]) == choice)
     s["play_area"].remove(card)
     drop_banner(s, u)
     u["banner"] = card
@@ -85,12 +50,12 @@ def courage_units(state, seat) -> list[dict]:
     """Banner of Courage: "once a Round outside combat flip to ready that Unit"."""
     if in_combat(state):
         return []
-    return [u for u in _units(state, seat) if banner_of(u) == "banner_of_courage" and not u.get("banner_used")
+    return [u for u in units_of(state, seat) if banner_of(u) == "banner_of_courage" and not u.get("banner_used")
             and not u["ready"]]
 
 
 def use_courage(state, seat, uid: int, events) -> None:
-    u = next(x for x in _units(state, seat) if x["uid"] == uid)
+    u = next(x for x in units_of(state, seat) if x["uid"] == uid)
     u["banner_used"] = True
     u["ready"] = True
     events.append(Event(f"{hero_name(state, seat)} flips Banner of Courage: {unit_name(u['id'])} is ready.", None,
@@ -120,15 +85,15 @@ def _protection_usable(state, seat, args, ctx):
 # turn.py); thrown away, "up to 3 enemies do not attack this combat" (one pick per enemy, "no more" after the first).
 def fear_units(state, seat) -> list[dict]:
     c = state.get("combat")
-    if not c or c["phase"] != "block" or c["seat"] != seat or not _combat_mod().units_allowed(state):
+    if not c or c["phase"] != "block" or c["seat"] != seat or not combat.units_allowed(state):
         return []
-    if not _combat_mod().enemy_targets(state, "fear_banner"):
+    if not combat.enemy_targets(state, "fear_banner"):
         return []
-    return [u for u in _units(state, seat) if banner_of(u) == "banner_of_fear" and u["ready"] and not u.get("wounded")]
+    return [u for u in units_of(state, seat) if banner_of(u) == "banner_of_fear" and u["ready"] and not u.get("wounded")]
 
 
 def use_fear(state, seat, uid: int, events) -> None:
-    u = next(x for x in _units(state, seat) if x["uid"] == uid)
+    u = next(x for x in units_of(state, seat) if x["uid"] == uid)
     u["ready"] = False
     state["seats"][seat]["fame"] += 1
     events.append(Event(f"{hero_name(state, seat)} spends {unit_name(u['id'])} under Banner of Fear to cancel an "
@@ -138,11 +103,11 @@ def use_fear(state, seat, uid: int, events) -> None:
 
 
 def _fear_all_choices(state, seat, args):
-    return [(str(i), lab) for i, lab in _combat_mod().enemy_targets(state, "fear")]
+    return [(str(i), lab) for i, lab in combat.enemy_targets(state, "fear")]
 
 
 def _fear_all_do(state, seat, args, choice, events):
-    _combat_mod().target_enemy(state, "fear", int(choice), events)
+    combat.target_enemy(state, "fear", int(choice), events)
     if args[0] > 1 and state.get("combat") and _fear_all_choices(state, seat, args):
         state["turn"]["queue"].insert(0, ["atom", "special", "fear_more", args[0] - 1])
 
@@ -158,10 +123,10 @@ def _fear_more_do(state, seat, args, choice, events):
 
 BANNER_SPECIALS: dict[str, Special] = {
     "banner": Special(lambda a: "attach this Banner to one of your Units: " + BANNER_TEXT[a[0]],
-                      lambda st, se, a, ctx: bool(_units(st, se)), _attach_do, _attach_choices),
+                      lambda st, se, a, ctx: bool(units_of(st, se)), _attach_do, _attach_choices),
     "glory_all": Special(lambda a: "this turn all your Units get +1 Armor and +1 to their attacks and blocks, and "
                                    "Fame +1 for each Unit that attacks or blocks",
-                         lambda st, se, a, ctx: bool(_units(st, se)) and not st["turn"].get("glory_all"),
+                         lambda st, se, a, ctx: bool(units_of(st, se)) and not st["turn"].get("glory_all"),
                          _glory_all_do),
     "protection_all": Special(lambda a: "at the end of the turn you may throw away all Wounds received this turn",
                               _protection_usable, _protection_do),
@@ -171,3 +136,5 @@ BANNER_SPECIALS: dict[str, Special] = {
     "fear_more": Special(lambda a: "one more enemy does not attack this combat", lambda *a: False, _fear_more_do,
                          _fear_more_choices),
 }
+
+register(BANNER_SPECIALS)

@@ -10,7 +10,7 @@ import re
 
 from ..base import Engine, Prompt, State
 from ..bots import Bot
-from . import enemies, hexmap, units
+from . import cards, enemies, hexmap, units
 
 MAX_PICKS = 60
 # A face-down token's expected armor by colour (the guess a player makes from the token's back).
@@ -34,7 +34,6 @@ def _need(token: dict) -> int:
 
 def _power(hand: list[str]) -> int:
     """The hand's combat worth: 2 for a card whose basic effect attacks or blocks, 1 sideways, 0 for a Wound."""
-    from . import cards
     total = 0
     for c in hand:
         card = cards.CARDS.get(c)

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import re
 
-from . import mana
+from .colours import ALL, BASIC
 from .specials_registry import SPECIALS
 
 
 ELEMENTS = ("physical", "fire", "ice", "cold_fire")
-ANY_COLOURS = ("red", "blue", "green", "white", "gold", "black")
+ANY_COLOURS = ALL
 NUMERIC = ("move", "influence", "heal", "draw", "reputation", "fame", "wound")
 COMBAT = ("attack", "ranged", "siege", "block")
 WOUND = "wound"
@@ -81,7 +81,7 @@ def atom(words: list[str], text: str) -> list:
                 return ["any", [["atom", "mana", c] for c in ANY_COLOURS]]
             if rest[0] in ANY_COLOURS:
                 return ["atom", "mana", rest[0]]
-        if kind == "crystal" and len(rest) == 1 and rest[0] in mana.BASIC:
+        if kind == "crystal" and len(rest) == 1 and rest[0] in BASIC:
             return ["atom", "crystal", rest[0]]
         if kind == "special" and rest:
             if rest[0] not in SPECIALS:
@@ -119,7 +119,8 @@ def _counted(tree: list, n: int) -> str:
     return one if n == 1 else f"{one}, {'twice' if n == 2 else f'{n} times'}"
 
 
-def _is_cost(tree: list) -> bool:
+def is_cost(tree: list) -> bool:
+    """A cost atom ("discard a card"): a card whose cost cannot be paid cannot be played."""
     return tree[0] == "atom" and tree[1] == "special" and SPECIALS[tree[2]].cost
 
 
@@ -129,10 +130,11 @@ def _same_gain(branches: list) -> str:
     if len(branches) < 2 or any(b[0] != "atom" for b in branches) or len(kinds) != 1 or kinds - {"mana", "crystal"}:
         return ""
     noun = "mana token" if kinds == {"mana"} else "crystal"
-    return f"gain a {_choice([b[2] for b in branches])} {noun}"
+    return f"gain a {joined_with_or([b[2] for b in branches])} {noun}"
 
 
-def _choice(parts: list[str]) -> str:
+def joined_with_or(parts: list[str]) -> str:
+    """"Attack 2, Block 2 or Move 2"."""
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " or " + parts[-1]
 
 
@@ -145,11 +147,11 @@ def describe(tree: list) -> str:
         same = _same_gain(tree[1])
         if same:
             return same
-        return _choice([f"({describe(t)})" if t[0] == "all" and len(t[1]) > 1 and not _is_cost(t[1][0])
+        return joined_with_or([f"({describe(t)})" if t[0] == "all" and len(t[1]) > 1 and not is_cost(t[1][0])
                         else describe(t) for t in tree[1]])
     if tree[0] == "all":
         parts = list(tree[1])
-        if parts and _is_cost(parts[0]) and len(parts) > 1:  # "discard a card: Move 3, ... or Block 3"
+        if parts and is_cost(parts[0]) and len(parts) > 1:  # "discard a card: Move 3, ... or Block 3"
             return f"{describe(parts[0])}: {describe(['all', parts[1:]] if len(parts) > 2 else parts[1])}"
         words, i = [], 0
         while i < len(parts):

@@ -1,6 +1,8 @@
 """The deed card table (cards.csv): Card, load, and CARDS with its look-ups (deck_of, colour, name).
 
-CARDS is filled by cards.py once every special is registered (parsing checks special names).
+A card's basic and powered effects are effect trees (card_text.py parses them; resolver.py plays them). Parsing checks
+the special names, so CARDS is filled by the package's ``__init__`` once every effect module has registered its
+specials; importing any module of the package does that first.
 """
 
 from __future__ import annotations
@@ -9,13 +11,11 @@ import csv
 import os
 from dataclasses import dataclass
 
-from .card_text import EffectError, parse
-
+from .card_text import EffectError, parse, WOUND
 
 CSV_PATH = os.path.join(os.path.dirname(__file__), "cards.csv")
-KINDS = ("basic", "advanced", "spell", "artifact", "wound")
+KINDS = ("basic", "advanced", "spell", "artifact", WOUND)
 ACTION_KINDS = ("basic", "advanced")
-# ---------------------------------------------------------------- the card table
 
 @dataclass(frozen=True, slots=True)
 class Card:
@@ -43,8 +43,7 @@ def load(path: str = CSV_PATH) -> dict[str, Card]:
     return out
 
 
-# SPECIALS must exist before the table is parsed (atom() checks names): cards.py fills CARDS once the theme
-# modules are registered.
+# card id -> Card; the package's __init__ fills it (see the docstring)
 CARDS: dict[str, Card] = {}
 
 

@@ -16,10 +16,11 @@ from dataclasses import dataclass
 
 from games.engines.base import Event, IllegalPick, Option
 
-from . import cards as unit_rules  # a Unit's Armor and resistances with its Banner (cards.unit_armor / ...)
 from . import enemies as enemy_data
+from . import unit_rules  # a Unit's Armor and resistances with its Banner, its Banner when the Unit is destroyed
 from . import units as unit_data
 from .enemies import resists
+from .hero import note_wounds
 
 NEXT = "c-next"
 PHASES = ("ranged", "block", "damage", "attack")
@@ -461,14 +462,14 @@ def _damage_hero(state: dict, combat: dict, index: int, events: list[Event]) -> 
     facts = enemy_data.enemy(e["id"])
     seat = state["seats"][combat["seat"]]
     wounds = _hero_wounds(seat, e["damage"])  # every one: the Wound supply never runs out
-    unit_rules.note_wounds(state["turn"], wounds)  # Banner of Protection counts the Wounds received this turn
+    note_wounds(state["turn"], wounds)  # Banner of Protection counts the Wounds received this turn
     e["damage"] = 0
     seat["hand"].extend(["wound"] * wounds)
     combat["wounds"] += wounds
     text = f"Seat {combat['seat'] + 1} takes {wounds} wound{'s' if wounds != 1 else ''} from {facts.name}"
     if facts.has("poison"):
         # "put one Wound card into their discard pile for each Wound card added to their hand"
-        unit_rules.note_wounds(state["turn"], wounds)
+        note_wounds(state["turn"], wounds)
         seat["discard"].extend(["wound"] * wounds)
         text += f" and {wounds} more into the discard pile (poison)"
     if facts.has("paralyze"):

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from ..base import Event
 from ..rng import Rng
+from . import cards
 
 FLIP = 3
 
 
 def card_colour(card: str) -> str | None:
-    from . import cards
     return cards.colour(card)
 
 

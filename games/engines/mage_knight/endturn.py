@@ -14,7 +14,12 @@
 from __future__ import annotations
 
 from ..base import Event
-from . import cards, hexmap, mana
+from . import cards, hexmap, interaction, levels, mana
+from .card_text import plural, WOUND
+from .hero import change_reputation, draw, take_from_offer, take_wounds
+from .specials_movement import time_bending_open
+from .tactic_turn import hand_limit_bonus
+from .unit_rules import unit_name
 
 CHOSEN = {"spell": "spells", "advanced_action": "advanced", "unit": "units"}
 
@@ -47,7 +52,7 @@ def withdraw(state, seat: int, events: list) -> int:
     if spaces:
         events.append(Event(f"Seat {seat + 1} withdraws {spaces} space{'s' if spaces > 1 else ''} to {s['pos']}.",
                             None, {"seat": seat, "withdraw": spaces}))
-        cards.take_wounds(state, seat, spaces, events)
+        take_wounds(state, seat, spaces, events)
     return spaces
 
 
@@ -63,8 +68,8 @@ def site_end_of_turn(state, seat: int, events: list) -> None:
             events.append(Event(f"Seat {seat + 1} takes a {colour} crystal from the mine.", None, {"seat": seat}))
     elif cell.get("site") == "magical_glade":
         for pile in ("hand", "discard"):  # "throw away a Wound from hand or discard pile"
-            if cards.WOUND in s[pile]:
-                s[pile].remove(cards.WOUND)
+            if WOUND in s[pile]:
+                s[pile].remove(WOUND)
                 events.append(Event(f"Seat {seat + 1} throws away a Wound in the glade.", None, {"seat": seat}))
                 break
 
@@ -115,7 +120,6 @@ def rewards(state, seat: int, events: list) -> None:
 def reward_choices(state, seat: int, word: str) -> list[str]:
     offer = state["offers"].get(CHOSEN[word], [])
     if word == "unit":
-        from . import interaction
         if not interaction.has_command(state, seat) and not state["seats"][seat]["units"]:
             return []  # no Command token at all (none to free by disbanding)
         return [u for u in dict.fromkeys(offer) if interaction.is_unit(u)]
@@ -125,11 +129,10 @@ def reward_choices(state, seat: int, word: str) -> list[str]:
 def reward_options(state, seat: int) -> list[tuple[str, str]]:
     word = state["turn"]["pending"]["word"]
     if word == "unit":
-        from . import interaction
         if not interaction.has_command(state, seat):  # make room: disband a Unit (rulebook)
-            return [(f"t-reward:{c}>{u['uid']}", f"take {cards.unit_name(c)}, disbanding {cards.unit_name(u['id'])}")
+            return [(f"t-reward:{c}>{u['uid']}", f"take {unit_name(c)}, disbanding {unit_name(u['id'])}")
                     for c in reward_choices(state, seat, word) for u in state["seats"][seat]["units"]]
-    return [(f"t-reward:{c}", f"take {cards.unit_name(c) if word == 'unit' else cards.name(c)}")
+    return [(f"t-reward:{c}", f"take {unit_name(c) if word == 'unit' else cards.name(c)}")
             for c in reward_choices(state, seat, word)]
 
 
@@ -138,13 +141,12 @@ def reward_pick(state, seat: int, card: str, events: list) -> None:
     word = turn["rewards"].pop(0)
     turn["pending"] = None
     if word == "unit":
-        from . import interaction
         card, _, disband = card.partition(">")
         if disband:
             interaction.disband(state, seat, int(disband), events)
         interaction.add_unit(state, seat, card, events)
     else:
-        cards.take_from_offer(state, CHOSEN[word], card)
+        take_from_offer(state, CHOSEN[word], card)
         state["seats"][seat]["deck"].append(card)
         events.append(Event(f"Seat {seat + 1} takes {cards.name(card)}.", None, {"seat": seat, "card": card}))
     begin(state, seat, events)
@@ -199,12 +201,12 @@ def protection_wounds(state, seat: int) -> int:
     turn = state["turn"]
     if not turn.get("protection") or turn.get("protection_asked"):
         return 0
-    return min(turn.get("wounds_received", 0), s["hand"].count(cards.WOUND) + s["discard"].count(cards.WOUND))
+    return min(turn.get("wounds_received", 0), s["hand"].count(WOUND) + s["discard"].count(WOUND))
 
 
 def protection_options(state, seat: int) -> list[tuple[str, str]]:
     n = state["turn"]["pending"]["wounds"]
-    return [("t-protect:yes", f"throw away the {cards.plural(n, 'Wound')} received this turn (Banner of Protection)"),
+    return [("t-protect:yes", f"throw away the {plural(n, 'Wound')} received this turn (Banner of Protection)"),
             ("t-protect:no", "keep them")]
 
 
@@ -216,8 +218,8 @@ def protection_pick(state, seat: int, arg: str, events: list) -> None:
     turn["protection_asked"] = True
     if arg == "yes":
         for _ in range(n):
-            s["hand" if cards.WOUND in s["hand"] else "discard"].remove(cards.WOUND)
-        events.append(Event(f"Seat {seat + 1} throws away {cards.plural(n, 'Wound')} (Banner of Protection).", None,
+            s["hand" if WOUND in s["hand"] else "discard"].remove(WOUND)
+        events.append(Event(f"Seat {seat + 1} throws away {plural(n, 'Wound')} (Banner of Protection).", None,
                             {"seat": seat, "healed": n}))
     finish(state, seat, events)
 
@@ -231,7 +233,7 @@ def finish(state, seat: int, events: list) -> None:
         return
     # Time Bending: "set this card aside for the Round, return the other cards played this turn to hand, skip
     # drawing, and take another turn immediately" (dropped if the round's end or the final turns came meanwhile)
-    bend = bool(turn.get("time_bend")) and "space_bending" in s["play_area"] and cards.time_bending_open(state)
+    bend = bool(turn.get("time_bend")) and "space_bending" in s["play_area"] and time_bending_open(state)
     if not turn.get("tempo_asked") and not bend:
         where = tempo_place(state, seat)
         if where:  # the "may" is the player's pick
@@ -268,18 +270,12 @@ def finish(state, seat: int, events: list) -> None:
         s["fame"] += fame
         events.append(Event(f"Seat {seat + 1} gains {fame} Fame (Noble Manners).", None, {"seat": seat, "fame": fame}))
         if reputation:
-            cards.change_reputation(state, seat, reputation, events)
-    try:
-        from . import levels
-    except ImportError:
-        levels = None
-    if levels is not None and hasattr(levels, "gain"):
-        levels.gain(state, seat, events)
-    from .tactic_turn import hand_limit_bonus  # Planning
-    # Meditation / Trance: "draw 2 over Hand limit at end of turn" (turn["hand_bonus"])
+            change_reputation(state, seat, reputation, events)
+    levels.gain(state, seat, events)
+    # Planning's hand_limit_bonus; Meditation / Trance: "draw 2 over Hand limit at end of turn" (turn["hand_bonus"])
     missing = (s["hand_limit"] + keep_bonus(state, seat) + hand_limit_bonus(state, seat) + turn.get("hand_bonus", 0)
                - len(s["hand"]))
     if missing > 0 and not bend:
-        cards.draw(state, seat, missing, events)
+        draw(state, seat, missing, events)
     state["turn"] = None
     events.append(Event(f"Seat {seat + 1}'s turn ends.", None, {"seat": seat, "kind": "turn_end"}))

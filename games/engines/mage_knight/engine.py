@@ -12,10 +12,11 @@ from typing import Any, Mapping
 
 from ..base import Engine, Event, IllegalPick, OneSeatAtATimeMixin, Option, State
 from ..rng import Rng
-from . import cards, dummy, levels, rounds
-from .rounds import TACTICS
+from . import dummy, levels, rounds, turn
 from .colours import BASIC
+from .rounds import TACTICS
 from .setup import OPTION_SPECS, parse_options, new_state
+from .specials_other_players import mind_read_discard, mind_read_next, mind_read_options
 from .view import card_name, view as _view
 
 
@@ -98,7 +99,6 @@ def promote(state: dict) -> None:
 
 def run(state: dict, ev: list) -> None:
     """Advance until a seat must decide (``state["dec"]``) or the game is over. Dummy turns need no pick."""
-    from . import turn
     while not state["over"] and state["dec"] is None:
         eff = state.get("effect")
         if eff is not None:
@@ -149,7 +149,6 @@ def _with_rng(state: dict, fn) -> None:
 
 
 def _turn_options(state: dict, seat: int) -> tuple[str, list[Option]]:
-    from . import turn
     got = turn.options(state, seat)
     if isinstance(got, tuple):
         return got[0], list(got[1])
@@ -184,7 +183,7 @@ def options(state: dict, d: dict) -> tuple[str, list[Option]]:
     if kind == "mind_read":
         mr = state["mind_read"]
         return (f"Mind Read (Seat {mr['caster'] + 1}): discard a {mr['colour']} Spell or Action card",
-                [Option(i, lab) for i, lab in cards.mind_read_options(state, seat)])
+                [Option(i, lab) for i, lab in mind_read_options(state, seat)])
     if kind == "banners":
         return ("Round preparation: you may discard Banners from your Units",
                 [Option(i, lab) for i, lab in rounds.banner_options(state, seat)])
@@ -197,7 +196,6 @@ def options(state: dict, d: dict) -> tuple[str, list[Option]]:
 
 def perform(state: dict, d: dict, option_id: str, ev: list) -> None:
     """Apply a validated pick of the open decision."""
-    from . import turn
     seat, kind = d["seat"], d["kind"]
     s = state["seats"][seat]
     if kind == "turn":
@@ -229,8 +227,8 @@ def perform(state: dict, d: dict, option_id: str, ev: list) -> None:
         ev.append(Event(f"Seat {seat + 1} steals a {colour} die from the Source", None,
                         {"seat": seat, "die": colour}))
     elif kind == "mind_read":
-        cards.mind_read_discard(state, seat, option_id.split(":", 1)[1], ev)
-        cards.mind_read_next(state, ev)
+        mind_read_discard(state, seat, option_id.split(":", 1)[1], ev)
+        mind_read_next(state, ev)
     elif kind == "banners":
         _with_rng(state, lambda rng: rounds.banner_pick(state, seat, option_id, rng, ev))
     elif kind == "skill":
@@ -243,7 +241,6 @@ def perform(state: dict, d: dict, option_id: str, ev: list) -> None:
 
 def default(state: dict, d: dict) -> str:
     """The deadline pick: the turn's own default (rest / end safely); elsewhere the first, least committal option."""
-    from . import turn
     kind = d["kind"]
     if kind == "turn":
         # An empty deed deck: announcing the end of the round is the safe pick; a seat that only ever ended its turns

@@ -18,6 +18,8 @@ from __future__ import annotations
 from ..base import Event
 from . import cards, mana
 from . import units as unit_data
+from .hero import change_reputation, heal, take_from_offer, wounds_in_hand
+from .unit_rules import drop_banner
 
 # Reputation -7..7 -> modifier; None is the 'X' space (no interaction).
 REPUTATION_MODIFIERS = (None, -5, -3, -2, -1, -1, 0, 0, 0, 1, 1, 2, 2, 3, 5)
@@ -50,7 +52,7 @@ def add_unit(state, seat: int, unit_id: str, events: list) -> None:
                         {"seat": seat, "unit": unit_id}))
     bonus = (state.get("turn") or {}).get("recruit_bonus")
     if bonus:
-        cards.change_reputation(state, seat, bonus[0], events)
+        change_reputation(state, seat, bonus[0], events)
         s["fame"] += bonus[1]
 
 
@@ -59,7 +61,7 @@ def disband(state, seat: int, uid: int, events: list) -> None:
     s = state["seats"][seat]
     old = next(u for u in s["units"] if u["uid"] == uid)
     s["units"].remove(old)
-    cards.drop_banner(s, old)  # "the banner stays with the Unit until ... the Unit is gone": to the discard pile
+    drop_banner(s, old)  # "the banner stays with the Unit until ... the Unit is gone": to the discard pile
     events.append(Event(f"Seat {seat + 1} disbands {unit_data.UNITS[old['id']].name}.", None,
                         {"seat": seat, "unit": old["id"], "kind": "disband"}))
 
@@ -136,7 +138,7 @@ def options(state, seat: int) -> list[tuple[str, str]]:
                     out.append((f"i-d:{u}:{old['uid']}",
                                 f"recruit {name} ({cost}), disbanding {unit_data.UNITS[old['id']].name}"))
     if site in HEAL_COST and HEAL_COST[site] <= have and (
-            cards.wounds_in_hand(s) or any(u.get("wounded") for u in s["units"])):
+            wounds_in_hand(s) or any(u.get("wounded") for u in s["units"])):
         out.append(("i-h", f"buy 1 Healing ({HEAL_COST[site]})"))
     if site == "monastery" and have >= ADVANCED_COST:
         for c in dict.fromkeys(monastery_advanced(state)):
@@ -162,8 +164,8 @@ def apply(state, seat: int, option_id: str, events: list) -> None:
         add_unit(state, seat, unit_id, events)
     elif kind == "h":
         _spend(state, seat, HEAL_COST[site])
-        if cards.wounds_in_hand(s):
-            cards.heal(state, seat, 1, events)
+        if wounds_in_hand(s):
+            heal(state, seat, 1, events)
         else:
             state["turn"]["pool"]["heal"] += 1  # for a wounded Unit (turn.py offers it)
     elif kind == "a":
@@ -176,6 +178,6 @@ def apply(state, seat: int, option_id: str, events: list) -> None:
         card, src = rest.split(":", 1)
         _spend(state, seat, SPELL_COST)
         mana.pay(state, seat, src)
-        cards.take_from_offer(state, "spells", card)
+        take_from_offer(state, "spells", card)
         s["deck"].append(card)
         events.append(Event(f"Seat {seat + 1} learns {cards.name(card)}.", None, {"seat": seat, "card": card}))

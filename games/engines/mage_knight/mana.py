@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from ..rng import Rng
 from .colours import ALL, BASIC
+from .hero import take_wounds
 
 DIE_FACES = ALL  # a mana die's six faces
 CRYSTAL_MAX = 3
@@ -137,7 +138,7 @@ def payments(state, seat: int, needs: list[str]) -> list[list[str]]:
         return [[]]
     out = []
     for src in sources_for(state, seat, needs[0]):
-        undo = _take(state, seat, src)
+        undo = take_tentatively(state, seat, src)
         for rest in payments(state, seat, needs[1:]):
             out.append([src] + rest)
         undo()
@@ -150,8 +151,8 @@ def payments(state, seat: int, needs: list[str]) -> list[list[str]]:
     return uniq
 
 
-def _take(state, seat, src):
-    """Tentatively remove a source (for enumerating combinations); returns the undo."""
+def take_tentatively(state, seat, src):
+    """Tentatively remove a source (for enumerating combinations and trying a payment); returns the undo."""
     kind, what = src.split(":")
     turn = state["turn"]
     if kind == "endless":
@@ -224,7 +225,6 @@ def curse(state, seat: int, colour: str) -> None:
     for i, other in enumerate(state["seats"]):
         claim = other.get("claimed")
         if i != seat and claim and claim.get("curse") and claim["colour"] == colour:
-            from .cards import take_wounds
             turn["cursed"] = True
             evs: list = []
             take_wounds(state, seat, 1, evs)

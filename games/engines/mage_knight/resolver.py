@@ -1,45 +1,20 @@
-"""Resolving an effect on a turn: the turn's pool, when an effect is of use, the effect queue and its picks,
-the seat helpers (draw, heal, wounds, Reputation, offers) and the small helpers the special-effect modules share.
+"""Resolving an effect on a turn: when an effect is of use now, the effect queue and its picks.
+
+An effect tree (card_text.py) is queued in ``state["turn"]["queue"]`` and resolved atom by atom; a choice stops the
+queue and opens ``state["turn"]["pending"]`` (kind "choose": branches of "A | B"; kind "special": a special's own
+choices), which turn.py offers as "fx:..." picks (``effect_options`` / ``effect_pick``). A special (`special NAME`)
+is looked up in SPECIALS, which the effect modules fill when the package is imported: this module never imports
+them.
 """
 
 from __future__ import annotations
 
 from ..base import Event
-from . import mana
+from . import combat, mana
+from .card_text import COMBAT, describe, is_cost
+from .hero import change_reputation, draw, heal, hero_name, take_wounds, wounds_in_hand
+from .pool import add_pool, ambush_bonus
 from .specials_registry import SPECIALS
-from .card_text import BONUS_KINDS, COMBAT, describe, _is_cost, WOUND
-from .card_table import ACTION_KINDS, CARDS, name
-
-
-# ---------------------------------------------------------------- the turn's pool
-
-def empty_pool() -> dict:
-    return {"move": 0, "influence": 0, "heal": 0,
-            "attack": {"melee": {}, "ranged": {}, "siege": {}}, "block": {}}
-
-
-def add_pool(turn, kind: str, n: int, elem: str = "physical") -> None:
-    pool = turn["pool"]
-    if turn.get("bonus") and kind in BONUS_KINDS:
-        # Concentration / Will Focus: "get an additional 2 (3) Move, Influence, Block or Attack" -- once, on the
-        # first Move/Influence/Attack/Block the free powered card gives (no Action card gives two of them at once)
-        n += turn.pop("bonus")
-    glory = turn.get("unit_bonus")
-    if glory and kind in COMBAT:  # Banner of Glory: "+1 to its attacks and blocks" (each of them)
-        n += glory["n"]
-        glory["struck"] = True
-    if kind in ("move", "influence", "heal"):
-        pool[kind] += n
-    elif kind == "block":
-        pool["block"][elem] = pool["block"].get(elem, 0) + n
-    else:
-        modifier = turn.get("attack_modifier")
-        if modifier == "cold_fire":
-            elem = "cold_fire"
-        elif modifier == "siege":
-            kind = "siege"
-        bucket = pool["attack"]["melee" if kind == "attack" else kind]
-        bucket[elem] = bucket.get(elem, 0) + n
 
 
 # ---------------------------------------------------------------- when an effect is of use
@@ -51,12 +26,7 @@ def in_combat(state) -> bool:
 def combat_allowed(state) -> set:
     if not in_combat(state):
         return set()
-    from .turn import _combat  # imported lazily: combat.py imports modules that import this one
-    return set(_combat().allowed(state))
-
-
-def wounds_in_hand(seat_state) -> int:
-    return sum(1 for c in seat_state["hand"] if c == WOUND)
+    return set(combat.allowed(state))
 
 
 def agility_kinds(state) -> list[str]:
@@ -79,8 +49,7 @@ def diplomacy_open(state) -> bool:
 
 
 def wings_targets(state) -> list[tuple[int, str]]:
-    from .turn import _combat
-    return _combat().enemy_targets(state, "whirlwind")  # the plain "does not attack this combat" modifier
+    return combat.enemy_targets(state, "whirlwind")  # the plain "does not attack this combat" modifier
 
 
 def wings_cost(state) -> int | None:
@@ -146,7 +115,7 @@ def usable_after_paying(state, seat: int, tree: list | None, combo: list[str], c
     undo = []
     try:
         for src in combo:
-            undo.append(mana._take(state, seat, src))
+            undo.append(mana.take_tentatively(state, seat, src))
         return usable(state, seat, tree, ctx)
     finally:
         for u in reversed(undo):
@@ -156,6 +125,17 @@ def usable_after_paying(state, seat: int, tree: list | None, combo: list[str], c
 def make_ctx(state, seat: int, exclude: str | None = None) -> dict:
     """``exclude``: a card still in the hand that is the one being played (not there to pay its costs)."""
     return {"allowed": combat_allowed(state), "exclude": exclude}
+
+
+def hand_without(state, seat: int, ctx: dict) -> list[str]:
+    """The seat's hand less the card being played and the card it is played with (``ctx["exclude"]``: one id or a
+    list): they cannot pay for themselves."""
+    hand = list(state["seats"][seat]["hand"])
+    exclude = ctx.get("exclude")
+    for c in (exclude if isinstance(exclude, (list, tuple)) else [exclude]):
+        if c in hand:
+            hand.remove(c)
+    return hand
 
 
 # ---------------------------------------------------------------- resolving an effect
@@ -172,7 +152,7 @@ def run(state, seat: int, events: list) -> None:
     while turn["queue"] and turn.get("pending") is None:
         node = turn["queue"].pop(0)
         if node[0] == "all":
-            if any(_is_cost(t) and not atom_usable(state, seat, t, make_ctx(state, seat)) for t in node[1]):
+            if any(is_cost(t) and not atom_usable(state, seat, t, make_ctx(state, seat)) for t in node[1]):
                 continue  # "You cannot play a card if its cost is not paid in full": a repeat it cannot pay
             turn["queue"] = list(node[1]) + turn["queue"]
         elif node[0] == "any":
@@ -228,15 +208,6 @@ def apply_atom(state, seat: int, node: list, events: list) -> None:
                                "choices": [list(c) for c in choices]}
 
 
-def ambush_bonus(turn, kind: str) -> int:
-    """Ambush: "first Attack card this turn gets +1 or first Block card +2 (whichever comes first)"."""
-    bonus = turn.get("ambush")
-    if not bonus or not turn.get("from_card"):
-        return 0
-    turn["ambush"] = None
-    return bonus[1] if kind == "block" else bonus[0]
-
-
 def effect_options(state, seat: int) -> list[tuple[str, str]]:
     """The picks of an open effect choice: (option id, label)."""
     p = state["turn"]["pending"]
@@ -255,127 +226,6 @@ def effect_pick(state, seat: int, option_id: str, events: list) -> None:
     else:
         SPECIALS[p["name"]].do(state, seat, p["args"], choice, events)
     run(state, seat, events)
-
-
-# ---------------------------------------------------------------- seat helpers
-
-def hero_name(state, seat: int) -> str:
-    return f"Seat {seat + 1}"
-
-
-def draw(state, seat: int, n: int, events: list | None) -> int:
-    """Draw up to n cards from the top of the deed deck (the list's end, as setup.py deals); no reshuffle
-    in the middle of a round."""
-    s = state["seats"][seat]
-    drawn = [s["deck"].pop() for _ in range(min(n, len(s["deck"])))]
-    k = len(drawn)
-    s["hand"].extend(drawn)
-    if events is not None and k:
-        events.append(Event(f"{hero_name(state, seat)} draws {k} card{'s' if k > 1 else ''}.", None,
-                            {"seat": seat, "drew": k}))
-        events.append(Event("You draw " + ", ".join(name(c) for c in drawn) + ".", (seat,), {"cards": drawn}))
-    return k
-
-
-def heal(state, seat: int, n: int, events: list) -> None:
-    """Heal: each point throws a Wound card from the hand back to the (unlimited, uncounted) supply; spare points
-    stay in the pool for healing Units (turn.py). Nothing during combat."""
-    if in_combat(state):
-        return
-    s = state["seats"][seat]
-    k = min(n, wounds_in_hand(s))
-    for _ in range(k):
-        s["hand"].remove(WOUND)
-    if state.get("turn") is not None:
-        state["turn"]["pool"]["heal"] += n - k
-    if k:
-        events.append(Event(f"{hero_name(state, seat)} heals {k} Wound{'s' if k > 1 else ''}.", None,
-                            {"seat": seat, "healed": k}))
-    if k and state.get("turn") is not None and state["turn"].get("grail_draw"):
-        draw(state, seat, k, events)  # Golden Grail powered: "draw a card each time you heal a Wound from hand"
-
-
-def take_wounds(state, seat: int, n: int, events: list, into: str = "hand") -> None:
-    """n Wound cards into the seat's hand (or ``into`` another pile). The Wound supply never runs out: the rules
-    ("Stack the Wound Cards face up") set no number, so every Wound is given and none is counted."""
-    s = state["seats"][seat]
-    for _ in range(n):
-        s[into].append(WOUND)
-    if state.get("turn") is not None and state["turn"].get("seat") == seat:
-        note_wounds(state["turn"], n)
-    events.append(Event(f"{hero_name(state, seat)} takes {n} Wound{'s' if n > 1 else ''}.", None,
-                        {"seat": seat, "wounds": n}))
-
-
-def note_wounds(turn, n: int) -> None:
-    """Wounds the hero received this turn (Banner of Protection's thrown-away effect counts them)."""
-    turn["wounds_received"] = turn.get("wounds_received", 0) + n
-
-
-def change_reputation(state, seat: int, n: int, events: list) -> None:
-    s = state["seats"][seat]
-    before = s["reputation"]
-    s["reputation"] = max(-7, min(7, before + n))
-    if s["reputation"] != before:
-        events.append(Event(f"{hero_name(state, seat)}'s Reputation {'rises' if n > 0 else 'falls'} to "
-                            f"{s['reputation']}.", None, {"seat": seat, "reputation": s["reputation"]}))
-
-
-def throw_away(state, seat: int, card_id: str) -> None:
-    s = state["seats"][seat]
-    s["hand"].remove(card_id)
-    s["removed"].append(card_id)
-
-
-def action_cards_in_hand(state, seat: int) -> list[str]:
-    return [c for c in dict.fromkeys(state["seats"][seat]["hand"]) if CARDS[c].kind in ACTION_KINDS]
-
-
-def take_from_offer(state, offer: str, card_id: str) -> None:
-    """Remove a card from an offer and refill it from its deck (new cards join at the top slot)."""
-    state["offers"][offer].remove(card_id)
-    deck = state["decks"].get(offer) or []
-    if deck:
-        state["offers"][offer].insert(0, deck.pop())  # the top of a deck is its end
-
-
-def _yes(*_a):
-    return True
-
-
-def _units(state, seat):
-    return state["seats"][seat]["units"]
-
-
-def unit_level(unit_id: str) -> int:
-    from . import units
-    return units.UNITS[unit_id].level if unit_id in units.UNITS else 1
-
-
-def _spendable(state, seat, exclude_crystals=True):
-    """(source, colour it gives) for one mana of a basic colour, gold by day offered as each colour."""
-    out, seen = [], set()
-    for colour in mana.BASIC:
-        for src in mana.sources_for(state, seat, colour):
-            if exclude_crystals and src.startswith("crystal"):
-                continue
-            key = (mana.label(state, src), colour)
-            if key not in seen:
-                seen.add(key)
-                out.append((src, colour))
-    return out
-
-
-def _spend_choices(state, seat, useful=None):
-    return [(f"{src}>{colour}", f"{mana.label(state, src)} as {colour}" if "gold" in mana.label(state, src)
-             else mana.label(state, src))
-            for src, colour in _spendable(state, seat, exclude_crystals=False)
-            if useful is None or useful(colour)]
-
-
-def _split(choice):
-    src, colour = choice.split(">")
-    return src, colour
 
 
 def _glory_fame(state, seat, glory, events):

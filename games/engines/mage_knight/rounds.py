@@ -13,9 +13,12 @@ import os
 
 from ..base import Event
 from ..rng import Rng
-from . import dummy, tactic_turn
+from . import cards, dummy, tactic_turn, units
 from .colours import BASIC
 from .mana import new_source
+from .scoring import score
+from .tiles import CITY_TILES
+from .unit_rules import drop_banner
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(HERE, "tactics.csv"), encoding="utf-8") as _f:
@@ -166,7 +169,6 @@ def turn_over(state: dict, who: int, ev: list) -> None:
 
 def _city_out(state: dict) -> bool:
     """A city tile on the map (turn.py also names the revealer when it explores one)."""
-    from .tiles import CITY_TILES
     return any(t["id"] in CITY_TILES for t in state["map"]["tiles"])
 
 
@@ -191,7 +193,6 @@ def end_round(state: dict, rng: Rng, ev: list) -> None:
 
 
 def finish(state: dict, ev: list) -> None:
-    from .scoring import score
     state["phase"], state["over"], state["dec"], state["turn"] = "over", True, None, None
     state["result"] = score(state)
     ev.append(Event("The game is over", None, {"result": state["result"]}))
@@ -230,26 +231,22 @@ def prepare_round(state: dict, rng: Rng, ev: list) -> None:
 
 
 def banner_options(state: dict, seat: int) -> list[tuple[str, str]]:
-    from .cards import name as card_name
-    from .units import unit as unit_facts
     out = [("done", "Keep the Banners on your Units")]
     for u in state["seats"][seat]["units"]:
         if u.get("banner"):
-            out.append((f"discard:{u['uid']}", f"Discard {card_name(u['banner'])} from {unit_facts(u['id']).name} "
+            out.append((f"discard:{u['uid']}", f"Discard {cards.name(u['banner'])} from {units.unit(u['id']).name} "
                                                f"(it is shuffled into your deed deck)"))
     return out
 
 
 def banner_pick(state: dict, seat: int, option_id: str, rng: Rng, ev: list) -> None:
     """A seat's answer at the round's preparation: discard one Banner (asked again) or keep the rest."""
-    from .cards import drop_banner
-    from .cards import name as card_name
     s = state["seats"][seat]
     if option_id.startswith("discard:"):
         u = next(x for x in s["units"] if str(x["uid"]) == option_id.split(":", 1)[1])
         banner = u["banner"]
         drop_banner(s, u)
-        ev.append(Event(f"Seat {seat + 1} discards {card_name(banner)}.", None, {"seat": seat, "banner": banner}))
+        ev.append(Event(f"Seat {seat + 1} discards {cards.name(banner)}.", None, {"seat": seat, "banner": banner}))
         if any(x.get("banner") for x in s["units"]):
             return
     then = state["effect"]["then"]
@@ -292,7 +289,6 @@ def new_unit_offer(state: dict, rng: Rng) -> None:
 
     First Reconnaissance does not use Elite Units (scenario special rules) unless the table's option
     ``elite_units`` is on."""
-    from . import units
     decks = state["decks"]
     for u in state["offers"]["units"]:
         if u in units.UNITS:
@@ -322,7 +318,6 @@ def monastery_offer(state: dict) -> None:
 
 
 def _unit_ids():
-    from . import units
     return units.UNITS
 
 
@@ -332,7 +327,6 @@ def refresh_offers(state: dict, rng: Rng) -> None:
     The offer is a list whose first entry is the top slot and last the lowest. Discarded cards go to the bottom of
     their deck; with the Dummy, the lowest Advanced Action goes into its deck and it gains a crystal of the lowest
     spell's colour (no limit)."""
-    from . import cards
     d = state["dummy"]
     for key in ("advanced", "spells"):
         offer, deck = state["offers"][key], state["decks"][key]

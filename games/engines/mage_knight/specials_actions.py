@@ -5,13 +5,14 @@ Tempo, Maximal Effect, Call to Arms, Magic Talent, Learning.
 from __future__ import annotations
 
 from ..base import Event
-from . import mana
-from .specials_registry import Special
-from .card_text import _choice, describe, plural, WOUND
-from .card_table import ACTION_KINDS, CARDS, name
-from .card_core import hero_name, in_combat, make_ctx, throw_away, usable, usable_after_paying, _yes
-from .specials_units import unit_name
-from .specials_mana import _hand_without
+from ..rng import Rng
+from . import combat, mana
+from .cards import ACTION_KINDS, CARDS, name
+from .card_text import describe, joined_with_or, plural, WOUND
+from .hero import hero_name, throw_away
+from .resolver import hand_without, in_combat, make_ctx, usable, usable_after_paying
+from .specials_registry import always, register, Special
+from .unit_rules import unit_abilities, unit_name
 
 
 def _noble_do(state, seat, args, choice, events):
@@ -45,7 +46,6 @@ def _meditation_left(state, seat):
 
 def _meditation_do(state, seat, args, choice, events):
     """Meditation: "put 2 random cards from discard pile" (a random draw without replacement)."""
-    from ..rng import Rng
     turn = state["turn"]
     pile = list(state["seats"][seat]["discard"])
     rng = Rng(state["rng"])
@@ -108,7 +108,7 @@ def _maximal_tree(card_id, args):
 
 
 def _maximal_targets(state, seat, args, ctx):
-    hand = _hand_without(state, seat, ctx)
+    hand = hand_without(state, seat, ctx)
     return [c for c in dict.fromkeys(hand) if CARDS[c].kind in ACTION_KINDS and usable(
         state, seat, _maximal_tree(c, args), dict(ctx, exclude=[x for x in (ctx.get("exclude"), c) if x]))]
 
@@ -141,8 +141,7 @@ def _mentions(tree, special):
 
 
 def _call_abilities(state, seat, ctx):
-    from .turn import _combat, unit_abilities
-    if in_combat(state) and not _combat().units_allowed(state):
+    if in_combat(state) and not combat.units_allowed(state):
         return []
     out = []
     for u in dict.fromkeys(state["offers"].get("units", [])):
@@ -163,7 +162,6 @@ def _call_choices(state, seat, args):
 
 
 def _call_do(state, seat, args, choice, events):
-    from .turn import unit_abilities
     u, i = choice.split(">")
     tree, colour = unit_abilities(u)[int(i)]
     if colour:
@@ -179,7 +177,6 @@ def _call_do(state, seat, args, choice, events):
 # turn.py offers the offer's Spells of that colour (t-talent:<spell>) and plays them without taking them.
 def talent_castable(state, seat, colour: str) -> list[str]:
     """The offer's Spells of ``colour`` that could be cast now (an effect of use and its mana payable)."""
-    from . import mana as _mana
     out = []
     ctx = make_ctx(state, seat)
     for sp in dict.fromkeys(state["offers"].get("spells", [])):
@@ -187,10 +184,10 @@ def talent_castable(state, seat, colour: str) -> list[str]:
         if not card or card.colour != colour:
             continue
         ok = usable(state, seat, card.basic, ctx) and any(
-            usable_after_paying(state, seat, card.basic, combo, ctx) for combo in _mana.payments(state, seat, [colour]))
+            usable_after_paying(state, seat, card.basic, combo, ctx) for combo in mana.payments(state, seat, [colour]))
         if not ok and state["time"] == "night" and usable(state, seat, card.powered, ctx):
             ok = any(usable_after_paying(state, seat, card.powered, combo, ctx)
-                     for combo in _mana.payments(state, seat, [colour, "black"]))
+                     for combo in mana.payments(state, seat, [colour, "black"]))
         if ok:
             out.append(sp)
     return out
@@ -199,13 +196,14 @@ def talent_castable(state, seat, colour: str) -> list[str]:
 def _talent_choices(state, seat, args, ctx=None):
     ctx = ctx or make_ctx(state, seat)
     out = []
-    for c in dict.fromkeys(_hand_without(state, seat, ctx)):
+    for c in dict.fromkeys(hand_without(state, seat, ctx)):
         colour = CARDS[c].colour if c in CARDS else ""
         if c == WOUND or not colour:
             continue  # "a card of any color": Wounds and colourless Artifacts have none
         spells = talent_castable(state, seat, colour)
         if spells:
-            out.append((c, f"discard {name(c)}: cast {_choice([name(x) for x in spells])} from the Spell offer"))
+            out.append((c, f"discard {name(c)}: cast {joined_with_or([name(x) for x in spells])} from the Spell "
+                           f"offer"))
     return out
 
 
@@ -239,7 +237,7 @@ ACTION_SPECIALS: dict[str, Special] = {
     "trance": Special(lambda a: "put 2 cards of your discard pile (your choice) on top or at the bottom of your "
                                 "deed deck, and your Hand limit is 2 higher at the end of the turn",
                       _meditation_usable, _trance_do, _trance_choices),
-    "meditation_place": Special(lambda a: "put the cards on top or at the bottom of your deed deck", _yes, _place_do,
+    "meditation_place": Special(lambda a: "put the cards on top or at the bottom of your deed deck", always, _place_do,
                                 _place_choices),
     "steady_tempo": Special(lambda a: "at the end of the turn you may put this card " + (
                                 "on top of your deed deck" if a[0] else "at the bottom of your deed deck (if it is "
@@ -257,3 +255,5 @@ ACTION_SPECIALS: dict[str, Special] = {
     "learning": Special(learning_label, lambda *a: False, _learning_do),
     "noble_manners": Special(noble_label, lambda *a: False, _noble_do),
 }
+
+register(ACTION_SPECIALS)

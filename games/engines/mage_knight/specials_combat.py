@@ -6,11 +6,15 @@ Grail) and the turn's lasting combat effects for the view.
 from __future__ import annotations
 
 from ..base import Event
-from .specials_registry import Special
+from . import combat, mana
+from . import enemies as enemy_data
+from .cards import CARDS, name
 from .card_text import COMBAT, plural
-from .card_table import CARDS, name
-from .card_core import add_pool, atom_usable, combat_allowed, heal, hero_name, in_combat, _units, wounds_in_hand
-from .specials_mana import _risk_wound
+from .hero import heal, hero_name, take_wounds, wounds_in_hand
+from .pool import add_pool
+from .resolver import atom_usable, combat_allowed, in_combat
+from .specials_registry import register, Special
+from .unit_rules import unit_abilities, units_of
 
 
 def _ambush(state, seat, args, choice, events):
@@ -21,36 +25,31 @@ def _ambush(state, seat, args, choice, events):
 
 def _target_usable(effect):
     def ok(state, seat, args, ctx):
-        from .turn import _combat
-        return in_combat(state) and bool(_combat().enemy_targets(state, effect))
+        return in_combat(state) and bool(combat.enemy_targets(state, effect))
     return ok
 
 
 def _target_choices(effect):
     def choices(state, seat, args):
-        from .turn import _combat
-        return [(str(i), lab) for i, lab in _combat().enemy_targets(state, effect)]
+        return [(str(i), lab) for i, lab in combat.enemy_targets(state, effect)]
     return choices
 
 
 def _target_do(effect):
     def do(state, seat, args, choice, events):
-        from .turn import _combat
-        _combat().target_enemy(state, effect, int(choice), events)
+        combat.target_enemy(state, effect, int(choice), events)
     return do
 
 
 def _all_usable(effect):
     def ok(state, seat, args, ctx):
-        from .turn import _combat
-        return in_combat(state) and _combat().all_enemies_of_use(state, effect)
+        return in_combat(state) and combat.all_enemies_of_use(state, effect)
     return ok
 
 
 def _all_do(effect):
     def do(state, seat, args, choice, events):
-        from .turn import _combat
-        _combat().affect_all_enemies(state, effect, events)
+        combat.affect_all_enemies(state, effect, events)
     return do
 
 
@@ -66,15 +65,13 @@ def _rider(name, label):
     """A block card's effect that acts on the enemy its block stops (combat.add_block_rider); never a use by
     itself: the card's Block is."""
     def do(state, seat, args, choice, events):
-        from .turn import _combat
-        _combat().add_block_rider(state, name)
+        combat.add_block_rider(state, name)
     return Special(lambda a: label, lambda *a: False, do)
 
 
 def _swift_block_do(state, seat, args, choice, events):
-    from .turn import _combat
     bonus = (state["turn"].get("unit_bonus") or {}).get("n", 0)  # Glory / Into the Heat raised the Block: it counts too
-    _combat().add_swift_block(state, args[0] + bonus)
+    combat.add_swift_block(state, args[0] + bonus)
 
 
 ENEMY_SPECIALS = {
@@ -146,18 +143,12 @@ def _attack_modifier_do(state, seat, args, choice, events):
 
 # ---------------------------------------------------------------- combat cards (second batch)
 
-def _combat_mod():
-    from .turn import _combat
-    return _combat()
-
-
 def _fighting_units(state, seat):
     """Own Units that could still attack or block this combat (ready, unwounded, units allowed here)."""
-    if not in_combat(state) or not _combat_mod().units_allowed(state):
+    if not in_combat(state) or not combat.units_allowed(state):
         return []
-    from .turn import unit_abilities
     out = []
-    for u in _units(state, seat):
+    for u in units_of(state, seat):
         if u["ready"] and not u.get("wounded") and any(
                 tree is not None and _has_combat_atom(tree) for tree, _ in unit_abilities(u["id"])):
             out.append(u)
@@ -233,7 +224,6 @@ def _diplomacy_choices(state, seat, args):
     order = ["ice", "fire"]
     c = state.get("combat")
     if c:  # the element that blocks more of the attacks still coming first: Ice against fire, Fire against ice
-        from . import enemies as enemy_data
         attacks = [enemy_data.enemy(e["id"]).element for e in c["enemies"]
                    if not e["defeated"] and not e["gone"] and not e["blocked"] and not e.get("skip")]
         if attacks.count("ice") > attacks.count("fire"):
@@ -329,11 +319,21 @@ def _sword_powered_do(state, seat, args, choice, events):
     state["turn"]["sword_double"] = True
     events.append(Event(f"{hero_name(state, seat)}'s physical attacks count double in the Attack phase this turn "
                         f"(Sword of Justice).", None, {"seat": seat}))
-    _combat_mod().affect_all_enemies(state, "sword_physical", events)
+    combat.affect_all_enemies(state, "sword_physical", events)
     _sword_fame(state, seat, events)
 
 
-# Horn of Wrath powered: "Siege Attack 5, add up to +5; roll a die per +1, take a Wound per black or red".
+# Horn of Wrath: basic "Siege Attack 5, roll a mana die: take a Wound for each red or black"; powered "Siege Attack 5,
+# add up to +5; roll a die per +1, take a Wound per black or red".
+def _risk_wound(state, seat, args, choice, events):
+    """Roll ``args[0]`` mana dice (not the Source's): a Wound for each red or black."""
+    faces = [mana.roll(state) for _ in range(args[0])]
+    bad = sum(1 for f in faces if f in ("black", "red"))
+    events.append(Event(f"{hero_name(state, seat)} rolls {', '.join(faces)}.", None, {"seat": seat}))
+    if bad:
+        take_wounds(state, seat, bad, events)
+
+
 def _horn_choices(state, seat, args):
     return [("0", "no more (no dice rolled)")] + [
         (str(k), f"Siege Attack +{k}, rolling {plural(k, 'mana die', 'mana dice')}: a wound for each red or black")
@@ -450,4 +450,9 @@ COMBAT_SPECIALS: dict[str, Special] = {
                          "draw a card for each Wound you heal from your hand this turn" if a[1] else
                          "Fame +1 for each of these healing points used this turn"), _grail_usable, _grail_do),
     "fear_banner": _target_special("fear_banner", "one enemy attack is cancelled"),
+    "risk_wound": Special(lambda a: f"roll {plural(a[0], 'mana die', 'mana dice')}: take a wound for each red or black",
+                          lambda *a: False, _risk_wound),
 }
+
+register(COMBAT_SPECIALS)
+register(ENEMY_SPECIALS)

@@ -1,19 +1,19 @@
 """Special effects of mana, crystals and the offers: discarding as a cost, Crystallize, Mana Draw, Concentration,
 Pure Magic, Training, Decompose, spells learnt from the offer, Mana Storm / Bolt / Claim, Restoration, Endless Mana,
-the Gem Pouch, the Amulets, risking wounds, turning tokens into crystals.
+the Gem Pouch, the Amulets, turning tokens into crystals.
 """
 
 from __future__ import annotations
 
 from ..base import Event
-from . import mana
-from .specials_registry import Special
+from . import hexmap, mana
+from .cards import ACTION_KINDS, CARDS, name
 from .card_text import describe, plural, WOUND
-from .card_table import ACTION_KINDS, CARDS, name
-from .card_core import (action_cards_in_hand, add_pool, atom_usable, combat_allowed, heal, hero_name, in_combat,
-    make_ctx, _spend_choices, _spendable, _split, take_from_offer, take_wounds, throw_away, usable, wounds_in_hand,
-    _yes)
-from .specials_units import unit_wounds
+from .hero import action_cards_in_hand, heal, hero_name, take_from_offer, throw_away, wounds_in_hand
+from .pool import add_pool
+from .resolver import atom_usable, combat_allowed, hand_without, in_combat, make_ctx, usable
+from .specials_registry import always, register, Special
+from .unit_rules import unit_wounds
 
 
 # discard_card: a cost; discard another non-Wound card from the hand
@@ -22,17 +22,35 @@ def _discardables(state, seat):
     return [c for c in dict.fromkeys(s["hand"]) if c != WOUND]
 
 
-def _hand_without(state, seat, ctx):
-    hand = list(state["seats"][seat]["hand"])
-    exclude = ctx.get("exclude")
-    for c in (exclude if isinstance(exclude, (list, tuple)) else [exclude]):
-        if c in hand:
-            hand.remove(c)  # the card being played (and the card it is played with) cannot pay for itself
-    return hand
-
-
 def _discard_usable(state, seat, args, ctx):
-    return any(c != WOUND for c in _hand_without(state, seat, ctx))
+    return any(c != WOUND for c in hand_without(state, seat, ctx))
+
+
+# A mana paid as part of an effect (Crystallize, Pure Magic, Mana Bolt): the option id is "<source>><colour>".
+def _spendable(state, seat, exclude_crystals=True):
+    """(source, colour it gives) for one mana of a basic colour, gold by day offered as each colour."""
+    out, seen = [], set()
+    for colour in mana.BASIC:
+        for src in mana.sources_for(state, seat, colour):
+            if exclude_crystals and src.startswith("crystal"):
+                continue
+            key = (mana.label(state, src), colour)
+            if key not in seen:
+                seen.add(key)
+                out.append((src, colour))
+    return out
+
+
+def _spend_choices(state, seat, useful=None):
+    return [(f"{src}>{colour}", f"{mana.label(state, src)} as {colour}" if "gold" in mana.label(state, src)
+             else mana.label(state, src))
+            for src, colour in _spendable(state, seat, exclude_crystals=False)
+            if useful is None or useful(colour)]
+
+
+def _split(choice):
+    src, colour = choice.split(">")
+    return src, colour
 
 
 def _discard_do(state, seat, args, choice, events):
@@ -67,7 +85,7 @@ def _mana_draw_do(state, seat, args, choice, events):
 
 def _concentration_usable(state, seat, args, ctx):
     """Of use if another Action card in the hand has a powered effect of use now (it will be played with it)."""
-    hand = _hand_without(state, seat, ctx)
+    hand = hand_without(state, seat, ctx)
     return any(CARDS[c].kind in ACTION_KINDS and usable(state, seat, CARDS[c].powered, dict(
         ctx, exclude=[x for x in (ctx.get("exclude"), c) if x])) for c in dict.fromkeys(hand))
 
@@ -293,7 +311,6 @@ AMULET_TIME = {"sun": "night", "dark": "day"}  # when each Amulet's extra rules 
 def _amulet_do(state, seat, args, choice, events):
     """Amulet of the Sun, at Night: "forests cost 3, gold mana usable, fortified-site garrisons and ruins revealed as
     by Day"; Amulet of Darkness, by Day: "deserts cost 3 and black mana usable as at Night" (mana.time_for)."""
-    from . import hexmap
     kind = args[0]
     turn = state["turn"]
     if state["time"] != AMULET_TIME[kind] or turn.get("amulet") == kind:
@@ -313,14 +330,6 @@ def _amulet_do(state, seat, args, choice, events):
 
 def _day_night_token(state, seat, args, choice, events):
     state["turn"]["tokens"].append("gold" if state["time"] == "day" else "black")
-
-
-def _risk_wound(state, seat, args, choice, events):
-    faces = [mana.roll(state) for _ in range(args[0])]
-    bad = sum(1 for f in faces if f in ("black", "red"))
-    events.append(Event(f"{hero_name(state, seat)} rolls {', '.join(faces)}.", None, {"seat": seat}))
-    if bad:
-        take_wounds(state, seat, bad, events)
 
 
 def _token_crystal_choices(state, seat, args):
@@ -352,7 +361,7 @@ MANA_SPECIALS: dict[str, Special] = {
                            lambda st, se, a, ctx: bool(_spendable(st, se)), _crystallize_do,
                            lambda st, se, a: [(f"{s}>{c}", f"{mana.label(st, s)} into a {c} crystal")
                                               for s, c in _spendable(st, se)], pays=True),
-    "extra_die": Special(lambda a: "use one more Source die this turn", _yes, _extra_die),
+    "extra_die": Special(lambda a: "use one more Source die this turn", always, _extra_die),
     "mana_draw": Special(lambda a: f"set a Source die to a colour and gain {a[0]} mana tokens of it",
                          lambda st, se, a, ctx: bool(_free_dice(st)), _mana_draw_do,
                          lambda st, se, a: [(c, f"{c} ({plural(a[0], 'token')})") for c in mana.BASIC]),
@@ -363,7 +372,8 @@ MANA_SPECIALS: dict[str, Special] = {
     "crystal_mastery": Special(lambda a: "gain a crystal of a colour you already have",
                                lambda st, se, a, ctx: bool(_mastery_choices(st, se, a)), _mastery_do,
                                _mastery_choices),
-    "crystal_return": Special(lambda a: "the crystals you spend this turn come back at its end", _yes, _crystal_return),
+    "crystal_return": Special(lambda a: "the crystals you spend this turn come back at its end", always,
+                              _crystal_return),
     "pure_magic": Special(lambda a: f"pay a mana: green for Move {a[0]}, white for Influence {a[0]}, blue for Block "
                                    f"{a[0]} or red for Attack {a[0]}",
                           lambda st, se, a, ctx: bool(_spend_choices(st, se, _pure_useful(st, se))), _pure_do,
@@ -400,7 +410,7 @@ MANA_SPECIALS: dict[str, Special] = {
     "mana_storm": Special(lambda a: "gain a crystal of a Source die's colour, then reroll that die",
                           lambda st, se, a, ctx: bool(_storm_choices(st, se, a)), _storm_do, _storm_choices),
     "mana_storm_powered": Special(lambda a: "reroll all Source dice; this turn you may use 3 more dice and black and "
-                                            "gold dice count as any basic colour", _yes, _storm_powered_do),
+                                            "gold dice count as any basic colour", always, _storm_powered_do),
     "mana_bolt": Special(lambda a: f"pay a mana: blue for Attack {a[0]} (ice), red for Attack {a[0] - 1} "
                                    f"(cold fire), white for Ranged Attack {a[0] - 2} (ice) or green for Siege "
                                    f"Attack {a[0] - 3} (ice)",
@@ -420,17 +430,17 @@ MANA_SPECIALS: dict[str, Special] = {
                             _endless_do),
     "gem_pouch": Special(lambda a: "roll a mana die twice: gain a crystal of each colour rolled (gold: of your choice; "
                                    "Fame +1 for black)",
-                         _yes, _gem_pouch_do),
-    "gem_gold": Special(lambda a: "a crystal of the colour you choose", _yes,
+                         always, _gem_pouch_do),
+    "gem_gold": Special(lambda a: "a crystal of the colour you choose", always,
                         lambda st, se, a, ch, ev: mana.crystal_gain(st["seats"][se], ch, st["turn"]), _gem_gold_choices),
     "amulet": Special(lambda a: ("at Night also: this turn forests cost 3, gold mana is usable and fortified sites' "
                                  "defenders and ruins are revealed as by Day") if a[0] == "sun" else
                       "by Day also: this turn deserts cost 3 and black mana is usable as at Night",
                       lambda *a: False, _amulet_do),
-    "day_night_token": Special(lambda a: "gain a gold mana token by day or a black one at night", _yes,
+    "day_night_token": Special(lambda a: "gain a gold mana token by day or a black one at night", always,
                                _day_night_token),
     "token_to_crystal": Special(lambda a: f"you may turn one of these {a[0]} tokens of a basic colour into a crystal",
                                 lambda *a: False, _token_crystal_do, _token_crystal_choices),
-    "risk_wound": Special(lambda a: f"roll {plural(a[0], 'mana die', 'mana dice')}: take a wound for each red or black",
-                          lambda *a: False, _risk_wound),
 }
+
+register(MANA_SPECIALS)

@@ -5,9 +5,12 @@ Underground Travel, Wings of Wind (flight), Wings of Night, Lake crossing.
 from __future__ import annotations
 
 from ..base import Event
-from .specials_registry import Special
+from . import combat, hexmap
+from . import sites as site_facts
 from .card_text import plural
-from .card_core import hero_name, in_combat, wings_targets
+from .hero import hero_name
+from .resolver import in_combat, wings_targets
+from .specials_registry import register, Special
 
 
 OPEN_TERRAIN = ("plains", "desert", "wasteland")  # Song of Wind
@@ -89,8 +92,6 @@ def underground_targets(state, seat, attack: bool) -> dict[str, int]:
     """Underground Travel: "move up to 3 revealed spaces, not into or through swamps/lakes, ending on a safe space"
     (Underground Attack: "must end on a fortified site", an unconquered keep or mage tower or an opponent's keep;
     another player's space is not offered, as player-versus-player combat is not played): destination -> steps."""
-    from . import hexmap
-    from . import sites as site_facts
     if not may_move(state, seat):
         return {}
     m = state["map"]
@@ -119,7 +120,6 @@ def underground_targets(state, seat, attack: bool) -> dict[str, int]:
 def flight_targets(state, seat) -> dict[str, int]:
     """Wings of Wind: "spend 1-5 Move points to fly that many revealed spaces, ending on a safe space" (over any
     terrain and past rampaging enemies): destination -> the Move points it costs."""
-    from . import hexmap
     if not may_move(state, seat):
         return {}
     steps = min(FLIGHT_MAX, state["turn"]["pool"]["move"])
@@ -168,8 +168,7 @@ def _wings_night_choices(state, seat, args):
 
 
 def wings_night_target(state, seat, index: int, events) -> None:
-    from .turn import _combat
-    _combat().target_enemy(state, "whirlwind", index, events)
+    combat.target_enemy(state, "whirlwind", index, events)
 
 
 def _wings_night_do(state, seat, args, choice, events):
@@ -206,3 +205,5 @@ MOVEMENT_SPECIALS: dict[str, Special] = {
     "lake_crossing": Special(lambda a: "you may pay a blue mana to cross lakes at cost 0 this turn", lambda *a: False,
                              lambda st, se, a, ch, ev: st["turn"].__setitem__("lake_mana", True)),
 }
+
+register(MOVEMENT_SPECIALS)

@@ -4,10 +4,12 @@
 from __future__ import annotations
 
 from ..base import Event
+from ..rng import Rng
 from . import mana
-from .specials_registry import Special
-from .card_table import ACTION_KINDS, CARDS, name
-from .card_core import hero_name, run, take_wounds, _yes
+from .cards import ACTION_KINDS, CARDS, name
+from .hero import hero_name, take_wounds
+from .resolver import run
+from .specials_registry import always, register, Special
 
 
 # Mind Read / Mind Steal: "choose a colour, gain a crystal of it; each other player discards a Spell/Action of that
@@ -110,7 +112,6 @@ def _meltdown_usable(state, seat, args, ctx):
 
 
 def _meltdown_do(state, seat, args, choice, events):
-    from ..rng import Rng
     lost = []
     for o in _other_seats(state, seat):
         cr = state["seats"][o]["crystals"]
@@ -176,13 +177,15 @@ OTHER_PLAYER_SPECIALS: dict[str, Special] = {
     "mind_read": Special(lambda a: "choose a colour: gain a crystal of it; each other player discards a Spell or "
                                    "Action card of that colour or shows that they have none" +
                                    ("; you may steal one discarded Action card into your hand" if a[0] else ""),
-                         _yes, _mind_read_do, _mind_read_choices),
+                         always, _mind_read_do, _mind_read_choices),
     "meltdown": Special(lambda a: "each other player loses a random crystal (or takes a Wound if they have none); "
                                   "you may gain one lost crystal", _meltdown_usable, _meltdown_do),
     "meltdown_gain": Special(lambda a: "you may gain one lost crystal", lambda *a: False, _meltdown_gain_do,
                              _meltdown_gain_choices),
     "radiance": Special(lambda a: "choose a basic colour: every player, you too, takes a Wound per crystal of that "
-                                  "colour; you gain 2 crystals of it", _yes, _radiance_do, _radiance_choices),
-    "mind_steal": Special(lambda a: "you may steal one discarded Action card into your hand", _yes, _steal_do,
+                                  "colour; you gain 2 crystals of it", always, _radiance_do, _radiance_choices),
+    "mind_steal": Special(lambda a: "you may steal one discarded Action card into your hand", always, _steal_do,
                           _steal_choices),
 }
+
+register(OTHER_PLAYER_SPECIALS)

@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 from . import mana
-from .specials_registry import Special
+from .cards import name
 from .card_text import COMBAT, WOUND
-from .card_table import name
-from .card_core import add_pool, apply_atom, atom_usable, draw, in_combat, _units, wounds_in_hand, _yes
-from .specials_units import heal_unit_wound, unit_name
+from .hero import draw, wounds_in_hand
+from .pool import add_pool
+from .resolver import apply_atom, atom_usable, in_combat
+from .specials_registry import always, register, Special
+from .unit_rules import heal_unit_wound, unit_name, units_of
 
 
 # ---------------------------------------------------------------- skills (skills.csv `special <skill id>`)
@@ -60,7 +62,7 @@ def _glitter_do(state, seat, args, choice, events):
 
 
 def _ready_units(state, seat):
-    return sum(1 for u in _units(state, seat) if u["ready"] and not u.get("wounded"))
+    return sum(1 for u in units_of(state, seat) if u["ready"] and not u.get("wounded"))
 
 
 def _forward_march_do(state, seat, args, choice, events):
@@ -68,12 +70,12 @@ def _forward_march_do(state, seat, args, choice, events):
 
 
 def _inspiration_choices(state, seat, args):
-    return ([(f"r{u['uid']}", f"ready {unit_name(u['id'])}") for u in _units(state, seat) if not u["ready"]] +
-            [(f"h{u['uid']}", f"heal {unit_name(u['id'])}") for u in _units(state, seat) if u.get("wounded")])
+    return ([(f"r{u['uid']}", f"ready {unit_name(u['id'])}") for u in units_of(state, seat) if not u["ready"]] +
+            [(f"h{u['uid']}", f"heal {unit_name(u['id'])}") for u in units_of(state, seat) if u.get("wounded")])
 
 
 def _inspiration_do(state, seat, args, choice, events):
-    for u in _units(state, seat):
+    for u in units_of(state, seat):
         if str(u["uid"]) == choice[1:]:
             if choice[0] == "r":
                 u["ready"] = True
@@ -98,7 +100,7 @@ SKILL_SPECIALS = {
     "tovak_night_sharpshooting": _by_time("ranged", 1, 2),
     "norowas_day_sharpshooting": _by_time("ranged", 2, 1),
     "norowas_bright_negotiation": _by_time("influence", 3, 2),
-    "arythea_dark_fire_magic": Special(lambda a: "a red crystal and a red or black token", _yes, _dark_fire_do,
+    "arythea_dark_fire_magic": Special(lambda a: "a red crystal and a red or black token", always, _dark_fire_do,
                                        lambda st, se, a: [("red", "red token"), ("black", "black token")]),
     "arythea_invocation": Special(lambda a: "discard a card for a mana token",
                                   lambda st, se, a, ctx: bool(st["seats"][se]["hand"]), _invocation_do,
@@ -120,3 +122,5 @@ SKILL_SPECIALS = {
     "goldyx_motivation": _motivation("green"),
     "norowas_motivation": _motivation("white"),
 }
+
+register(SKILL_SPECIALS)

@@ -1,19 +1,22 @@
 """Special effects on one's Units: readying (one, all, by budget), Energy Flow's spending, healing a Unit, a free
-recruit, a Unit wounding itself; Unit wounds and names.
+recruit, a Unit wounding itself.
 """
 
 from __future__ import annotations
 
 from ..base import Event
-from .specials_registry import Special
-from .card_core import hero_name, in_combat, unit_level, _units
+from . import interaction
+from .hero import hero_name
+from .resolver import in_combat
+from .specials_registry import register, Special
+from .unit_rules import heal_unit_wound, unit_level, unit_name, units_of
 
 
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV"}
 
 
 def _spent_units(state, seat, max_level):
-    return [u for u in _units(state, seat) if not u["ready"] and unit_level(u["id"]) <= max_level]
+    return [u for u in units_of(state, seat) if not u["ready"] and unit_level(u["id"]) <= max_level]
 
 
 def _ready_choices(state, seat, args):
@@ -21,7 +24,7 @@ def _ready_choices(state, seat, args):
 
 
 def _ready_do(state, seat, args, choice, events):
-    for u in _units(state, seat):
+    for u in units_of(state, seat):
         if str(u["uid"]) == choice:
             u["ready"] = True
             state["turn"]["readied"] = True  # Energy Flow: "if you do"
@@ -72,37 +75,18 @@ def _energy_do(state, seat, args, choice, events):
 
 
 def _ready_all(state, seat, args, choice, events):
-    for u in _units(state, seat):
+    for u in units_of(state, seat):
         u["ready"] = True
 
 
 def _heal_unit_choices(state, seat, args):
-    return [(str(u["uid"]), unit_name(u["id"])) for u in _units(state, seat) if u.get("wounded")]
+    return [(str(u["uid"]), unit_name(u["id"])) for u in units_of(state, seat) if u.get("wounded")]
 
 
 def _heal_unit_do(state, seat, args, choice, events):
-    for u in _units(state, seat):
+    for u in units_of(state, seat):
         if str(u["uid"]) == choice:
             heal_unit_wound(u)
-
-
-def unit_wounds(u: dict) -> int:
-    """A wounded unit has one wound, or two after a poisonous attack (combat.py sets ``"wounds": 2``)."""
-    return u.get("wounds", 1) if u.get("wounded") else 0
-
-
-def heal_unit_wound(u: dict) -> None:
-    """Heal one wound of a unit: a poisoned unit "will need to be healed twice" (rulebook, Poison)."""
-    if unit_wounds(u) > 1:
-        u["wounds"] -= 1
-    else:
-        u["wounded"] = False
-        u.pop("wounds", None)
-
-
-def unit_name(unit_id):
-    from . import units
-    return units.UNITS[unit_id].name if unit_id in units.UNITS else unit_id
 
 
 def _in_forest(state, seat) -> bool:
@@ -130,7 +114,7 @@ def _budget_do(state, seat, args, choice, events):
     if choice == "done":
         turn.pop("rebirth_left", None)
         return
-    u = next(u for u in _units(state, seat) if str(u["uid"]) == choice)
+    u = next(u for u in units_of(state, seat) if str(u["uid"]) == choice)
     u["ready"] = True
     turn["rebirth_left"] = left - unit_level(u["id"])
     if _budget_choices(state, seat, args):
@@ -140,19 +124,17 @@ def _budget_do(state, seat, args, choice, events):
 
 
 def _free_recruit_choices(state, seat, args):
-    from . import interaction
     return [(u, unit_name(u)) for u in dict.fromkeys(state["offers"].get("units", []))
             if interaction.is_unit(u) and interaction.has_command(state, seat)]
 
 
 def _free_recruit_do(state, seat, args, choice, events):
-    from . import interaction
     interaction.add_unit(state, seat, choice, events)
 
 
 def _wound_self(state, seat, args, choice, events):
     """A unit's ability that wounds the unit itself (Utem Swordsmen's Attack/Block 6)."""
-    for u in _units(state, seat):
+    for u in units_of(state, seat):
         if u["uid"] == state["turn"].get("unit_uid"):
             u["wounded"] = True
             u["wounds"] = max(1, u.get("wounds", 1))
@@ -166,7 +148,7 @@ UNIT_SPECIALS: dict[str, Special] = {
                                       f"player" + (" if you readied a Unit" if a[1] else ""),
                             lambda *a: False, _energy_do, _energy_choices),
     "ready_all_units": Special(lambda a: "ready all your Units",
-                               lambda st, se, a, ctx: not in_combat(st) and any(not u["ready"] for u in _units(st, se)),
+                               lambda st, se, a, ctx: not in_combat(st) and any(not u["ready"] for u in units_of(st, se)),
                                _ready_all),
     "heal_unit": Special(lambda a: "heal a Unit",
                          lambda st, se, a, ctx: not in_combat(st) and bool(_heal_unit_choices(st, se, a)),
@@ -182,3 +164,5 @@ UNIT_SPECIALS: dict[str, Special] = {
                                   lambda st, se, a, ch, ev: _ready_do(st, se, [2], ch, ev),
                                   lambda st, se, a: _ready_choices(st, se, [2])),
 }
+
+register(UNIT_SPECIALS)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from ..base import Event, Option
 from ..rng import Rng
 from . import cards, mana
+from .hero import draw
 
 MEDITATE_MAX = 5  # Midnight Meditation: "shuffle up to 5 hand cards"
 SEARCH_MAX = 2    # Mana Search: "reroll up to 2 Source dice"
@@ -159,7 +160,7 @@ def _done(state, seat: int, events: list) -> None:
         events.append(Event(f"Seat {seat + 1} uses Midnight Meditation on {len(aside)} card"
                             f"{'' if len(aside) == 1 else 's'}", None,
                             {"seat": seat, "tactic": "midnight_meditation", "cards": len(aside)}))
-        cards.draw(state, seat, len(aside), events)
+        draw(state, seat, len(aside), events)
         return
     dice = state["source"]["dice"]
     for i in pending["dice"]:

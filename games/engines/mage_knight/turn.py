@@ -10,7 +10,7 @@ The turn is over when state["turn"] is None.
 First level: "play <card>", "move to <hex>", "explore", "interact", "enter <site>", "challenge",
 "burn the monastery", "use <unit>", "rest", "announce the end of the round", "end turn". A card
 opens a second level: how to play it (basic / powered, paying with ... / sideways as ...). Choices
-inside an effect ("Attack 2 or Block 2") are a further pick (cards.effect_options). In combat the
+inside an effect ("Attack 2 or Block 2") are a further pick (effect_options). In combat the
 seat sees combat.py's picks plus the card and unit plays the phase allows (combat.allowed).
 
 Option ids: "t-..." (this module), "fx:..." (an effect choice, cards.py), "i-..." (a purchase,
@@ -21,10 +21,17 @@ from __future__ import annotations
 
 from ..base import Event, Option
 from ..rng import Rng
-from . import cards, endturn, hexmap, interaction, mana, tactic_turn
+from . import cards, combat, endturn, hexmap, interaction, mana, resolver, tactic_turn
 from . import enemies as enemy_data
 from . import sites as site_facts
-from . import units as unit_data
+from .banners import courage_units, fear_units, glory_bonus, use_courage, use_fear
+from .card_text import describe, EffectError, parse, WOUND
+from .hero import change_reputation, draw, take_from_offer, wounds_in_hand
+from .pool import add_pool, ambush_bonus, empty_pool
+from .specials_actions import talent_castable
+from .specials_combat import AGILITY_RATE, agility_convert, diplomacy_convert, grail_unit_heal
+from .specials_movement import may_move, terrain_modified, wings_night_target
+from .unit_rules import banner_of, heal_unit_wound, unit_abilities, unit_level, unit_name, unit_wounds
 
 SIDEWAYS = ("move", "influence", "attack", "block")
 ADVENTURE = ("dungeon", "tomb", "monster_den", "spawning_grounds", "ancient_ruins")
@@ -32,23 +39,12 @@ REENTERABLE = ("dungeon", "tomb")  # a fresh enemy every visit; the others are e
 FAME_PER_TILE = 1  # First Reconnaissance: "fame_per_tile_revealed": 1
 
 
-_COMBAT = []
-
-
-def _combat():
-    """combat.py, imported on first use (it imports modules that import this one)."""
-    if not _COMBAT:
-        from . import combat
-        _COMBAT.append(combat)
-    return _COMBAT[0]
-
-
 # ---------------------------------------------------------------- start
 
 def new_turn(seat: int) -> dict:
     return {"seat": seat, "mode": "regular", "acted": False, "action": None, "started": False,
             "moved_from": [], "die_taken": False, "dice_used": 0, "dice_allowed": 1, "tokens": [],
-            "pool": cards.empty_pool(), "pending": None, "queue": [], "boost": 0, "rewards": [],
+            "pool": empty_pool(), "pending": None, "queue": [], "boost": 0, "rewards": [],
             "rep_applied": False, "combat_result": None}
 
 
@@ -72,7 +68,7 @@ def options(state, seat: int) -> tuple[str, list[Option]]:
     if pending is not None:
         kind = pending["kind"]
         if kind in ("choose", "special"):
-            return "Choose the effect", [Option(i, lab) for i, lab in cards.effect_options(state, seat)]
+            return "Choose the effect", [Option(i, lab) for i, lab in resolver.effect_options(state, seat)]
         if kind == "card":
             card = pending["card"]
             modes = card_modes(state, seat, card)
@@ -95,7 +91,7 @@ def options(state, seat: int) -> tuple[str, list[Option]]:
         if kind in ("meditate", "search"):
             return tactic_turn.pending_options(state, seat)
     if state.get("combat") is not None:
-        opts = list(_combat().options(state, seat))
+        opts = list(combat.options(state, seat))
         opts += _play_options(state, seat) + _unit_options(state, seat) + _skill_options(state, seat)
         opts += conversion_options(state, seat)
         opts += wings_options(state, seat)
@@ -138,15 +134,15 @@ def first_level(state, seat: int) -> list[Option]:
         if can_burn(state, seat):
             out.append(Option("t-burn", "burn the monastery"))
     out += _unit_options(state, seat) + _skill_options(state, seat)
-    for u in cards.courage_units(state, seat):
-        out.append(Option(f"t-courage:{u['uid']}", f"flip Banner of Courage: ready {cards.unit_name(u['id'])}"))
+    for u in courage_units(state, seat):
+        out.append(Option(f"t-courage:{u['uid']}", f"flip Banner of Courage: ready {unit_name(u['id'])}"))
     for u in s["units"]:
-        if u.get("wounded") and turn["pool"]["heal"] >= cards.unit_level(u["id"]):
-            more = " (one of its 2 wounds: poisoned)" if cards.unit_wounds(u) > 1 else ""
-            out.append(Option(f"t-healunit:{u['uid']}", f"heal {cards.unit_name(u['id'])}{more}"))
+        if u.get("wounded") and turn["pool"]["heal"] >= unit_level(u["id"]):
+            more = " (one of its 2 wounds: poisoned)" if unit_wounds(u) > 1 else ""
+            out.append(Option(f"t-healunit:{u['uid']}", f"heal {unit_name(u['id'])}{more}"))
     if not turn["queue"]:
         out.append(Option("t-end", "end turn"))
-    if fresh and s["hand"] and all(c == cards.WOUND for c in s["hand"]):
+    if fresh and s["hand"] and all(c == WOUND for c in s["hand"]):
         # Only Wounds in hand: no card can be played, and the full rulebook says "you have to play or discard at
         # least one card during or at the end of your turn", so the turn is a Slow Recovery ("If your hand consists
         # only of Wounds, discard one Wound"). What may come "before you decide whether you are taking a Regular
@@ -163,11 +159,11 @@ def _play_options(state, seat: int) -> list[Option]:
     # Any non-wound card can go sideways when some sideways use is open: no need to price every mode then.
     sideways = any(sideways_ok(state, stat) for stat in SIDEWAYS)
     out = [Option(f"t-play:{c}", f"play {cards.name(c)}") for c in dict.fromkeys(hand)
-           if c != cards.WOUND and (sideways or card_modes(state, seat, c))]
+           if c != WOUND and (sideways or card_modes(state, seat, c))]
     turn = state["turn"]
     if turn.get("talent"):
         out += [Option(f"t-talent:{sp}", f"cast {cards.name(sp)} from the Spell offer (Magic Talent)")
-                for sp in cards.talent_castable(state, seat, turn["talent"])]
+                for sp in talent_castable(state, seat, turn["talent"])]
     return out
 
 
@@ -177,23 +173,23 @@ def conversion_options(state, seat: int) -> list[Option]:
     turn = state["turn"]
     pool = turn["pool"]
     out = []
-    for kind in cards.agility_kinds(state):
-        rate = cards.AGILITY_RATE[kind]
+    for kind in resolver.agility_kinds(state):
+        rate = AGILITY_RATE[kind]
         word = "Attack" if kind == "melee" else "Ranged Attack"
         if pool["move"] >= rate:
             out.append(Option(f"t-agility:{kind}:1", f"spend {rate} Move for {word} 1 (Agility)"))
         if pool["move"] >= 2 * rate:
             n = pool["move"] // rate
             out.append(Option(f"t-agility:{kind}:all", f"spend {n * rate} Move for {word} {n} (Agility)"))
-    if cards.diplomacy_open(state) and pool["influence"] >= 1:
+    if resolver.diplomacy_open(state) and pool["influence"] >= 1:
         elem = turn["diplomacy"]
         word = "Block" if elem == "physical" else f"{elem.title()} Block"
         out.append(Option("t-diplomacy:1", f"spend Influence 1 for {word} 1 (Diplomacy)"))
         if pool["influence"] >= 2:
             out.append(Option("t-diplomacy:all", f"spend Influence {pool['influence']} for {word} "
                                                  f"{pool['influence']} (Diplomacy)"))
-    for u in cards.fear_units(state, seat):
-        out.append(Option(f"t-fear:{u['uid']}", f"spend {cards.unit_name(u['id'])} (Banner of Fear): cancel one "
+    for u in fear_units(state, seat):
+        out.append(Option(f"t-fear:{u['uid']}", f"spend {unit_name(u['id'])} (Banner of Fear): cancel one "
                                                 f"enemy attack, Fame +1"))
     return out
 
@@ -218,7 +214,7 @@ def learn(state, seat: int, card_id: str, events: list) -> None:
     cost, to_hand = turn.pop("learning")
     turn["learned"] = True
     turn["pool"]["influence"] -= cost
-    cards.take_from_offer(state, "advanced", card_id)
+    take_from_offer(state, "advanced", card_id)
     state["seats"][seat]["hand" if to_hand else "discard"].append(card_id)
     events.append(Event(f"Seat {seat + 1} learns {cards.name(card_id)} (Learning).", None,
                         {"seat": seat, "card": card_id}))
@@ -228,7 +224,7 @@ def lake_options(state, seat: int) -> list[Option]:
     """Song of Wind powered: "may pay a blue mana to cross lakes at cost 0 this turn" -- offered while moving is
     open, once, with a lake next to the hero (two away too under Space Bending)."""
     turn = state["turn"]
-    if not turn.get("lake_mana") or turn.get("lakes_paid") or not cards.may_move(state, seat):
+    if not turn.get("lake_mana") or turn.get("lakes_paid") or not may_move(state, seat):
         return []
     pos = state["seats"][seat]["pos"]
     hexes = state["map"]["hexes"]
@@ -251,31 +247,31 @@ def pay_lakes(state, seat: int, src: str, events: list) -> None:
 def wings_options(state, seat: int) -> list[Option]:
     """Wings of Night: "extra enemies cost 1, 2, 3... Move points each" -- one more enemy that does not attack, while
     the Move pool pays the next cost (Move cards may be played in combat for it)."""
-    cost = cards.wings_cost(state)
+    cost = resolver.wings_cost(state)
     if cost is None or state["turn"]["pool"]["move"] < cost:
         return []
     return [Option(f"t-wings:{i}", f"Wings of Night: {lab} does not attack (Move {cost})")
-            for i, lab in cards.wings_targets(state)]
+            for i, lab in resolver.wings_targets(state)]
 
 
 def wings_more(state, seat: int, index: int, events: list) -> None:
     turn = state["turn"]
     turn["pool"]["move"] -= turn["wings_night"]
     turn["wings_night"] += 1
-    cards.wings_night_target(state, seat, index, events)
+    wings_night_target(state, seat, index, events)
 
 
 def sideways_ok(state, stat: str) -> bool:
     turn = state["turn"]
     if stat == "move" and state.get("combat") is not None:
-        return "sideways" in cards.combat_allowed(state) and cards.wings_cost(state) is not None
+        return "sideways" in resolver.combat_allowed(state) and resolver.wings_cost(state) is not None
     if state.get("combat") is None:
         if stat == "move":
             return not turn["acted"]
         if stat == "influence":
             return not turn["acted"] or turn.get("action") == "interact"
         return False
-    allowed = cards.combat_allowed(state)
+    allowed = resolver.combat_allowed(state)
     if "sideways" not in allowed:
         return False
     return (stat == "attack" and "melee" in allowed) or (stat == "block" and "block" in allowed)
@@ -284,43 +280,43 @@ def sideways_ok(state, stat: str) -> bool:
 def card_modes(state, seat: int, card_id: str) -> list[tuple[str, str]]:
     """The ways to play a card now: (option id, label)."""
     card = cards.CARDS[card_id]
-    if card.kind == cards.WOUND:
+    if card.kind == WOUND:
         return []  # "Wound Cards: Cannot be played unless explicitly stated"
-    ctx = cards.make_ctx(state, seat, exclude=card_id)
+    ctx = resolver.make_ctx(state, seat, exclude=card_id)
     out: list[tuple[str, str]] = []
-    basic_ok = cards.usable(state, seat, card.basic, ctx)
-    power_ok = cards.usable(state, seat, card.powered, ctx)
+    basic_ok = resolver.usable(state, seat, card.basic, ctx)
+    power_ok = resolver.usable(state, seat, card.powered, ctx)
     if card.kind in cards.ACTION_KINDS:
         if basic_ok:
-            out.append(("t-basic", f"basic: {cards.describe(card.basic)}"))
+            out.append(("t-basic", f"basic: {describe(card.basic)}"))
         if power_ok:
             boost = state["turn"].get("boost", 0)
             if boost:
-                out.append(("t-pw", f"powered for free: {cards.describe(card.powered)} (+{boost} on one Move, "
+                out.append(("t-pw", f"powered for free: {describe(card.powered)} (+{boost} on one Move, "
                                     f"Influence, Attack or Block)"))
             else:
                 for combo in mana.payments(state, seat, [card.colour]):
-                    if cards.usable_after_paying(state, seat, card.powered, combo, ctx):
-                        out.append(("t-pw:" + "/".join(combo), f"powered: {cards.describe(card.powered)}, paying "
+                    if resolver.usable_after_paying(state, seat, card.powered, combo, ctx):
+                        out.append(("t-pw:" + "/".join(combo), f"powered: {describe(card.powered)}, paying "
                                                                f"with {mana.labels(state, combo)}"))
     elif card.kind == "spell":
         # "Spell Cards: Powered by one corresponding Mana for their basic effect. At night, they can be
         # powered with Mana and one Black Mana for a stronger effect."
         if basic_ok:
             for combo in mana.payments(state, seat, [card.colour]):
-                if cards.usable_after_paying(state, seat, card.basic, combo, ctx):
+                if resolver.usable_after_paying(state, seat, card.basic, combo, ctx):
                     out.append(("t-basic:" + "/".join(combo),
-                                f"{cards.describe(card.basic)}, paying with {mana.labels(state, combo)}"))
+                                f"{describe(card.basic)}, paying with {mana.labels(state, combo)}"))
         if power_ok and (state["time"] == "night" or state["turn"].get("amulet") == "dark"):  # Amulet of Darkness
             for combo in mana.payments(state, seat, [card.colour, "black"]):
-                if cards.usable_after_paying(state, seat, card.powered, combo, ctx):
-                    out.append(("t-pw:" + "/".join(combo), f"powered: {cards.describe(card.powered)}, paying "
+                if resolver.usable_after_paying(state, seat, card.powered, combo, ctx):
+                    out.append(("t-pw:" + "/".join(combo), f"powered: {describe(card.powered)}, paying "
                                                            f"with {mana.labels(state, combo)}"))
     elif card.kind == "artifact":
         if basic_ok:
-            out.append(("t-basic", f"basic: {cards.describe(card.basic)}"))
+            out.append(("t-basic", f"basic: {describe(card.basic)}"))
         if power_ok:
-            out.append(("t-pw", f"throw away: {cards.describe(card.powered)}"))
+            out.append(("t-pw", f"throw away: {describe(card.powered)}"))
     for stat in SIDEWAYS:  # "Any Non-Wound Card: Can be played sideways for 1 Move, Influence, Attack, or Block"
         if sideways_ok(state, stat):
             out.append((f"t-side:{stat}", f"sideways as {stat.title()} 1"))
@@ -328,25 +324,24 @@ def card_modes(state, seat: int, card_id: str) -> list[tuple[str, str]]:
 
 
 def _unit_options(state, seat: int) -> list[Option]:
-    if state.get("combat") is not None and not _combat().units_allowed(state):
+    if state.get("combat") is not None and not combat.units_allowed(state):
         return []
     out = []
     for u in state["seats"][seat]["units"]:
         if not u["ready"] or u.get("wounded"):
             continue
         for i, (tree, colour) in enumerate(unit_abilities(u["id"])):
-            if tree is None or not cards.usable(state, seat, tree):
+            if tree is None or not resolver.usable(state, seat, tree):
                 continue
             if colour and not mana.sources_for(state, seat, colour):
                 continue
-            label = f"use {cards.unit_name(u['id'])}: {cards.describe(tree)}"
+            label = f"use {unit_name(u['id'])}: {describe(tree)}"
             if colour:
                 label += f" (paying {mana.label(state, mana.sources_for(state, seat, colour)[0])})"
             out.append(Option(f"t-unit:{u['uid']}:{i}", label))
     return out
 
 
-_UNIT_CACHE: dict[str, list] = {}
 _SKILLS: dict[str, dict] = {}
 
 
@@ -358,8 +353,8 @@ def skill_rows() -> dict[str, dict]:
         with open(os.path.join(os.path.dirname(__file__), "skills.csv"), newline="") as f:
             for row in csv.DictReader(f):
                 try:
-                    row["tree"] = cards.parse(row["effect"])
-                except cards.EffectError:
+                    row["tree"] = parse(row["effect"])
+                except EffectError:
                     row["tree"] = None
                 _SKILLS[row["id"]] = row
     return _SKILLS
@@ -379,7 +374,7 @@ def _skill_options(state, seat: int) -> list[Option]:
             continue
         if (row["phase"] == "no_combat" and fighting) or (row["phase"] == "combat_only" and not fighting):
             continue
-        if cards.usable(state, seat, row["tree"]):
+        if resolver.usable(state, seat, row["tree"]):
             out.append(Option(f"t-skill:{sk}", f"use {row['name']}: {row['summary']}"))
     return out
 
@@ -392,20 +387,7 @@ def use_skill(state, seat: int, sk: str, events: list) -> None:
     else:
         state["seats"][seat].setdefault("skills_used", []).append(sk)
     events.append(Event(f"Seat {seat + 1} uses {row['name']}.", None, {"seat": seat, "skill": sk}))
-    cards.start(state, seat, row["tree"], events)
-
-
-def unit_abilities(unit_id: str) -> list[tuple[list | None, str | None]]:
-    """A unit's abilities parsed once; an ability naming a special no module implements is None."""
-    if unit_id not in _UNIT_CACHE:
-        parsed = []
-        for text, colour in unit_data.abilities(unit_id):
-            try:
-                parsed.append((cards.parse(text), colour))
-            except cards.EffectError:
-                parsed.append((None, colour))
-        _UNIT_CACHE[unit_id] = parsed
-    return _UNIT_CACHE[unit_id]
+    resolver.start(state, seat, row["tree"], events)
 
 
 def reveal_time(state) -> str:
@@ -422,7 +404,7 @@ def move_cost(state, key: str) -> int | None:
         return base
     if base is None and (hexmap.is_rampaging(h) or h.get("site") == "city"):
         return None
-    return cards.terrain_modified(state["turn"], h["terrain"], base)
+    return terrain_modified(state["turn"], h["terrain"], base)
 
 
 def move_targets(state, seat: int) -> list[str]:
@@ -485,8 +467,8 @@ def plunder(state, seat: int, events: list) -> None:
     effect = plunder_effect()
     state["turn"]["plundered"] = True
     events.append(Event(f"Seat {seat + 1} plunders the village.", None, {"seat": seat, "kind": "plunder"}))
-    cards.change_reputation(state, seat, effect.get("reputation", -1), events)
-    cards.draw(state, seat, effect.get("draw_cards", 2), events)
+    change_reputation(state, seat, effect.get("reputation", -1), events)
+    draw(state, seat, effect.get("draw_cards", 2), events)
 
 
 def can_burn(state, seat: int) -> bool:
@@ -499,9 +481,9 @@ def can_burn(state, seat: int) -> bool:
 def apply(state, seat: int, option_id: str, events: list) -> None:
     turn = state["turn"]
     if option_id.startswith("fx:"):
-        cards.effect_pick(state, seat, option_id, events)
+        resolver.effect_pick(state, seat, option_id, events)
     elif option_id.startswith("c-"):
-        _combat().apply(state, seat, option_id, events)
+        combat.apply(state, seat, option_id, events)
     elif option_id.startswith("i-"):
         interaction.apply(state, seat, option_id, events)
     else:
@@ -549,14 +531,14 @@ def _apply_turn(state, seat: int, option_id: str, events: list) -> None:
     elif verb == "skill":
         use_skill(state, seat, arg, events)
     elif verb == "courage":
-        cards.use_courage(state, seat, int(arg), events)
+        use_courage(state, seat, int(arg), events)
     elif verb == "agility":
         kind, how = arg.split(":")
-        cards.agility_convert(state, seat, kind, how, events)
+        agility_convert(state, seat, kind, how, events)
     elif verb == "diplomacy":
-        cards.diplomacy_convert(state, seat, arg, events)
+        diplomacy_convert(state, seat, arg, events)
     elif verb == "fear":
-        cards.use_fear(state, seat, int(arg), events)
+        use_fear(state, seat, int(arg), events)
     elif verb == "lakes":
         pay_lakes(state, seat, arg, events)
     elif verb == "wings":
@@ -603,12 +585,12 @@ def play_card(state, seat: int, card_id: str, verb: str, arg: str, events: list)
         turn.setdefault("played", []).append([card_id, "offer"])
         events.append(Event(f"Seat {seat + 1} casts {card.name} from the Spell offer (Magic Talent).", None,
                             {"seat": seat, "card": card_id, "mode": "offer"}))
-        cards.start(state, seat, tree, events)
+        resolver.start(state, seat, tree, events)
         return
     s["hand"].remove(card_id)
     if verb == "side":
         s["play_area"].append(card_id)
-        cards.add_pool(turn, arg, 1 + (cards.ambush_bonus(turn, arg) if arg in ("attack", "block") else 0))
+        add_pool(turn, arg, 1 + (ambush_bonus(turn, arg) if arg in ("attack", "block") else 0))
         events.append(Event(f"Seat {seat + 1} plays {card.name} sideways for {arg.title()} 1.", None,
                             {"seat": seat, "card": card_id, "mode": "sideways"}))
         return
@@ -617,7 +599,7 @@ def play_card(state, seat: int, card_id: str, verb: str, arg: str, events: list)
     powered = verb == "pw"
     tree = card.powered if powered else card.basic
     if powered and card.kind in cards.ACTION_KINDS and not arg and turn.get("boost"):
-        turn["bonus"] = turn["boost"]  # added once, to the first Move/Influence/Attack/Block (cards.add_pool)
+        turn["bonus"] = turn["boost"]  # added once, to the first Move/Influence/Attack/Block (add_pool)
         turn["boost"] = 0
     if powered and card.kind == "artifact":
         s["removed"].append(card_id)  # "thrown away (removed from the game) for a stronger effect"
@@ -627,7 +609,7 @@ def play_card(state, seat: int, card_id: str, verb: str, arg: str, events: list)
     turn.setdefault("played", []).append([card_id, how])
     events.append(Event(f"Seat {seat + 1} plays {card.name} ({how}).", None,
                         {"seat": seat, "card": card_id, "mode": how}))
-    cards.start(state, seat, tree, events)
+    resolver.start(state, seat, tree, events)
 
 
 def use_unit(state, seat: int, arg: str, events: list) -> None:
@@ -639,22 +621,22 @@ def use_unit(state, seat: int, arg: str, events: list) -> None:
     unit["ready"] = False
     state["turn"]["unit_uid"] = uid
     state["turn"]["from_card"] = False
-    bonus = cards.glory_bonus(state, seat, unit)
+    bonus = glory_bonus(state, seat, unit)
     if state.get("combat") is not None:
         bonus += state["turn"].get("heat", 0)  # Into the Heat: "+2 Attack and +2 Block this combat"
     if bonus:  # Banner of Glory: +1 to the Unit's attacks and blocks, Fame +1 when it attacks or blocks
-        state["turn"]["unit_bonus"] = {"n": bonus, "uid": uid, "attached": cards.banner_of(unit) == "banner_of_glory"}
-    events.append(Event(f"Seat {seat + 1} uses {cards.unit_name(unit['id'])}.", None, {"seat": seat, "unit": uid}))
-    cards.start(state, seat, tree, events)
+        state["turn"]["unit_bonus"] = {"n": bonus, "uid": uid, "attached": banner_of(unit) == "banner_of_glory"}
+    events.append(Event(f"Seat {seat + 1} uses {unit_name(unit['id'])}.", None, {"seat": seat, "unit": uid}))
+    resolver.start(state, seat, tree, events)
 
 
 def heal_unit(state, seat: int, uid: int, events: list) -> None:
     unit = next(u for u in state["seats"][seat]["units"] if u["uid"] == uid)
     # "Healing a Unit costs Healing points equal to its level", once per wound: a poisoned Unit twice.
-    state["turn"]["pool"]["heal"] -= cards.unit_level(unit["id"])
-    cards.heal_unit_wound(unit)
-    cards.grail_unit_heal(state, seat, cards.unit_level(unit["id"]), events)  # Golden Grail's Fame per point
-    events.append(Event(f"Seat {seat + 1} heals {cards.unit_name(unit['id'])}.", None, {"seat": seat}))
+    state["turn"]["pool"]["heal"] -= unit_level(unit["id"])
+    heal_unit_wound(unit)
+    grail_unit_heal(state, seat, unit_level(unit["id"]), events)  # Golden Grail's Fame per point
+    events.append(Event(f"Seat {seat + 1} heals {unit_name(unit['id'])}.", None, {"seat": seat}))
 
 
 # ---------------------------------------------------------------- rest
@@ -664,16 +646,16 @@ def rest_options(state, seat: int) -> list[tuple[str, str]]:
     number of Wounds." Slow Recovery: "If your hand consists only of Wounds, discard one Wound"."""
     s = state["seats"][seat]
     step = state["turn"]["pending"]["step"]
-    non_wounds = [c for c in dict.fromkeys(s["hand"]) if c != cards.WOUND]
+    non_wounds = [c for c in dict.fromkeys(s["hand"]) if c != WOUND]
     if step == "first":
         if non_wounds:
             return [(f"t-rd:{c}", f"discard {cards.name(c)}") for c in non_wounds]
         return [("t-rw:slow", "discard a Wound (slow recovery)")]
     out = [("t-rdone", "finish resting")]
-    if cards.wounds_in_hand(s):
-        n = cards.wounds_in_hand(s)
+    if wounds_in_hand(s):
+        n = wounds_in_hand(s)
         out.insert(0, ("t-rw:all", f"discard all {n} Wounds" if n > 1 else "discard the Wound"))
-        if cards.wounds_in_hand(s) > 1:
+        if wounds_in_hand(s) > 1:
             out.insert(1, ("t-rw:one", "discard one Wound"))
     return out
 
@@ -685,17 +667,17 @@ def rest_pick(state, seat: int, verb: str, arg: str, events: list) -> None:
         s["hand"].remove(arg)
         s["discard"].append(arg)
         events.append(Event(f"Seat {seat + 1} discards {cards.name(arg)} to rest.", None, {"seat": seat}))
-        if cards.wounds_in_hand(s):
+        if wounds_in_hand(s):
             turn["pending"] = {"kind": "rest", "step": "wounds"}
             return
     elif verb == "rw":
-        n = {"slow": 1, "one": 1, "all": cards.wounds_in_hand(s)}[arg]
+        n = {"slow": 1, "one": 1, "all": wounds_in_hand(s)}[arg]
         for _ in range(n):
-            s["hand"].remove(cards.WOUND)
-            s["discard"].append(cards.WOUND)
+            s["hand"].remove(WOUND)
+            s["discard"].append(WOUND)
         events.append(Event(f"Seat {seat + 1} discards {n} Wound{'s' if n > 1 else ''} to rest.", None,
                             {"seat": seat}))
-        if arg == "one" and cards.wounds_in_hand(s):
+        if arg == "one" and wounds_in_hand(s):
             return
     turn["pending"] = None
     endturn.begin(state, seat, events)
@@ -749,7 +731,7 @@ def arrive(state, seat: int, src: str, dest: str, tokens: list, events: list) ->
         # another hero's space: First Reconnaissance has "pvp_combat": false), so the keep is defended by a
         # gray token and gives half Fame (sites.json keep.other_players_keep).
         facts = site_facts.site("keep").get("other_players_keep") or {}
-        cards.change_reputation(state, seat, facts.get("reputation", -1), events)
+        change_reputation(state, seat, facts.get("reputation", -1), events)
         fight = (facts.get("if_owner_absent") or {}).get("fight") or {"colour": "gray", "count": 1}
         drawn = [enemy_data.draw(state, fight["colour"]) for _ in range(fight.get("count", 1))]
         tokens = [t for t in drawn if t is not None] + tokens
@@ -760,7 +742,7 @@ def arrive(state, seat: int, src: str, dest: str, tokens: list, events: list) ->
         tokens = [dict(t, hex=dest) for t in cell["enemies"]] + tokens
         fort = 2 if site == "city" else 1
         # "Every time you make an assault, you lose 1 Reputation" (sites.json: assault.reputation -1)
-        cards.change_reputation(state, seat, site_facts.assault_reputation(site), events)
+        change_reputation(state, seat, site_facts.assault_reputation(site), events)
         begin_combat(state, seat, tokens, {"kind": "site", "hex": dest, "site": site, "fortified": fort,
                                            "return_to": src}, events)
     elif tokens:
@@ -815,7 +797,7 @@ def begin_combat(state, seat: int, tokens: list, context: dict, events: list) ->
     turn["acted"] = True
     turn["action"] = context["kind"]
     turn["pending"] = None
-    _combat().start(state, seat, tokens, context, events)
+    combat.start(state, seat, tokens, context, events)
     if state.get("combat") is None and turn.get("combat_result"):
         after_combat(state, seat, events)
 
@@ -875,7 +857,7 @@ def burn(state, seat: int, events: list) -> None:
     enemy (no units); victory destroys it and gives an Artifact at the end of the turn."""
     pos, cell = interaction.site_here(state, seat)
     facts = site_facts.site("monastery")["burn"]
-    cards.change_reputation(state, seat, facts["reputation"], events)
+    change_reputation(state, seat, facts["reputation"], events)
     tokens = [t for t in (enemy_data.draw(state, c) for c in facts["enemies"]) if t is not None]
     begin_combat(state, seat, tokens, {"kind": "burn", "hex": pos, "site": "monastery", "fortified": 0,
                                        "return_to": None}, events)
@@ -936,7 +918,7 @@ def default(state, seat: int) -> str:
             return "t-rdone"
         return ids[0]
     if state.get("combat") is not None:
-        return _combat().default_option(state)
+        return combat.default_option(state)
     if "t-rest" in ids:
         return "t-rest"
     if "t-end" in ids:

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import cards, enemies, hexmap, units
+from . import cards, combat, enemies, hexmap, units
+from .heroes import HEROES
 from .levels import SKILLS
 from .rounds import TACTICS
-from .heroes import HEROES
+from .specials_combat import turn_effects
 
 
 def card_name(card_id: str) -> str:
@@ -107,7 +108,7 @@ def view(state: dict, seat: int | None) -> dict[str, Any]:
                     "extra_turn": state["tactics"].get("extra_turn")},
         "turn": None if t is None else {"seat": t["seat"], "pool": t["pool"], "acted": t["acted"],
                                         "mode": t["mode"], "tactic_done": bool(t.get("tactic_done")),
-                                        "effects": cards.turn_effects(t)},
+                                        "effects": turn_effects(t)},
         "combat": _combat_view(state),
         "me": None,
     }
@@ -128,5 +129,4 @@ def _card(card_id: str, field: str) -> str:
 def _combat_view(state: dict):
     if state["combat"] is None:
         return None
-    from . import combat
     return combat.public_view(state)

@@ -6,7 +6,7 @@ One row per deed card of the base set: the standard 16-card deck, the four base 
 cards, the base advanced actions, spells and artifacts, and the wound. Effects are written in the
 README's effect vocabulary. Structured effects convert mechanically; effects the sources keep as an
 MKD tree (or that the vocabulary cannot say) come from SIMPLIFIED below: either a `special NAME`
-that cards.py implements, or the nearest honest vocabulary effect. Every SIMPLIFIED row with a
+that an effect module (specials_*.py, banners.py) implements, or the nearest honest vocabulary effect. Every SIMPLIFIED row with a
 non-empty reason is listed in docs/rules-decisions/mage-knight.md ("Cards, mana and the turn").
 """
 
@@ -18,9 +18,10 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parents[3]))  # the repo root, for the describer in cards.py
+sys.path.insert(0, str(HERE.parents[3]))  # the repo root, for the describer in card_text.py
 
-from games.engines.mage_knight import cards  # noqa: E402  (cards.py parses the current cards.csv on import)
+# importing the package registers every special (and loads the current cards.csv)
+from games.engines.mage_knight import card_text  # noqa: E402
 
 OUT = HERE.parent / "cards.csv"
 DEFAULT_DATA = Path("/work/shared/data/mage-knight")
@@ -28,7 +29,7 @@ DEFAULT_DATA = Path("/work/shared/data/mage-knight")
 BASE_HEROES = ("Arythea", "Tovak", "Goldyx", "Norowas")
 
 # id -> (basic, powered, reason the effect differs from the printed card; "" = exact).
-# Specials are implemented in cards.py (SPECIALS).
+# Specials are implemented in the effect modules (specials_registry.SPECIALS).
 SIMPLIFIED: dict[str, tuple[str, str, str]] = {
     # standard deck
     "crystallize": ("special crystallize", "crystal red | crystal blue | crystal green | crystal white", ""),
@@ -146,12 +147,12 @@ def to_vocab(e, top: bool = True) -> str:
 
 
 def _text(card: dict, basic: str, powered: str, kind: str) -> str:
-    """Plain English from the effects the engine plays (cards.card_text): the same describer as the option
+    """Plain English from the effects the engine plays (card_text.card_text): the same describer as the option
     labels, so what a card says is what it does (the data's summaries describe the printed cards, which the
     simplified ones differ from)."""
     colour = card.get("colour") if card.get("colour") in ("red", "blue", "green", "white") else ""
-    return cards.card_text(kind, colour, cards.parse(basic) if basic else None,
-                           cards.parse(powered) if powered else None, card.get("powered_name") or "")
+    return card_text.card_text(kind, colour, card_text.parse(basic) if basic else None,
+                               card_text.parse(powered) if powered else None, card.get("powered_name") or "")
 
 
 def row(card: dict, kind: str, copies: int) -> dict:
@@ -185,7 +186,7 @@ def compile_rows(data: Path) -> list[dict]:
             if c.get("set") == "base":
                 rows.append(row(c, kind, int(c.get("copies") or 1)))
     rows.append({"id": "wound", "name": "Wound", "kind": "wound", "colour": "", "copies": 0, "basic": "",
-                 "powered": "", "text": cards.card_text("wound", "", None, None)})
+                 "powered": "", "text": card_text.card_text("wound", "", None, None)})
     return rows
 
 
