@@ -5,7 +5,7 @@ Each test quotes the card text it checks (``summary`` in /work/shared/data/mage-
 
 from __future__ import annotations
 
-from games.engines.mage_knight import card_text, cards, hero, invariants, turn, unit_rules
+from games.engines.mage_knight import card_text, cards, hero, invariants, site_actions, turn, unit_rules
 from tests.engines.test_mk_turn import cell, ids, pick, play, started
 from tests.engines.mk_random_games import play_random_games_with, to_first_turn
 
@@ -275,7 +275,7 @@ def _fighting(hand, **kw):
     st = started(hand=hand, **kw)
     colour = "green"
     enemy = st["enemies"]["piles"][colour].pop()
-    turn.begin_combat(st, 0, [{"id": enemy, "colour": colour, "face_up": False, "hex": "1,0"}],
+    site_actions.begin_combat(st, 0, [{"id": enemy, "colour": colour, "face_up": False, "hex": "1,0"}],
                       {"kind": "challenge", "hex": "1,0", "site": None, "fortified": 0, "return_to": None}, [])
     pick(st, "c-next")
     assert st["combat"]["phase"] == "block"
@@ -312,7 +312,7 @@ def test_magic_talent_casts_a_spell_of_the_discarded_cards_colour_from_the_offer
     st["offers"]["spells"] = ["fireball", "snowstorm", "whirlwind"]
     colour = "red"
     enemy = st["enemies"]["piles"]["green"].pop()
-    turn.begin_combat(st, 0, [{"id": enemy, "colour": "green", "face_up": False, "hex": "1,0"}],
+    site_actions.begin_combat(st, 0, [{"id": enemy, "colour": "green", "face_up": False, "hex": "1,0"}],
                       {"kind": "challenge", "hex": "1,0", "site": None, "fortified": 0, "return_to": None}, [])
     play(st, "magic_talent", "t-basic")  # Rage is the only card whose colour has a Spell of use (Fireball, red)
     s = st["seats"][0]

@@ -5,7 +5,7 @@ Each test quotes the card text it checks (``summary`` in /work/shared/data/mage-
 
 from __future__ import annotations
 
-from games.engines.mage_knight import rounds, view
+from games.engines.mage_knight import movement, rounds, view
 from games.engines.mage_knight.enemies import ENEMIES
 from tests.engines.test_mk_combat_effects import cast, enemy, fight, modes, spell
 from tests.engines.test_mk_turn import cell, ids, pick, play
@@ -381,9 +381,9 @@ def test_amulet_of_the_sun_at_night_makes_gold_usable_and_forests_cost_three():
     ruins = cell("plains", "ancient_ruins", ruins={"id": "1", "face_up": False})
     st = started(hand=("amulet_of_the_sun", "march"), time="night", dice=(),
                  hexes={"1,0": cell("forest"), "0,1": ruins})
-    assert turn.move_cost(st, "1,0") == 5
+    assert movement.move_cost(st, "1,0") == 5
     play(st, "amulet_of_the_sun", "t-basic")
-    assert st["turn"]["tokens"] == ["gold"] and turn.move_cost(st, "1,0") == 3
+    assert st["turn"]["tokens"] == ["gold"] and movement.move_cost(st, "1,0") == 3
     assert st["map"]["hexes"]["0,1"]["ruins"]["face_up"]
     pick(st, "t-play:march")
     assert "t-pw:token:gold" in ids(st)  # gold pays for green at Night now
@@ -405,7 +405,7 @@ def test_amulet_of_darkness_by_day_black_mana_powers_a_spell():
     st = started(hand=("amulet_of_darkness", "space_bending"), dice=(), crystals={"blue": 1},
                  hexes={"1,0": cell("desert")})
     play(st, "amulet_of_darkness", "t-basic", "fx:5")  # a black token
-    assert turn.move_cost(st, "1,0") == 3
+    assert movement.move_cost(st, "1,0") == 3
     pick(st, "t-play:space_bending")
     assert "t-pw:crystal:blue/token:black" in ids(st) or "t-pw:token:black/crystal:blue" in ids(st)
 

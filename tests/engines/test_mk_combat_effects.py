@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engines.mage_knight import cards, combat, resolver, turn
+from games.engines.mage_knight import cards, combat, resolver, site_actions, turn
 from games.engines.mage_knight.enemies import ENEMIES
 from tests.engines.test_mk_turn import ids, pick, started
 
@@ -22,7 +22,7 @@ def fight(st, enemy_ids, kind="challenge", site=None, fortified=0):
         colour = ENEMIES[enemy_id].colour
         st["enemies"]["piles"][colour].remove(enemy_id)
         tokens.append({"id": enemy_id, "colour": colour, "face_up": True, "rampaging": kind == "challenge"})
-    turn.begin_combat(st, 0, tokens, {"kind": kind, "hex": "1,0", "site": site, "fortified": fortified,
+    site_actions.begin_combat(st, 0, tokens, {"kind": kind, "hex": "1,0", "site": site, "fortified": fortified,
                                       "return_to": "0,0"}, [])
     assert st["combat"]["phase"] == "ranged"
 

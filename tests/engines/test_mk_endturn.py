@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.engines.mage_knight import endturn, turn
+from games.engines.mage_knight import endturn, site_actions, turn
 from tests.engines.test_mk_turn import cell, ids, make_state, pick, play, started
 
 
@@ -104,7 +104,7 @@ def test_site_victory_queues_its_reward():
     st["turn"]["combat_result"] = {"victory": True, "defeated": ["fire_dragon"], "undefeated": [],
                                    "context": {"kind": "site", "hex": "0,0", "site": "tomb"},
                                    "knocked_out": False}
-    turn.after_combat(st, 0, [])
+    site_actions.after_combat(st, 0, [])
     assert st["turn"]["rewards"] == ["spell", "artifact"]
     assert st["map"]["hexes"]["0,0"]["owner"] == 0 and st["seats"][0]["shields"] == 1
 

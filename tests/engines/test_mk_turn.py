@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engines.mage_knight import card_text, cards, hexmap, pool, turn
+from games.engines.mage_knight import card_text, cards, hexmap, movement, pool, site_actions, turn
 from games.engines.mage_knight.enemies import COLOURS, ENEMIES
 from games.engines.rng import seed_state
 
@@ -346,7 +346,7 @@ def test_burn_victory_destroys_the_monastery_and_rewards_an_artifact():
     st["turn"]["combat_result"] = {"victory": True, "defeated": ["x"], "undefeated": [],
                                    "context": {"kind": "burn", "hex": "0,0", "site": "monastery"},
                                    "knocked_out": False}
-    turn.after_combat(st, 0, [])
+    site_actions.after_combat(st, 0, [])
     h = st["map"]["hexes"]["0,0"]
     assert h["burned"] and h["owner"] == 0 and st["seats"][0]["shields"] == 1
     assert st["turn"]["rewards"] == ["artifact"]
@@ -517,8 +517,8 @@ def test_path_finding_lowers_terrain_costs():
     st = started(hand=("path_finding",), hexes={"1,0": cell("hills"), "-1,0": cell("plains"),
                                                 "0,1": cell("lake")})
     play(st, "path_finding", "t-basic")
-    assert turn.move_cost(st, "1,0") == 2 and turn.move_cost(st, "-1,0") == 2
-    assert turn.move_cost(st, "0,1") is None  # a lake stays a lake
+    assert movement.move_cost(st, "1,0") == 2 and movement.move_cost(st, "-1,0") == 2
+    assert movement.move_cost(st, "0,1") is None  # a lake stays a lake
     assert "t-move:1,0" in ids(st)
 
 
@@ -526,7 +526,7 @@ def test_frost_bridge_crosses_lakes_when_powered():
     """Frost Bridge: "Move 2; swamps cost 1"; powered "Move 4; lakes become passable; lakes and swamps cost 1"."""
     st = started(hand=("frost_bridge",), hexes={"1,0": cell("lake"), "-1,0": cell("swamp")}, dice=("blue",))
     play(st, "frost_bridge", "t-pw:die:0")
-    assert turn.move_cost(st, "1,0") == 1 and turn.move_cost(st, "-1,0") == 1
+    assert movement.move_cost(st, "1,0") == 1 and movement.move_cost(st, "-1,0") == 1
     pick(st, "t-move:1,0")
     assert st["turn"]["pool"]["move"] == 3
 
@@ -535,7 +535,7 @@ def test_song_of_wind_open_terrain():
     """Song of Wind: "plains, deserts and wastelands cost 1 less (min 0) this turn"."""
     st = started(hand=("song_of_wind",), hexes={"1,0": cell("desert"), "-1,0": cell("hills")})
     play(st, "song_of_wind", "t-basic")
-    assert turn.move_cost(st, "1,0") == 4 and turn.move_cost(st, "-1,0") == 3
+    assert movement.move_cost(st, "1,0") == 4 and movement.move_cost(st, "-1,0") == 3
 
 
 # ---------------------------------------------------------------- skills

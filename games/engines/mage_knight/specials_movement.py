@@ -1,5 +1,6 @@
-"""Special effects on terrain and moving: terrain costs changed by cards, Space Bending, Time Bending,
-Underground Travel, Wings of Wind (flight), Wings of Night, Lake crossing.
+"""Special effects on terrain and moving: terrain costs changed by cards (modifiers in ``turn["terrain"]`` that
+movement.terrain_modified reads), Space Bending, Time Bending, Underground Travel, Wings of Wind (flight), Wings of
+Night, Lake crossing.
 """
 
 from __future__ import annotations
@@ -9,11 +10,9 @@ from . import combat, hexmap
 from . import sites as site_facts
 from .card_text import plural
 from .hero import hero_name
+from .movement import jump
 from .resolver import in_combat, wings_targets
 from .specials_registry import register, Special
-
-
-OPEN_TERRAIN = ("plains", "desert", "wasteland")  # Song of Wind
 
 
 def _terrain_word(where: str) -> str:
@@ -32,23 +31,8 @@ def _terrain_minus(state, seat, args, choice, events):
     state["turn"].setdefault("terrain", []).append(["minus", args[0], args[1], args[2]])
 
 
-def terrain_modified(turn, terrain: str, cost: int | None) -> int | None:
-    """A terrain's Move cost after this turn's modifiers (the replacements first, then reductions)."""
-    mods = (turn or {}).get("terrain") or []
-
-    def hits(where):
-        return where in (terrain, "all") or (where == "open" and terrain in OPEN_TERRAIN)
-    for m in mods:
-        if m[0] == "set" and hits(m[1]) and (cost is not None or m[1] == terrain):
-            cost = m[2] if cost is None else min(cost, m[2])
-    for m in mods:
-        if m[0] == "minus" and cost is not None and hits(m[1]):
-            cost = max(m[3], cost - m[2]) if cost > m[3] else cost
-    return cost
-
-
 # ---------------------------------------------------------------- moving by card: Space Bending, Underground Travel,
-# Wings of Wind (turn.py moves the hero: turn.jump); Time Bending (endturn.py); Wings of Night (combat's skip)
+# Wings of Wind (movement.jump moves the hero); Time Bending (endturn.py); Wings of Night (combat's skip)
 
 UNDERGROUND_BARRED = ("lake", "swamp", "ocean")  # Underground Travel: "not into or through swamps/lakes"
 FLIGHT_MAX = 5  # Wings of Wind: "spend 1-5 Move points to fly that many revealed spaces"
@@ -142,7 +126,6 @@ def _underground_choices(state, seat, args):
 
 
 def _underground_do(state, seat, args, choice, events):
-    from .turn import jump
     jump(state, seat, choice, events, "Underground Attack" if args[0] else "Underground Travel",
          assault=bool(args[0]))
 
@@ -153,7 +136,6 @@ def _flight_choices(state, seat, args):
 
 
 def _flight_do(state, seat, args, choice, events):
-    from .turn import jump
     cost = flight_targets(state, seat)[choice]
     state["turn"]["pool"]["move"] -= cost
     jump(state, seat, choice, events, "Wings of Wind")

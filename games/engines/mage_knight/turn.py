@@ -20,23 +20,18 @@ interaction.py), "c-..." (combat.py).
 from __future__ import annotations
 
 from ..base import Event, Option
-from ..rng import Rng
-from . import cards, combat, endturn, hexmap, interaction, mana, resolver, tactic_turn
-from . import enemies as enemy_data
+from . import cards, combat, endturn, hexmap, interaction, mana, movement, resolver, site_actions, tactic_turn
 from . import sites as site_facts
 from .banners import courage_units, fear_units, glory_bonus, use_courage, use_fear
 from .card_text import describe, EffectError, parse, WOUND
-from .hero import change_reputation, draw, take_from_offer, wounds_in_hand
+from .hero import take_from_offer, wounds_in_hand
 from .pool import add_pool, ambush_bonus, empty_pool
 from .specials_actions import talent_castable
 from .specials_combat import AGILITY_RATE, agility_convert, diplomacy_convert, grail_unit_heal
-from .specials_movement import may_move, terrain_modified, wings_night_target
+from .specials_movement import may_move, wings_night_target
 from .unit_rules import banner_of, heal_unit_wound, unit_abilities, unit_level, unit_name, unit_wounds
 
 SIDEWAYS = ("move", "influence", "attack", "block")
-ADVENTURE = ("dungeon", "tomb", "monster_den", "spawning_grounds", "ancient_ruins")
-REENTERABLE = ("dungeon", "tomb")  # a fresh enemy every visit; the others are empty once conquered
-FAME_PER_TILE = 1  # First Reconnaissance: "fame_per_tile_revealed": 1
 
 
 # ---------------------------------------------------------------- start
@@ -110,13 +105,13 @@ def first_level(state, seat: int) -> list[Option]:
     if fresh and not s["deck"] and state.get("end_announced_by") is None:
         out.append(Option("t-announce", "announce the end of the round"))
     out += tactic_turn.first_level(state, seat)
-    if can_plunder(state, seat):
+    if site_actions.can_plunder(state, seat):
         out.append(Option("t-plunder", "plunder the village (draw 2 cards, Reputation -1)"))
     out += _play_options(state, seat)
     if not turn["acted"]:
         pos = s["pos"]
-        for n in move_targets(state, seat):
-            out.append(Option(f"t-move:{n}", f"move to {n} ({move_cost(state, n)})"))
+        for n in movement.move_targets(state, seat):
+            out.append(Option(f"t-move:{n}", f"move to {n} ({movement.move_cost(state, n)})"))
         if turn["pool"]["move"] >= hexmap.EXPLORE_COST:
             far = {"far": True} if turn.get("bending") else {}  # Space Bending: "2 away count as adjacent"
             for c in hexmap.explore_options(m, pos, **far):
@@ -126,12 +121,12 @@ def first_level(state, seat: int) -> list[Option]:
         out.append(Option("t-interact", "interact"))
     out += learning_options(state, seat)
     if not turn["acted"]:
-        site = enterable_site(state, seat)
+        site = site_actions.enterable_site(state, seat)
         if site:
             out.append(Option("t-enter", f"enter the {site_facts.site(site)['name']}"))
         for h in hexmap.adjacent_rampaging(m, s["pos"]) if s["pos"] else []:
             out.append(Option(f"t-challenge:{h}", f"challenge the enemies at {h}"))
-        if can_burn(state, seat):
+        if site_actions.can_burn(state, seat):
             out.append(Option("t-burn", "burn the monastery"))
     out += _unit_options(state, seat) + _skill_options(state, seat)
     for u in courage_units(state, seat):
@@ -390,92 +385,6 @@ def use_skill(state, seat: int, sk: str, events: list) -> None:
     resolver.start(state, seat, row["tree"], events)
 
 
-def reveal_time(state) -> str:
-    """Amulet of the Sun at Night: "fortified-site garrisons and ruins revealed as by Day"."""
-    return "day" if (state.get("turn") or {}).get("amulet") == "sun" else state["time"]
-
-
-def move_cost(state, key: str) -> int | None:
-    """hexmap.move_cost with this turn's terrain modifiers (Path Finding, Frost Bridge, Song of Wind)."""
-    m = state["map"]
-    base = hexmap.move_cost(m, key, state["time"])
-    h = m["hexes"].get(key)
-    if h is None or not state["turn"].get("terrain"):
-        return base
-    if base is None and (hexmap.is_rampaging(h) or h.get("site") == "city"):
-        return None
-    return terrain_modified(state["turn"], h["terrain"], base)
-
-
-def move_targets(state, seat: int) -> list[str]:
-    """Neighbouring spaces the Move pool can pay for ("Total your Move Points and spend them according to
-    the Terrain Cost"); another hero's space is not entered (player-vs-player combat is not played)."""
-    turn = state["turn"]
-    s = state["seats"][seat]
-    if state.get("combat") is not None or turn["acted"] or not s["pos"]:
-        return []
-    m = state["map"]
-    others = {o["pos"] for i, o in enumerate(state["seats"]) if i != seat}
-    out = []
-    near = hexmap.neighbours(s["pos"])
-    if turn.get("bending"):  # Space Bending: "spaces 2 away count as adjacent for moving"
-        near += [k for k in hexmap.ring2(s["pos"]) if k in m["hexes"]]
-    for n in near:
-        cost = move_cost(state, n)
-        if cost is None or cost > turn["pool"]["move"]:
-            continue
-        if n in others and m["hexes"][n].get("site") != "portal":
-            continue
-        out.append(n)
-    return out
-
-
-def enterable_site(state, seat: int) -> str | None:
-    _, cell = interaction.site_here(state, seat)
-    if not cell or cell.get("site") not in ADVENTURE:
-        return None
-    site = cell["site"]
-    if cell.get("conquered") and site not in REENTERABLE:
-        return None
-    if site == "ancient_ruins" and not cell.get("ruins"):
-        return None
-    return site
-
-
-def plunder_effect() -> dict | None:
-    """The village's plunder interaction (sites.json): its effect, or None if the data lists none."""
-    for i in site_facts.site("village").get("interactions", []):
-        if i.get("type") == "plunder":
-            return i.get("effect")
-    return None
-
-
-def can_plunder(state, seat: int) -> bool:
-    """Village: "plunder" is played "before your turn" (the rulebook's label; the data: outside your own
-    turn, at most once between two of your turns): here at the very start of one's own turn, before anything
-    is done, once."""
-    turn = state["turn"]
-    if turn["started"] or turn.get("plundered") or plunder_effect() is None:
-        return False
-    if not state["seats"][seat]["deck"]:
-        return False  # nothing to draw: only the Reputation loss (effects of no use are not offered)
-    _, cell = interaction.site_here(state, seat)
-    return bool(cell and cell.get("site") == "village")
-
-
-def plunder(state, seat: int, events: list) -> None:
-    effect = plunder_effect()
-    state["turn"]["plundered"] = True
-    events.append(Event(f"Seat {seat + 1} plunders the village.", None, {"seat": seat, "kind": "plunder"}))
-    change_reputation(state, seat, effect.get("reputation", -1), events)
-    draw(state, seat, effect.get("draw_cards", 2), events)
-
-
-def can_burn(state, seat: int) -> bool:
-    _, cell = interaction.site_here(state, seat)
-    return bool(cell and cell.get("site") == "monastery" and not cell.get("burned"))
-
-
 # ---------------------------------------------------------------- apply
 
 def apply(state, seat: int, option_id: str, events: list) -> None:
@@ -492,7 +401,7 @@ def apply(state, seat: int, option_id: str, events: list) -> None:
         events += [Event(text, None, data) for text, data in turn.pop("curse_events")]
     turn = state["turn"]
     if turn is not None and state.get("combat") is None and turn.get("combat_result"):
-        after_combat(state, seat, events)
+        site_actions.after_combat(state, seat, events)
 
 
 def _apply_turn(state, seat: int, option_id: str, events: list) -> None:
@@ -511,19 +420,19 @@ def _apply_turn(state, seat: int, option_id: str, events: list) -> None:
     elif verb in ("basic", "pw", "side"):
         play_card(state, seat, turn["pending"]["card"], verb, arg, events)
     elif verb == "move":
-        move(state, seat, arg, events)
+        movement.move(state, seat, arg, events)
     elif verb == "explore":
-        explore(state, seat, arg, events)
+        movement.explore(state, seat, arg, events)
     elif verb == "interact":
         turn["pending"] = {"kind": "interact"}
     elif verb == "enter":
-        enter_site(state, seat, events)
+        site_actions.enter_site(state, seat, events)
     elif verb == "challenge":
-        challenge(state, seat, arg, events)
+        site_actions.challenge(state, seat, arg, events)
     elif verb == "burn":
-        burn(state, seat, events)
+        site_actions.burn(state, seat, events)
     elif verb == "plunder":
-        plunder(state, seat, events)
+        site_actions.plunder(state, seat, events)
     elif verb == "tactic":
         tactic_turn.apply(state, seat, arg, events)
     elif verb == "unit":
@@ -681,226 +590,6 @@ def rest_pick(state, seat: int, verb: str, arg: str, events: list) -> None:
             return
     turn["pending"] = None
     endturn.begin(state, seat, events)
-
-
-# ---------------------------------------------------------------- moving and exploring
-
-def move(state, seat: int, dest: str, events: list) -> None:
-    turn = state["turn"]
-    s = state["seats"][seat]
-    m = state["map"]
-    src = s["pos"]
-    turn["pool"]["move"] -= move_cost(state, dest)
-    turn["moved_from"].append(src)
-    s["pos"] = dest
-    events.append(Event(f"Seat {seat + 1} moves to {dest}.", None, {"seat": seat, "to": dest}))
-    events += hexmap.reveal_garrisons_near(m, dest, reveal_time(state))
-    # "You are attacked if your move takes you between spaces adjacent to a Rampaging Enemy."
-    tokens = []
-    for h in ([] if turn.get("bending") else hexmap.provoking(m, src, dest)):  # Space Bending: "no provoking"
-        tokens += [dict(t, hex=h) for t in m["hexes"][h]["enemies"]]
-    arrive(state, seat, src, dest, tokens, events)
-
-
-def jump(state, seat: int, dest: str, events: list, by: str, assault: bool = False) -> None:
-    """A card's move (Underground Travel / Attack, Wings of Wind) straight to ``dest``: no Move points spent here,
-    and "does not provoke" rampaging enemies. Underground Attack's assault "ignores site fortification" and a
-    withdrawal brings the hero back to the space it started from (the context's ``return_to``)."""
-    turn = state["turn"]
-    s = state["seats"][seat]
-    src = s["pos"]
-    turn["started"] = True
-    turn["moved_from"].append(src)
-    s["pos"] = dest
-    events.append(Event(f"Seat {seat + 1} moves to {dest} ({by}).", None, {"seat": seat, "to": dest, "by": by}))
-    events += hexmap.reveal_garrisons_near(state["map"], dest, reveal_time(state))
-    arrive(state, seat, src, dest, [], events)
-    if assault and state.get("combat") is not None:
-        state["combat"]["site_unfortified"] = True  # as Demolish: the site's fortification is ignored
-
-
-def arrive(state, seat: int, src: str, dest: str, tokens: list, events: list) -> None:
-    """What entering ``dest`` starts: an assault of a fortified site or an opponent's keep, else the provoked
-    rampaging enemies (``tokens``)."""
-    m = state["map"]
-    cell = m["hexes"][dest]
-    site = cell.get("site")
-    assault = site_facts.is_fortified(site) and not cell.get("conquered")
-    if opponents_keep(cell, seat):
-        # "an assault begins if you enter ... an opponent's Keep". Its owner is never there (no hero enters
-        # another hero's space: First Reconnaissance has "pvp_combat": false), so the keep is defended by a
-        # gray token and gives half Fame (sites.json keep.other_players_keep).
-        facts = site_facts.site("keep").get("other_players_keep") or {}
-        change_reputation(state, seat, facts.get("reputation", -1), events)
-        fight = (facts.get("if_owner_absent") or {}).get("fight") or {"colour": "gray", "count": 1}
-        drawn = [enemy_data.draw(state, fight["colour"]) for _ in range(fight.get("count", 1))]
-        tokens = [t for t in drawn if t is not None] + tokens
-        begin_combat(state, seat, tokens, {"kind": "site", "hex": dest, "site": site, "fortified": 1,
-                                           "return_to": src, "opponents_keep": True, "half_fame": True}, events)
-    elif assault:
-        # "Movement ends and an assault begins if you enter an unconquered Fortified Site"
-        tokens = [dict(t, hex=dest) for t in cell["enemies"]] + tokens
-        fort = 2 if site == "city" else 1
-        # "Every time you make an assault, you lose 1 Reputation" (sites.json: assault.reputation -1)
-        change_reputation(state, seat, site_facts.assault_reputation(site), events)
-        begin_combat(state, seat, tokens, {"kind": "site", "hex": dest, "site": site, "fortified": fort,
-                                           "return_to": src}, events)
-    elif tokens:
-        begin_combat(state, seat, tokens, {"kind": "provoked", "hex": dest, "site": None, "fortified": 0,
-                                           "return_to": None}, events)
-
-
-def opponents_keep(cell: dict, seat: int) -> bool:
-    return cell.get("site") == "keep" and bool(cell.get("conquered")) and cell.get("owner") not in (None, seat)
-
-
-def explore(state, seat: int, centre: str, events: list) -> None:
-    """"You can reveal the top map tile for 2 Move Points"; First Reconnaissance: +1 Fame per tile."""
-    turn = state["turn"]
-    s = state["seats"][seat]
-    turn["pool"]["move"] -= hexmap.EXPLORE_COST
-    rng = Rng(state["rng"])
-    draws = []
-
-    def draw_enemy(colour):
-        state["rng"] = rng.state
-        token = enemy_data.draw(state, colour)
-        rng.state = state["rng"]
-        draws.append(token)
-        return token
-
-    draw_ruins = None
-    if state.get("ruins", {}).get("pile") is not None and "ruins_pile" not in state["map"]:
-        def draw_ruins():
-            pile = state["ruins"]["pile"]
-            return pile.pop() if pile else None
-    _, evs = hexmap.explore(state["map"], centre, rng, draw_enemy, reveal_time(state), draw_ruins)
-    state["rng"] = rng.state
-    events += evs
-    s["fame"] += FAME_PER_TILE
-    events.append(Event(f"Seat {seat + 1} explores and gains {FAME_PER_TILE} Fame.", None,
-                        {"seat": seat, "fame": FAME_PER_TILE}))
-    if evs and evs[0].data.get("city") and state.get("city_revealed_by") is None:
-        state["city_revealed_by"] = seat
-    for e in evs:  # "a monastery: an Advanced Action card joins the Unit offer" (kept apart: offers["monastery"])
-        if e.data.get("type") == "monastery_revealed":
-            deck = state["decks"].get("advanced") or []
-            for _ in range(min(int(e.data.get("advanced_actions", 1)), len(deck))):
-                state.setdefault("offers", {}).setdefault("monastery", []).append(deck.pop())
-    events += hexmap.reveal_garrisons_near(state["map"], s["pos"], reveal_time(state))
-
-
-# ---------------------------------------------------------------- actions that start a combat
-
-def begin_combat(state, seat: int, tokens: list, context: dict, events: list) -> None:
-    turn = state["turn"]
-    turn["acted"] = True
-    turn["action"] = context["kind"]
-    turn["pending"] = None
-    combat.start(state, seat, tokens, context, events)
-    if state.get("combat") is None and turn.get("combat_result"):
-        after_combat(state, seat, events)
-
-
-def enter_site(state, seat: int, events: list) -> None:
-    """"Enter an Adventure Site (like Ancient Ruins or a Dungeon) as an action"."""
-    pos, cell = interaction.site_here(state, seat)
-    site = cell["site"]
-    ruins_id = (cell.get("ruins") or {}).get("id")
-    if site == "ancient_ruins":
-        events += hexmap.reveal_ruins(state["map"], pos)
-        token = site_facts.ruins_token(ruins_id)
-        if token["kind"] == "altar":
-            state["turn"]["acted"] = True
-            state["turn"]["action"] = "altar"
-            state["turn"]["pending"] = None
-            _altar(state, seat, pos, cell, token, events)
-            return
-    colours = site_facts.entry_enemies(site, ruins_id)
-    if site in REENTERABLE:
-        tokens = []  # "fresh token each entry"
-    else:
-        tokens = [dict(t, hex=pos) for t in cell.get("enemies", [])]
-    for colour in colours[len(tokens):]:
-        t = enemy_data.draw(state, colour)
-        if t is not None:
-            tokens.append(t)
-    begin_combat(state, seat, tokens, {"kind": "site", "hex": pos, "site": site, "fortified": 0,
-                                       "return_to": None}, events)
-
-
-def _altar(state, seat, pos, cell, token, events):
-    """An altar ruins token: pay the mana it shows for its Fame (taken automatically if affordable)."""
-    needs = [c for c, n in token.get("pay_mana", {}).items() for _ in range(n)]
-    combos = mana.payments(state, seat, needs)
-    if not combos:
-        events.append(Event(f"Seat {seat + 1} cannot pay the altar's mana.", None, {"seat": seat}))
-        return
-    for src in combos[0]:
-        mana.pay(state, seat, src)
-    state["seats"][seat]["fame"] += token.get("fame", 0)
-    _conquer(state, seat, pos, cell)
-    hexmap.discard_ruins(state["map"], pos)
-    events.append(Event(f"Seat {seat + 1} pays the altar and gains {token.get('fame', 0)} Fame.", None,
-                        {"seat": seat}))
-
-
-def challenge(state, seat: int, where: str, events: list) -> None:
-    cell = state["map"]["hexes"][where]
-    tokens = [dict(t, hex=where) for t in cell["enemies"]]
-    begin_combat(state, seat, tokens, {"kind": "challenge", "hex": where, "site": None, "fortified": 0,
-                                       "return_to": None}, events)
-
-
-def burn(state, seat: int, events: list) -> None:
-    """"As an action, you can burn a Monastery (with a reputation penalty)": Reputation -3, fight a violet
-    enemy (no units); victory destroys it and gives an Artifact at the end of the turn."""
-    pos, cell = interaction.site_here(state, seat)
-    facts = site_facts.site("monastery")["burn"]
-    change_reputation(state, seat, facts["reputation"], events)
-    tokens = [t for t in (enemy_data.draw(state, c) for c in facts["enemies"]) if t is not None]
-    begin_combat(state, seat, tokens, {"kind": "burn", "hex": pos, "site": "monastery", "fortified": 0,
-                                       "return_to": None}, events)
-
-
-def _conquer(state, seat, pos, cell) -> None:
-    cell["conquered"] = True
-    if cell.get("owner") is None:
-        cell["owner"] = seat
-        state["seats"][seat]["shields"] = state["seats"][seat].get("shields", 0) + 1
-
-
-def after_combat(state, seat: int, events: list) -> None:
-    """The outcome for the site ("Mark with a shield. Claim indicated reward at turn end")."""
-    turn = state["turn"]
-    result = turn["combat_result"]
-    turn["combat_result"] = None
-    turn["last_combat"] = result
-    ctx = result["context"]
-    if not result["victory"] or ctx.get("kind") not in ("site", "burn"):
-        return
-    pos = ctx["hex"]
-    cell = state["map"]["hexes"][pos]
-    site = ctx.get("site")
-    if ctx["kind"] == "burn":
-        cell["burned"] = True
-        _conquer(state, seat, pos, cell)
-        turn["rewards"] += list(site_facts.site("monastery")["burn"]["reward"])
-        return
-    if ctx.get("opponents_keep"):  # the keep changes hands: the owner's shield is replaced (no reward)
-        old = state["seats"][cell["owner"]]
-        old["shields"] = max(0, old.get("shields", 0) - 1)
-        cell["owner"] = None
-        _conquer(state, seat, pos, cell)
-        events.append(Event(f"Seat {seat + 1} takes the keep.", None, {"seat": seat, "hex": pos}))
-        return
-    first = not cell.get("conquered")
-    ruins_id = (cell.get("ruins") or {}).get("id")
-    _conquer(state, seat, pos, cell)
-    if first or site not in REENTERABLE:
-        turn["rewards"] += site_facts.conquest_reward(site, ruins_id)
-    if site == "ancient_ruins":
-        hexmap.discard_ruins(state["map"], pos)
 
 
 # ---------------------------------------------------------------- default
