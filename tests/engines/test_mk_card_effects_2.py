@@ -5,7 +5,7 @@ Each test quotes the card text it checks (``summary`` in /work/shared/data/mage-
 
 from __future__ import annotations
 
-from games.engines.mage_knight import movement, rounds, view
+from games.engines.mage_knight import movement, plays, rounds, view
 from games.engines.mage_knight.enemies import ENEMIES
 from tests.engines.test_mk_combat_effects import cast, enemy, fight, modes, spell
 from tests.engines.test_mk_turn import cell, ids, pick, play
@@ -182,7 +182,7 @@ def test_move_cards_are_not_offered_in_combat_without_wings_of_night():
 
 def turn_modes(st, card):
     from games.engines.mage_knight import turn
-    return [i for i, _ in turn.card_modes(st, 0, card)]
+    return [i for i, _ in plays.card_modes(st, 0, card)]
 
 
 # ---------------------------------------------------------------- Song of Wind

@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from games.engines.mage_knight import card_text, cards, specials_registry, turn, unit_rules
+from games.engines.mage_knight import card_text, cards, plays, specials_registry, turn, unit_rules
 from tests.engines.test_mk_turn import ids, pick, play, started
 
 DATA = "/work/shared/data/mage-knight"
@@ -81,7 +81,7 @@ def test_parse_refuses_what_is_not_vocabulary(bad):
 
 
 def test_every_special_in_the_csv_is_implemented():
-    """Effects outside the vocabulary are `special NAME` handled in cards.py: none may be unknown."""
+    """Effects outside the vocabulary are `special NAME` handled by an effect module (specials_registry.SPECIALS): none may be unknown."""
     def walk(t):
         if t is None:
             return
@@ -145,7 +145,7 @@ def test_no_healing_in_combat():
     """"You can play special or healing effects at any time, except healing effects during combat." """
     st = started(hand=("tranquility", "wound"), deck=())
     st["combat"] = {"seat": 0, "phase": "block", "context": {"kind": "challenge"}, "enemies": []}
-    modes = [i for i, _ in turn.card_modes(st, 0, "tranquility")]
+    modes = [i for i, _ in plays.card_modes(st, 0, "tranquility")]
     assert "t-basic" not in modes
 
 
@@ -162,27 +162,27 @@ def test_sideways_attack_and_block_only_in_their_combat_phases():
     """"You cannot play cards sideways for these attacks" (ranged phase); Block phase and Attack phase take them."""
     st = started(hand=("march",))
     st["combat"] = {"seat": 0, "phase": "ranged", "context": {"kind": "challenge"}, "enemies": []}
-    assert not [i for i, _ in turn.card_modes(st, 0, "march") if i.startswith("t-side")]
+    assert not [i for i, _ in plays.card_modes(st, 0, "march") if i.startswith("t-side")]
     st["combat"]["phase"] = "block"
-    assert [i for i, _ in turn.card_modes(st, 0, "march") if i.startswith("t-side")] == ["t-side:block"]
+    assert [i for i, _ in plays.card_modes(st, 0, "march") if i.startswith("t-side")] == ["t-side:block"]
     st["combat"]["phase"] = "attack"
-    assert [i for i, _ in turn.card_modes(st, 0, "march") if i.startswith("t-side")] == ["t-side:attack"]
+    assert [i for i, _ in plays.card_modes(st, 0, "march") if i.startswith("t-side")] == ["t-side:attack"]
 
 
 def test_wounds_cannot_be_played():
     """"Wound Cards: Cannot be played unless explicitly stated." """
     st = started(hand=("wound", "march"))
     assert "t-play:wound" not in ids(st)
-    assert turn.card_modes(st, 0, "wound") == []
+    assert plays.card_modes(st, 0, "wound") == []
 
 
 def test_spell_basic_needs_mana_of_its_colour():
     """"Spell Cards: Powered by one corresponding Mana for their basic effect." """
     st = started(hand=("fireball",), dice=("blue",))
     st["combat"] = {"seat": 0, "phase": "ranged", "context": {"kind": "challenge"}, "enemies": []}
-    assert not [i for i, _ in turn.card_modes(st, 0, "fireball") if not i.startswith("t-side")]
+    assert not [i for i, _ in plays.card_modes(st, 0, "fireball") if not i.startswith("t-side")]
     st["seats"][0]["crystals"]["red"] = 1
-    modes = [i for i, _ in turn.card_modes(st, 0, "fireball")]
+    modes = [i for i, _ in plays.card_modes(st, 0, "fireball")]
     assert modes == ["t-basic:crystal:red"]  # no powered by day, no sideways in the ranged phase
 
 
@@ -190,11 +190,11 @@ def test_spell_strong_effect_only_at_night_with_black():
     """"At night, they can be powered with Mana and one Black Mana for a stronger effect." """
     st = started(hand=("fireball",), dice=("black",), time="night", crystals={"red": 1})
     st["combat"] = {"seat": 0, "phase": "ranged", "context": {"kind": "challenge"}, "enemies": []}
-    modes = [i for i, _ in turn.card_modes(st, 0, "fireball")]
+    modes = [i for i, _ in plays.card_modes(st, 0, "fireball")]
     assert "t-pw:crystal:red/die:0" in modes
     st["time"] = "day"
     st["source"]["dice"] = ["gold"]
-    assert not [i for i in (m for m, _ in turn.card_modes(st, 0, "fireball")) if i.startswith("t-pw")]
+    assert not [i for i in (m for m, _ in plays.card_modes(st, 0, "fireball")) if i.startswith("t-pw")]
 
 
 def test_artifact_powered_is_thrown_away():
@@ -209,7 +209,7 @@ def test_artifact_powered_is_thrown_away():
 def test_improvisation_needs_another_card_to_discard():
     """Improvisation: discard a card to gain Move/Influence/Attack/Block 3; no other card, no basic play."""
     st = started(hand=("improvisation",))
-    assert "t-basic" not in [i for i, _ in turn.card_modes(st, 0, "improvisation")]
+    assert "t-basic" not in [i for i, _ in plays.card_modes(st, 0, "improvisation")]
     st = started(hand=("improvisation", "rage", "march"))
     play(st, "improvisation", "t-basic")
     assert sorted(ids(st)) == ["fx:march", "fx:rage"]  # which card to discard
@@ -268,7 +268,7 @@ def test_wounds_cannot_pay_a_cost():
     """"You cannot play a card if its cost is not paid in full. You cannot pay with Wound Cards unless
     explicitly stated." -- Improvisation cannot discard a Wound."""
     st = started(hand=("improvisation", "wound", "wound"))
-    modes = [i for i, _ in turn.card_modes(st, 0, "improvisation")]
+    modes = [i for i, _ in plays.card_modes(st, 0, "improvisation")]
     assert "t-basic" not in modes and not [m for m in modes if m.startswith("t-pw")]
     st = started(hand=("improvisation", "wound", "march"))
     play(st, "improvisation", "t-basic")

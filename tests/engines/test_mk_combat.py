@@ -530,7 +530,7 @@ def test_wounds_from_cards_during_the_combat_count_towards_knock_out():
     also count towards knock out." Wounds already in hand before the combat do not."""
     s = make_state(hand=("wound", "march", "rage"), hand_limit=5)
     fight(s, ["prowlers"])  # 4 damage on armor 2: 2 wounds
-    s["seats"][0]["hand"] += ["wound"] * 3  # a card effect's wounds (cards.py took them from the supply)
+    s["seats"][0]["hand"] += ["wound"] * 3  # a card effect's wounds (hero.take_wounds took them from the supply)
     to_damage(s)
     assert "march" in s["seats"][0]["hand"]
     pick(s, "c-h0")
@@ -756,7 +756,7 @@ def test_random_picks_through_random_combats(enemy_ids, context, unit_ids, rnd, 
 
 def test_a_city_fortifies_its_defenders_once():
     """sites.json city: "defenders_fortified": true -- like a keep; only a token's own Fortified ability makes it
-    fortified twice (turn.py passes "fortified": 2 for a city)."""
+    fortified twice (movement.py passes "fortified": 2 for a city)."""
     s = make_state()
     fight(s, ["prowlers", "diggers"], kind="site", site="city", fortified=2, on_map=True, return_to="0,0")
     assert combat.fortification(s["combat"], 0) == 1 and combat.fortification(s["combat"], 1) == 2

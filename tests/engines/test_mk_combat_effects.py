@@ -1,5 +1,5 @@
 """Mage Knight: cards and unit abilities that put modifiers on enemies for the rest of a combat (combat.py
-TARGET_EFFECTS / ALL_EFFECTS / block riders, cards.py ENEMY_SPECIALS).
+TARGET_EFFECTS / ALL_EFFECTS / block riders, specials_combat.py ENEMY_SPECIALS).
 
 Each test quotes the printed card as the shared data summarises it (`summary` of spells.json,
 advanced_actions.json, basic_actions.json, units.json) and plays the card through the turn (turn.py picks), so
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engines.mage_knight import cards, combat, resolver, site_actions, turn
+from games.engines.mage_knight import cards, combat, plays, resolver, site_actions, turn
 from games.engines.mage_knight.enemies import ENEMIES
 from tests.engines.test_mk_turn import ids, pick, started
 
@@ -40,7 +40,7 @@ def modes(st, card):
     """The ways to play ``card`` now ([] if it is not offered)."""
     if f"t-play:{card}" not in ids(st):
         return []
-    return [i for i, _ in turn.card_modes(st, 0, card) if not i.startswith("t-side")]
+    return [i for i, _ in plays.card_modes(st, 0, card) if not i.startswith("t-side")]
 
 
 def cast(st, card, powered=False):

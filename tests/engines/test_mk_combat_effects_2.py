@@ -8,7 +8,7 @@ what is offered is checked too ("Effects of no use now are not offered").
 
 from __future__ import annotations
 
-from games.engines.mage_knight import card_text, cards, combat, invariants, turn
+from games.engines.mage_knight import card_text, cards, combat, invariants, plays, turn
 from tests.engines.test_mk_combat_effects import enemy, fight, next_phase
 from tests.engines.test_mk_turn import ids, pick, play, started
 from tests.engines.mk_random_games import play_random_games_with, to_first_turn
@@ -134,7 +134,7 @@ def test_into_the_heat_powered_adds_three_and_only_at_the_start_of_combat():
     fight(st, ["prowlers"])
     next_phase(st)
     assert "t-play:into_the_heat" not in ids(st) or not [
-        i for i, _ in turn.card_modes(st, 0, "into_the_heat") if not i.startswith("t-side")]
+        i for i, _ in plays.card_modes(st, 0, "into_the_heat") if not i.startswith("t-side")]
     st = started(hand=("into_the_heat",))  # no Unit
     fight(st, ["prowlers"])
     assert "t-play:into_the_heat" not in ids(st)
@@ -202,7 +202,7 @@ def test_agility_played_in_combat_and_other_move_cards_then_count():
     st = started(hand=("agility", "march"))
     fight(st, ["prowlers"])
     to_attack(st)
-    assert not [i for i, _ in turn.card_modes(st, 0, "march") if not i.startswith("t-side")]
+    assert not [i for i, _ in plays.card_modes(st, 0, "march") if not i.startswith("t-side")]
     play(st, "agility", "t-basic")
     play(st, "march", "t-basic")
     assert st["turn"]["pool"]["move"] == 4
@@ -368,7 +368,7 @@ def test_in_need_gives_block_through_diplomacy_in_combat():
     st = started(hand=("diplomacy", "in_need"))
     fight(st, ["prowlers"])
     assert "t-play:in_need" not in ids(st) or not [
-        i for i, _ in turn.card_modes(st, 0, "in_need") if not i.startswith("t-side")]
+        i for i, _ in plays.card_modes(st, 0, "in_need") if not i.startswith("t-side")]
     next_phase(st)
     play(st, "diplomacy", "t-basic")
     play(st, "in_need", "t-basic")

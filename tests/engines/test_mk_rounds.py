@@ -116,7 +116,7 @@ def test_a_revealed_city_gives_everyone_including_the_revealer_one_last_turn():
     s = E.new_game(players=2, options={}, seed=6)
     choose_tactics(s, ["early_bird", "planning"])
     revealer = current(s)
-    s["city_revealed_by"] = revealer  # turn.py sets this when the explored tile is a city
+    s["city_revealed_by"] = revealer  # movement.explore sets this when the explored tile is a city
     pick(s, "t-end")
     turns = []
     while not s["over"]:

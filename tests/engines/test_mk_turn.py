@@ -1,4 +1,5 @@
-"""Mage Knight: a player's turn (turn.py) -- regular turn, rest, movement, exploring, provocation, sites.
+"""Mage Knight: a player's turn (turn.py, plays.py, movement.py, site_actions.py) -- regular turn, rest, movement,
+exploring, provocation, sites.
 
 Small hand-built states (make_state / cell) so each rule is checked on its own; the other mk test files
 import these helpers.
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engines.mage_knight import card_text, cards, hexmap, movement, pool, site_actions, turn
+from games.engines.mage_knight import card_text, cards, hexmap, movement, plays, pool, site_actions, turn
 from games.engines.mage_knight.enemies import COLOURS, ENEMIES
 from games.engines.rng import seed_state
 
@@ -305,7 +306,7 @@ def test_exploring_costs_two_move_and_gives_a_fame():
 
 
 def test_revealing_the_city_sets_the_trigger(monkeypatch):
-    """First Reconnaissance ends once the city is revealed: turn.py records who revealed it."""
+    """First Reconnaissance ends once the city is revealed: movement.explore records who revealed it."""
     from games.engines.base import Event
     st = started()
     st["turn"]["pool"]["move"] = 2
@@ -421,7 +422,7 @@ def test_units_in_combat_follow_the_phase():
     st["combat"] = {"seat": 0, "phase": "block", "context": {"kind": "challenge"}, "enemies": [],
                     "targets": []}
     from games.engines.mage_knight import combat
-    got = [o.id for o in turn._unit_options(st, 0)]
+    got = [o.id for o in plays.unit_options(st, 0)]
     assert got == ["t-unit:1:1"]
     assert combat.allowed(st) >= {"block"}
 
@@ -481,7 +482,7 @@ def test_random_turns_always_end_with_legal_picks():
         s["units"] = [{"id": u, "ready": r.random() < 0.7, "wounded": r.random() < 0.3, "uid": i}
                       for i, u in enumerate(r.sample(["peasants", "herbalist", "utem_swordsmen", "fire_mages"], 2))]
         s["command"], s["reputation"] = 3, r.randint(-7, 7)
-        s["skills"] = r.sample(sorted(turn.skill_rows()), 4)
+        s["skills"] = r.sample(sorted(plays.skill_rows()), 4)
         turn.start(st, 0, [])
         for step in range(300):
             if st["turn"] is None:
@@ -570,7 +571,7 @@ def test_skill_phase_limits():
     st["seats"][0]["skills"] = ["tovak_shield_mastery"]
     assert "t-skill:tovak_shield_mastery" not in ids(st)
     st["combat"] = {"seat": 0, "phase": "block", "context": {"kind": "challenge"}, "enemies": [], "targets": []}
-    assert "t-skill:tovak_shield_mastery" in [o.id for o in turn._skill_options(st, 0)]
+    assert "t-skill:tovak_shield_mastery" in [o.id for o in plays.skill_options(st, 0)]
 
 
 # ---------------------------------------------------------------- unit specials, poison, assaults, extra mana
@@ -690,18 +691,18 @@ def test_mana_bolt_is_not_offered_without_a_second_mana():
     st = started(hand=("mana_bolt",), dice=())
     st["turn"]["tokens"] = ["blue"]
     _in_attack_phase(st)
-    assert not [i for i, _ in turn.card_modes(st, 0, "mana_bolt") if i.startswith("t-basic")]
+    assert not [i for i, _ in plays.card_modes(st, 0, "mana_bolt") if i.startswith("t-basic")]
     st["turn"]["tokens"] = ["blue", "blue"]
-    assert [i for i, _ in turn.card_modes(st, 0, "mana_bolt") if i.startswith("t-basic")] == ["t-basic:token:blue"]
+    assert [i for i, _ in plays.card_modes(st, 0, "mana_bolt") if i.startswith("t-basic")] == ["t-basic:token:blue"]
     assert st["turn"]["tokens"] == ["blue", "blue"]  # the check paid nothing
 
 
 def test_pure_magic_powered_needs_a_second_mana():
     """Pure Magic powered: the card's blue mana, then "pay 1 basic mana" for the effect."""
     st = started(hand=("pure_magic",), dice=("blue",))
-    assert [i for i, _ in turn.card_modes(st, 0, "pure_magic") if i.startswith("t-pw")] == []
+    assert [i for i, _ in plays.card_modes(st, 0, "pure_magic") if i.startswith("t-pw")] == []
     st["turn"]["tokens"] = ["green"]
-    assert [i for i, _ in turn.card_modes(st, 0, "pure_magic") if i.startswith("t-pw")] == ["t-pw:die:0"]
+    assert [i for i, _ in plays.card_modes(st, 0, "pure_magic") if i.startswith("t-pw")] == ["t-pw:die:0"]
 
 
 # ---------------------------------------------------------------- no player-versus-player combat

@@ -409,7 +409,7 @@ def _block_rider(state: dict, combat: dict, index: int, rider: str, events: list
 
 
 def add_block_rider(state: dict, rider: str) -> None:
-    """A card played in the block phase whose effect depends on the block it is part of (cards.py)."""
+    """A card played in the block phase whose effect depends on the block it is part of (specials_combat.py: Ice Shield, Burning Shield, ...)."""
     combat = state.get("combat")
     if combat and combat["phase"] == "block":
         combat.setdefault("riders", []).append(rider)
@@ -535,7 +535,7 @@ def _after_damage(state: dict, combat: dict, events: list[Event]) -> None:
 
 
 def _end_unit_modifiers(turn: dict) -> None:
-    """Altem Guardians' resistances and Altem Mages' cold fire / siege last one combat (cards.py sets them)."""
+    """Altem Guardians' resistances and Altem Mages' cold fire / siege last one combat (specials_combat.py sets them)."""
     turn.pop("units_resist_all", None)
     turn.pop("attack_modifier", None)
     turn.pop("heat", None)  # Into the Heat: "this combat"

@@ -19,6 +19,7 @@ from functools import lru_cache
 from typing import Any, Callable, Iterable
 
 from games.engines.base import Event
+from games.engines.mage_knight import enemies  # the enemy piles, drawn from when the map is laid out
 from games.engines.mage_knight import sites as site_facts
 from games.engines.mage_knight.tiles import OFFSETS, POSITIONS, TILES, terrain_cost
 from games.engines.rng import Rng
@@ -413,8 +414,6 @@ def new_map(players, rng: Rng | None = None, draw_enemy: DrawEnemy | None = None
 
 def _new_map_in_state(state: dict[str, Any], countryside: int | None, core: int,
                       city: int) -> tuple[Map, list[Event]]:
-    from games.engines.mage_knight import enemies  # the enemy piles are enemies.py's
-
     rng = Rng(state["rng"])
 
     def draw_enemy(colour: str) -> dict[str, Any] | None:

@@ -350,7 +350,7 @@ def _horn_do(state, seat, args, choice, events):
 # Golden Grail: basic "Heal 2; Fame +1 per healing point of this card used this turn" (on a Wound in hand at once; the
 # points left over in the Heal pool give their Fame when they heal a Unit, counted before other points:
 # turn["grail_points"], turn.heal_unit); powered "Heal 6; draw a card each time you heal a Wound from hand this turn"
-# (turn["grail_draw"], cards.heal).
+# (turn["grail_draw"], hero.heal).
 def _grail_usable(state, seat, args, ctx):
     return atom_usable(state, seat, ["atom", "heal", args[0]], ctx)
 
