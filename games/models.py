@@ -39,6 +39,18 @@ class BotReason(models.TextChoices):
     ADMIN = "admin", "an admin handed the seat to a bot"  # only an admin gives it back
 
 
+class Press(models.TextChoices):
+    """What a game's players may say to one another (issue 23), chosen when it is created.
+
+    ``none`` is the usual competitive setting; ``table`` lets every seat talk to the whole table;
+    ``full`` adds private messages between seats.
+    """
+
+    NONE = "none", "No messages"
+    TABLE = "table", "Table chat"
+    FULL = "full", "Table chat and private messages"
+
+
 class Game(models.Model):
     engine = models.CharField(max_length=40)  # registry slug, e.g. "faltisia"
     options = models.JSONField(default=dict, blank=True)
@@ -52,6 +64,7 @@ class Game(models.Model):
                                    related_name="created_games")
     is_public = models.BooleanField(default=True)
     rated = models.BooleanField(default=False)  # a finished rated game moves its players' ratings
+    press = models.CharField(max_length=5, choices=Press.choices, default=Press.TABLE)
     result = models.JSONField(null=True, blank=True)
     # Set when the current step is complete but not yet resolved; the sweep resolves games whose
     # request is older than a grace period, so a lost task (broker down, worker killed) never stalls.

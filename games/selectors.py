@@ -198,7 +198,7 @@ def game_detail_for_user(*, game: Game, user: User, seats: list[Seat] | None = N
     prompt = loaded_open_prompt(seat) if seat is not None and game.status == GameStatus.ACTIVE else None
     return {
         "id": game.pk, "game": game.engine, "status": game.status, "phase": game.phase, "players": game.players,
-        "options": game.options, "clock": game.clock, "is_public": game.is_public,
+        "options": game.options, "clock": game.clock, "is_public": game.is_public, "press": game.press,
         "created_by": game.created_by.username if game.created_by else None,
         "seat": None if seat is None else seat.position,
         "standing_orders": [] if seat is None else seat.standing_orders,

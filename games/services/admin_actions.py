@@ -16,12 +16,12 @@ from django.db.models import F
 from accounts.models import User
 
 from ..errors import ErrorCode, GameError
-from ..models import BotReason, Event, Game, GameStatus, Prompt, Seat, Submission, SubmissionSource
+from ..models import BotReason, Event, Game, GameStatus, Press, Prompt, Seat, Submission, SubmissionSource
 from ..presentation.wording import seat_in_words
 from ..signals import game_abandoned
 from .enqueue import signal_on_commit
 from .clock import clock_validate
-from .lifecycle import _check_admin, _engine_or_error, _game_start, game_pause, game_resume
+from .lifecycle import _check_admin, _engine_or_error, _game_start, game_pause, game_resume, press_validate
 from .resolution import _seat_defaults
 from .seats import seat_back_from_bot, seat_changed_hands_send
 from .turn import Turn, prompt_close, prompts_sync, step_check, turn_load, turn_save
@@ -58,7 +58,7 @@ def _seat_at(turn: Turn, position: int) -> Seat:
 @transaction.atomic
 def game_create_seated(*, created_by: User, engine: str, users: list[User | None], bot_positions=(),
                        options: dict[str, Any] | None = None, clock: dict[str, Any] | None = None,
-                       seed: int, is_public: bool = True) -> Game:
+                       seed: int, is_public: bool = True, press: str = Press.TABLE) -> Game:
     """Create and start a game whose seats are assigned up front (tournament tables).
 
     ``users[p]`` sits at position p (None: a bot with no player); positions in ``bot_positions`` keep
@@ -71,11 +71,12 @@ def game_create_seated(*, created_by: User, engine: str, users: list[User | None
         clock_validate(clock)
     except ValueError as e:
         raise GameError(ErrorCode.INVALID_SETTINGS, str(e))
+    press_validate(press)
     ids = [u.pk for u in users if u is not None]
     if len(ids) != len(set(ids)):
         raise GameError(ErrorCode.INVALID_SETTINGS, "a player cannot take two seats at one table")
     game = Game.objects.create(engine=engine, options=options, clock=clock, players=len(users), seed=seed,
-                               is_public=is_public, created_by=created_by)
+                               is_public=is_public, press=press, created_by=created_by)
     Seat.objects.bulk_create([Seat(game=game, position=p, user=u, is_bot=u is None or p in set(bot_positions))
                               for p, u in enumerate(users)])
     _game_start(game_id=game.pk)

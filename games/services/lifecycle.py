@@ -14,7 +14,7 @@ from accounts.models import User
 from ..engines.base import Event as EngineEvent
 from ..engines.registry import get_engine
 from ..errors import ErrorCode, GameError
-from ..models import Game, GameStatus, Prompt, Seat
+from ..models import Game, GameStatus, Press, Prompt, Seat
 from .clock import clock_validate
 from .enqueue import resolve_enqueue_on_commit
 from .turn import events_store, prompts_sync, step_check, turn_load, turn_save
@@ -31,11 +31,11 @@ def _engine_or_error(slug: str):
 @transaction.atomic
 def game_create(*, created_by: User, engine: str, players: int, options: dict[str, Any] | None = None,
                 clock: dict[str, Any] | None = None, is_public: bool = True, seed: int | None = None,
-                bots: int = 0, rated: bool = False) -> Game:
+                bots: int = 0, rated: bool = False, press: str = Press.TABLE) -> Game:
     """Create a game; the creator takes seat 0 and ``bots`` seats go to bots. Starts it if full.
 
     A ``rated`` game moves its players' ratings when it finishes; bots are never rated, so it needs
-    at least two seats for people.
+    at least two seats for people. ``press``: what its players may say to one another (issue 23).
     """
     options, clock = options or {}, clock or {}
     game_engine = _engine_or_error(engine)
@@ -44,12 +44,13 @@ def game_create(*, created_by: User, engine: str, players: int, options: dict[st
         clock_validate(clock)
     except ValueError as e:
         raise GameError(ErrorCode.INVALID_SETTINGS, str(e))
+    press_validate(press)
     if not 0 <= bots < players:
         raise GameError(ErrorCode.INVALID_SETTINGS, "bots must leave at least the creator's seat")
     if rated and players - bots < 2:
         raise GameError(ErrorCode.INVALID_SETTINGS, "a rated game needs at least two seats for people")
     game = Game.objects.create(engine=engine, options=options, clock=clock, players=players, is_public=is_public,
-                               rated=rated,
+                               rated=rated, press=press,
                                seed=seed if seed is not None else secrets.randbits(62), created_by=created_by)
     Seat.objects.bulk_create([Seat(game=game, position=0, user=created_by)]
                              + [Seat(game=game, position=p, is_bot=True) for p in range(players - bots, players)]
@@ -82,6 +83,12 @@ def game_join(*, game: Game, user: User) -> Seat:
     if not Seat.objects.filter(game=game, user__isnull=True, is_bot=False).exists():
         _game_start(game_id=game.pk)
     return free
+
+
+def press_validate(press: str) -> None:
+    """A 400 ``invalid_settings`` for a press setting that is not one of games.models.Press."""
+    if press not in Press.values:
+        raise GameError(ErrorCode.INVALID_SETTINGS, f"press must be one of {', '.join(Press.values)}")
 
 
 def _game_start(*, game_id: int) -> None:

@@ -10,6 +10,8 @@ from django.conf import settings as django_settings
 from django.db import models
 from django.db.models import Q
 
+from games.models import Press
+
 
 def new_seed() -> int:
     return secrets.randbits(48)
@@ -43,6 +45,9 @@ class Tournament(models.Model):
     # bye_points, advance_per_table.
     settings = models.JSONField(default=dict, blank=True)
     rated = models.BooleanField(default=True)
+    # What the players of its games may say to one another (games.models.Press); none by default, the usual
+    # competitive setting. Tournaments made before issue 23 keep "table", what their earlier rounds had.
+    press = models.CharField(max_length=5, choices=Press.choices, default=Press.NONE)
     registration_opens = models.DateTimeField(null=True, blank=True)
     registration_closes = models.DateTimeField(null=True, blank=True)
     max_players = models.PositiveIntegerField(null=True, blank=True)

@@ -20,7 +20,7 @@ from accounts.models import User
 
 from ..engines.registry import get_engine
 from ..errors import ErrorCode, GameError
-from ..models import Game, GameStatus, Seat
+from ..models import Game, GameStatus, Press, Seat
 from ..services.admin_actions import game_create_seated, seat_hand_to_bot, seat_replace_player
 from ..services.clock import clock_validate
 from ..services.enqueue import signal_on_commit
@@ -64,9 +64,11 @@ def _locked(tournament: Tournament) -> Tournament:
 
 def _settings_check(*, engine: str, format: str, table_size: int, rounds: int, options: dict[str, Any],
                     clock: dict[str, Any], settings: dict[str, Any], registration_opens: datetime | None,
-                    registration_closes: datetime | None, max_players: int | None) -> None:
+                    registration_closes: datetime | None, max_players: int | None, press: str) -> None:
     """Refuse settings a tournament could not be run with; shared by a staff creation and a proposal."""
     game_engine = _engine(engine)
+    if press not in Press.values:
+        raise TournamentError(ErrorCode.INVALID_SETTINGS, f"press must be one of {', '.join(Press.values)}")
     if format not in TournamentFormat.values:
         raise TournamentError(ErrorCode.INVALID_SETTINGS, f"format must be one of {TournamentFormat.values}")
     if format == TournamentFormat.SWISS and rounds < 1:
@@ -86,7 +88,7 @@ def _settings_check(*, engine: str, format: str, table_size: int, rounds: int, o
 @transaction.atomic
 def tournament_create(*, created_by: User, name: str, engine: str, format: str, table_size: int,
                       rounds: int = 0, options: dict[str, Any] | None = None, clock: dict[str, Any] | None = None,
-                      settings: dict[str, Any] | None = None, rated: bool = True,
+                      settings: dict[str, Any] | None = None, rated: bool = True, press: str = Press.NONE,
                       registration_opens: datetime | None = None, registration_closes: datetime | None = None,
                       max_players: int | None = None, seed: int | None = None) -> Tournament:
     """Create a tournament open for registration; every setting is checked here, once."""
@@ -95,10 +97,10 @@ def tournament_create(*, created_by: User, name: str, engine: str, format: str, 
     options, clock, settings = options or {}, clock or {}, settings or {}
     _settings_check(engine=engine, format=format, table_size=table_size, rounds=rounds, options=options,
                     clock=clock, settings=settings, registration_opens=registration_opens,
-                    registration_closes=registration_closes, max_players=max_players)
+                    registration_closes=registration_closes, max_players=max_players, press=press)
     return Tournament.objects.create(
         name=name, engine=engine, format=format, table_size=table_size, rounds=rounds, options=options,
-        clock=clock, settings=settings, rated=rated, registration_opens=registration_opens,
+        clock=clock, settings=settings, rated=rated, press=press, registration_opens=registration_opens,
         registration_closes=registration_closes, max_players=max_players, created_by=created_by,
         seed=seed if seed is not None else secrets.randbits(48))
 
@@ -106,7 +108,7 @@ def tournament_create(*, created_by: User, name: str, engine: str, format: str, 
 @transaction.atomic
 def tournament_propose(*, proposed_by: User, name: str, engine: str, format: str, table_size: int,
                        rounds: int = 0, clock: dict[str, Any] | None = None, rated: bool = True,
-                       registration_closes: datetime | None = None,
+                       press: str = Press.NONE, registration_closes: datetime | None = None,
                        max_players: int | None = None) -> Tournament:
     """A signed-in player suggests a tournament; it waits, unlisted, until staff approve it (issue 11 item 5).
 
@@ -116,10 +118,10 @@ def tournament_propose(*, proposed_by: User, name: str, engine: str, format: str
     clock = clock or {}
     _settings_check(engine=engine, format=format, table_size=table_size, rounds=rounds, options={},
                     clock=clock, settings={}, registration_opens=None,
-                    registration_closes=registration_closes, max_players=max_players)
+                    registration_closes=registration_closes, max_players=max_players, press=press)
     return Tournament.objects.create(
         name=name, engine=engine, format=format, table_size=table_size, rounds=rounds, clock=clock, rated=rated,
-        registration_closes=registration_closes, max_players=max_players, proposed_by=proposed_by,
+        press=press, registration_closes=registration_closes, max_players=max_players, proposed_by=proposed_by,
         status=TournamentStatus.PROPOSED)
 
 
@@ -285,7 +287,7 @@ def _round_create(tournament: Tournament, *, number: int) -> Round:
         seed = (tournament.seed * 1_000_003 + number * 1009 + t_no) % (2 ** 62)
         game = game_create_seated(created_by=tournament.created_by or users[0], engine=tournament.engine,
                                   users=users, bot_positions=bots, options=tournament.options,
-                                  clock=tournament.clock, seed=seed)
+                                  clock=tournament.clock, seed=seed, press=tournament.press)
         game_rated_set(game=game, rated=tournament.rated)
         table = Table.objects.create(round=rnd, number=t_no, game=game)
         TableSeat.objects.bulk_create([TableSeat(table=table, entry_id=e, position=p) for p, e in enumerate(members)])
