@@ -26,7 +26,7 @@ class TokenOutput(serializers.Serializer):
 
 def _error_responses(**described: str) -> dict:
     """{status: the API's one error body} for the codes given as e<status>="when"."""
-    from games.api_serializers import ErrorResponse  # games' error handler makes that body for every route
+    from games.api.serializers import ErrorResponse  # games' error handler makes that body for every route
     return {int(code[1:]): OpenApiResponse(ErrorResponse, description=text) for code, text in described.items()}
 
 

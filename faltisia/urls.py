@@ -10,7 +10,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(permission_classes=[]), name="api-schema"),
     path("api/auth/", include("accounts.urls")),
-    path("api/", include("games.urls")),
+    path("api/", include("games.api.urls")),
     path("accounts/", include("accounts.urls_web")),
     path("", include("games.web.urls")),
 ]

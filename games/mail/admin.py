@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from games.admin_secrecy import SecretFieldsAdminMixin
+from games.admin.secrecy import SecretFieldsAdminMixin
 
 from .models import InboundMessage, Notification, SeatMailbox, UsedLink
 
@@ -9,7 +9,7 @@ class ReadOnlyAdmin(SecretFieldsAdminMixin, admin.ModelAdmin):
     """The outbox, the inbound log, used links and reply mailboxes are records: staff read them, nobody
     edits or deletes them by hand (a deleted outbox row or inbound record lets a mail be sent or a reply
     be applied twice, a deleted used link works again, a moved mailbox hands a seat's replies to another).
-    Their secret fields (games/admin_secrecy.py) stay out of pages, filters, searches and sorting."""
+    Their secret fields (games/admin/secrecy.py) stay out of pages, filters, searches and sorting."""
 
     def has_add_permission(self, request) -> bool:
         return False

@@ -9,7 +9,7 @@ from rest_framework.views import APIView
 
 from accounts.models import User
 
-from ..api_serializers import ErrorResponse
+from ..api.serializers import ErrorResponse
 from .selectors import leaderboard, ratings_for_user
 
 # A NUL in the URL is a 400 before any view runs (games/request_guard.py).

@@ -11,7 +11,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from accounts.models import User
-from games.admin_secrecy import SecretFieldsAdminMixin
+from games.admin.secrecy import SecretFieldsAdminMixin
 from games.errors import GameError
 
 from .models import Entry, Notice, Round, Table, Tournament, TournamentStatus

@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 
 from accounts.models import User
 
-from ..api_serializers import SEED_MAX, ClockField, error_responses
+from ..api.serializers import SEED_MAX, ClockField, error_responses
 from ..errors import ErrorCode, GameError
 from .models import Entry, Tournament, TournamentFormat
 from .selectors import (tournament_rounds, tournament_shown_to, tournament_standings, tournament_summary,

@@ -2,7 +2,7 @@ from django.apps import AppConfig
 
 
 class WebConfig(AppConfig):
-    """The player-facing web pages: lobby, game page, replay (the JSON API lives in games.apis)."""
+    """The player-facing web pages: lobby, game page, replay (the JSON API lives in games.api)."""
 
     name = "games.web"
     label = "web"

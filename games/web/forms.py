@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from django import forms
 from django.core.exceptions import ImproperlyConfigured
 
-from games.api_parsers import MAX_DEPTH, body_problem
+from games.api.parsers import MAX_DEPTH, body_problem
 from games.engines.registry import get_engine, slugs
 from games.presentation.base import Presentation
 from games.presentation.registry import presentation_for

@@ -10,7 +10,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from games.api_access import game_id_or_404
+from games.api.access import game_id_or_404
 from games.engines.registry import get_engine
 from games.errors import ErrorCode, GameError
 from games.models import Game, GameStatus, SubmissionSource

@@ -19,7 +19,7 @@ from games.models import Event, Game, GameStatus, Prompt, Seat
 from games.presentation.registry import GENERIC
 from games.presentation.wording import seat_label
 from games.selectors import game_version_and_seat, seat_for_user
-from games.version_tag import version_tag
+from games.api.version_tag import version_tag
 
 STATUS_ORDER = {GameStatus.ACTIVE: 0, GameStatus.PAUSED: 1, GameStatus.OPEN: 2, GameStatus.FINISHED: 3,
                 GameStatus.ABANDONED: 4}
@@ -130,7 +130,7 @@ def seats_for_page(*, game: Game) -> list[dict[str, Any]]:
 # counter and the viewer's own zone name: nothing derived from the state, so it tells nobody a secret.
 
 def _page_version(*, game_id: int, version: int, position: int | None, user: User) -> str:
-    # Opaque (a keyed hash, games/version_tag.py): the raw counter would tell how many picks were made.
+    # Opaque (a keyed hash, games/api/version_tag.py): the raw counter would tell how many picks were made.
     return version_tag("page", game_id, version, position, user.pk, user.timezone)
 
 

@@ -1,4 +1,4 @@
-"""Web pages (mounted at the site root). The JSON API is under /api/ (games.urls)."""
+"""Web pages (mounted at the site root). The JSON API is under /api/ (games.api.urls)."""
 
 from django.http import HttpResponsePermanentRedirect
 from django.templatetags.static import static

@@ -2,7 +2,7 @@
 
 Staff are players too. A superuser seated at a game in play must not be able to tell whether another
 seat holds a card, picked an option, has a seed above some number, ...: every admin channel answers the
-same (status and rows listed) whether or not the value matches. Secret fields: games/admin_secrecy.py.
+same (status and rows listed) whether or not the value matches. Secret fields: games/admin/secrecy.py.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from django.contrib import admin
 from django.test import Client
 from django.urls import reverse
 
-from games.admin_secrecy import SECRET_FIELDS, SecretFieldsAdminMixin, SecretFieldsInlineMixin, lookup_touches_secret
+from games.admin.secrecy import SECRET_FIELDS, SecretFieldsAdminMixin, SecretFieldsInlineMixin, lookup_touches_secret
 from games.mail.models import InboundMessage, Notification, SeatMailbox, UsedLink
 from games.models import Event, Game, GameStatus, Prompt, Seat, Submission
 from games.tournaments.models import Tournament, TournamentStatus

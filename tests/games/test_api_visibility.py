@@ -99,7 +99,7 @@ def test_a_player_of_a_private_game_still_reaches_it(private_game, api):
     assert api.as_user(a).get(f"/api/games/{game.pk}/standing-orders/").status_code == 200
 
 
-# Every route under /api/games/{id}/ (games/urls.py), with the method an attacker would use.
+# Every route under /api/games/{id}/ (games/api/urls.py), with the method an attacker would use.
 GAME_ROUTES = [
     ("get", ""), ("get", "log/"), ("get", "standing-orders/"), ("post", "standing-orders/"), ("post", "moves/"),
     ("post", "join/"), ("post", "pause/"), ("post", "resume/"), ("post", "abandon/"), ("post", "reclaim/"),
@@ -108,7 +108,7 @@ GAME_ROUTES = [
 
 def test_every_game_route_is_listed_here():
     """A new route under /api/games/{id}/ must be added to GAME_ROUTES (and so to the rule below)."""
-    from games.urls import urlpatterns
+    from games.api.urls import urlpatterns
 
     routes = {str(p.pattern).removeprefix("games/<int:game_id>/") for p in urlpatterns
               if str(p.pattern).startswith("games/<int:game_id>/")}

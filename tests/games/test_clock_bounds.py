@@ -43,7 +43,7 @@ def test_the_api_refuses_a_clock_out_of_bounds_with_a_400_naming_the_field(db, a
     r = api.as_user(UserFactory()).post("/api/games/", {"game": "tinygame", "seats": 2, "clock": clock},
                                         format="json")
     assert r.status_code == 400, r.content
-    # A NUL is refused by the API's parser (games/api_parsers.py) before the clock is read: parse_error.
+    # A NUL is refused by the API's parser (games/api/parsers.py) before the clock is read: parse_error.
     assert r.json()["error"] in ("invalid", "parse_error") and field in r.json()["detail"]
     assert Game.objects.count() == before
 

@@ -22,7 +22,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from games.conditional import check_interval, game_etag, game_version_wait, wait_seconds
+from games.api.conditional import check_interval, game_etag, game_version_wait, wait_seconds
 from games.models import Game, Prompt, SubmissionSource
 from games.services import (game_abandon, game_create, game_join, game_pause, game_resume, phase_resolve,
                             seat_reclaim, seat_standing_orders_set, submission_create)

@@ -672,7 +672,7 @@ def test_options_outside_what_the_engine_declares_are_a_400_with_its_message(are
 def test_a_create_body_beyond_its_bound_is_refused_unread(arena):
     """issue 22 item 2: Faltisia {"choose_characters": "A" * 2_000_000} answered 201 and every later view of
     the game was 2 MB. The create body is bounded (GAME_CREATE_MAX_BYTES): 413, nothing created."""
-    from games.api_parsers import GAME_CREATE_MAX_BYTES
+    from games.api.parsers import GAME_CREATE_MAX_BYTES
     before = snapshot()
     body = {"game": "faltisia", "seats": 2, "options": {"choose_characters": "A" * 2_000_000}}
     response = _post_json(arena.api(), "/api/games/", body)

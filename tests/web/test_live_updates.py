@@ -16,7 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from accounts.preferences import preferences_update
 from games.models import Game, GameStatus
 from games.services import game_create, game_join, game_pause, game_resume, phase_resolve
-from games.version_tag import version_tag
+from games.api.version_tag import version_tag
 from games.web.invites import invite_token
 from tests.factories import UserFactory, make_started_game
 from tests.games.helpers import open_prompt, pick, play_step
@@ -27,7 +27,7 @@ from .conftest import client_for, play_until
 # django_session; accounts_user (the login, and the time zone middleware); the game's version, whether it
 # is public and the viewer's seat (games.web.selectors.page_version_for_user).
 POLL_BUDGET = 3
-VERSION = re.compile(r"[0-9a-f]{24}")  # opaque: games/version_tag.py
+VERSION = re.compile(r"[0-9a-f]{24}")  # opaque: games/api/version_tag.py
 
 
 def live(c, game: Game, version: str | None = None):

@@ -10,23 +10,24 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from .api_access import game_id_or_404, joinable_game_or_404, refuse_unless_visible, visible_game_or_404
-from .api_parsers import GAME_CREATE_MAX_BYTES
-from .api_serializers import (GameCreateRequest, GameDetailResponse, GameJoinRequest, GameListResponse, JoinResponse,
-                              LogResponse, MoveRequest, MoveResponse, StandingOrdersRequest, StandingOrdersResponse,
-                              error_responses)
+from games.engines.registry import get_engine, slugs
+from games.errors import ErrorCode, GameError
+from games.models import Game, GameStatus, SubmissionSource
+from games.presentation.worded_events import worded_events_for_game
+from games.selectors import (event_as_dict, events_for_user, game_detail_for_user, game_summary, game_visible_to,
+                             game_with_creator, games_for_user, open_prompt_for_seat, prompt_as_dict, seat_for_user,
+                             seats_with_open_prompts)
+from games.services import (game_abandon, game_create, game_join, game_pause, game_resume, seat_reclaim,
+                            seat_standing_orders_set)
+from games.services.submissions import submission_create_for_player
+from games.web.invites import invite_token
+
+from .access import game_id_or_404, joinable_game_or_404, refuse_unless_visible, visible_game_or_404
 from .conditional import WAIT_MAX_SECONDS, etag_matches, game_etag, game_version_wait, wait_seconds
-from .engines.registry import get_engine, slugs
-from .errors import ErrorCode, GameError
-from .models import Game, GameStatus, SubmissionSource
-from .presentation.worded_events import worded_events_for_game
-from .selectors import (event_as_dict, events_for_user, game_detail_for_user, game_summary, game_visible_to,
-                        game_with_creator, games_for_user, open_prompt_for_seat, prompt_as_dict, seat_for_user,
-                        seats_with_open_prompts)
-from .services import (game_abandon, game_create, game_join, game_pause, game_resume, seat_reclaim,
-                       seat_standing_orders_set)
-from .services.submissions import submission_create_for_player
-from .web.invites import invite_token
+from .parsers import GAME_CREATE_MAX_BYTES
+from .serializers import (GameCreateRequest, GameDetailResponse, GameJoinRequest, GameListResponse, JoinResponse,
+                          LogResponse, MoveRequest, MoveResponse, StandingOrdersRequest, StandingOrdersResponse,
+                          error_responses)
 
 # Idempotency-Key: stored in Submission.idempotency_key (100 characters); printable ASCII as in any header.
 IDEMPOTENCY_KEY_MAX = 100
@@ -73,7 +74,7 @@ def _idempotency_key(request) -> str | None:
 
 
 class GameListCreateApi(APIView):
-    max_body_bytes = GAME_CREATE_MAX_BYTES  # games/api_parsers.py: a 2 MB "option" is refused unread
+    max_body_bytes = GAME_CREATE_MAX_BYTES  # games/api/parsers.py: a 2 MB "option" is refused unread
     @extend_schema(operation_id="games_list", responses={200: GameListResponse, **_errors(401)})
     def get(self, request):
         games = games_for_user(user=request.user)[:200]

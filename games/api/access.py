@@ -11,11 +11,10 @@ from __future__ import annotations
 from django.http import Http404
 
 from accounts.models import User
-
-from .errors import ErrorCode, GameError
-from .models import Game
-from .selectors import game_visible_to, seat_for_user
-from .web.invites import InviteError, invite_game
+from games.errors import ErrorCode, GameError
+from games.models import Game
+from games.selectors import game_visible_to, seat_for_user
+from games.web.invites import InviteError, invite_game
 
 # The largest primary key a 64-bit signed integer column (PostgreSQL bigint, SQLite INTEGER) can hold.
 GAME_ID_MAX = 2 ** 63 - 1

@@ -19,8 +19,8 @@ from typing import Callable
 from rest_framework.exceptions import ValidationError
 
 from accounts.models import User
+from games.selectors import game_version_for_user
 
-from .selectors import game_version_for_user
 from .version_tag import version_tag
 
 WAIT_MAX_SECONDS = 30

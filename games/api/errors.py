@@ -7,7 +7,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from .errors import GameError
+from games.errors import GameError
 
 
 def _detail_text(detail) -> str:

@@ -32,7 +32,7 @@ from django.db.models import Q
 from django.db.models.constants import LOOKUP_SEP
 from django.utils.text import smart_split, unescape_string_literal
 
-from .models import GameStatus
+from games.models import GameStatus
 
 GAME_OVER = (GameStatus.FINISHED, GameStatus.ABANDONED)
 

@@ -16,13 +16,13 @@ from django.utils import timezone
 from django.utils.html import format_html
 
 from accounts.models import User
+from games.errors import GameError
+from games.models import Event, Game, Prompt, Seat, Submission
+from games.services.admin_actions import (deadline_extend, game_abandon, game_admin_pause, game_admin_resume,
+                                          phase_force_resolve, seat_hand_to_bot, seat_replace_player,
+                                          seat_take_back_from_bot)
 
-from .admin_secrecy import SecretFieldsAdminMixin, SecretFieldsInlineMixin
-from .errors import GameError
-from .models import Event, Game, Prompt, Seat, Submission
-from .services.admin_actions import (deadline_extend, game_abandon, game_admin_pause, game_admin_resume,
-                                     phase_force_resolve, seat_hand_to_bot, seat_replace_player,
-                                     seat_take_back_from_bot)
+from .secrecy import SecretFieldsAdminMixin, SecretFieldsInlineMixin
 
 # Inlines show the latest rows only: a long Faltisia game has hundreds of prompts and submissions.
 INLINE_RECENT = 40
@@ -120,7 +120,7 @@ class TournamentFilter(admin.SimpleListFilter):
     parameter_name = "tournament"
 
     def lookups(self, request, model_admin):
-        from .tournaments.models import Tournament
+        from games.tournaments.models import Tournament
 
         return [("none", "not in a tournament")] + [
             (str(t.pk), t.name) for t in Tournament.objects.exclude(status="finished").order_by("-id")[:50]]

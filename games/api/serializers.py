@@ -13,14 +13,14 @@ from typing import Mapping
 from drf_spectacular.utils import OpenApiResponse, extend_schema_field
 from rest_framework import serializers
 
-from .services.clock import CLOCK_BOUNDS, CLOCK_TYPES, COUNT_FIELDS, clock_validate
+from games.services.clock import CLOCK_BOUNDS, CLOCK_TYPES, COUNT_FIELDS, clock_validate
 
 # Seeds are stored in a signed 64-bit column (Game.seed, Tournament.seed).
 SEED_MAX = 2 ** 63 - 1
 
 
 class ErrorResponse(serializers.Serializer):
-    """The one error body of the API (games/api_errors.py)."""
+    """The one error body of the API (games/api/errors.py)."""
 
     error = serializers.CharField(help_text="a stable machine-readable code, e.g. not_found, stale_prompt")
     detail = serializers.CharField(help_text="what went wrong, for a person")

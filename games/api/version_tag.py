@@ -11,6 +11,11 @@ from __future__ import annotations
 from django.utils.crypto import salted_hmac
 
 
+# The HMAC's key salt: the module's former dotted path, kept as it was when the module moved into
+# games/api/, so the tags (the ETags and page versions clients hold) stay the same across the move.
+KEY_SALT = "games.version_tag"
+
+
 def version_tag(*parts) -> str:
     """A short opaque tag for ``parts`` (ids, the version, the viewer), stable for the same parts."""
-    return salted_hmac("games.version_tag", "|".join(str(p) for p in parts), algorithm="sha256").hexdigest()[:24]
+    return salted_hmac(KEY_SALT, "|".join(str(p) for p in parts), algorithm="sha256").hexdigest()[:24]
