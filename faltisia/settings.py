@@ -127,11 +127,11 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    # DRF's parsers, refusing over-deep JSON and NUL characters with a 400 (games/api/parsers.py).
-    "DEFAULT_PARSER_CLASSES": ["games.api.parsers.SafeJSONParser", "games.api.parsers.SafeFormParser",
-                               "games.api.parsers.SafeMultiPartParser"],
+    # DRF's parsers, refusing over-deep JSON and NUL characters with a 400 (games/api_parsers.py).
+    "DEFAULT_PARSER_CLASSES": ["games.api_parsers.SafeJSONParser", "games.api_parsers.SafeFormParser",
+                               "games.api_parsers.SafeMultiPartParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "games.api.errors.exception_handler",
+    "EXCEPTION_HANDLER": "games.api_errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 SPECTACULAR_SETTINGS = {
@@ -339,3 +339,14 @@ MAIL_REQUESTS_PER_IP = env.int("MAIL_REQUESTS_PER_IP", default=20)
 MAIL_REQUEST_WINDOW_SECONDS = env.int("MAIL_REQUEST_WINDOW_SECONDS", default=3600)
 # Accounts one client address may create per window (sign-ups mail a confirmation link to any address typed).
 SIGNUPS_PER_IP = env.int("SIGNUPS_PER_IP", default=10)
+# --- Table talk (issue 23, games/chat) -------------------------------------------------------------------
+INSTALLED_APPS += ["games.chat"]
+# Messages one user may post, per minute and per day, at all tables together (429 with Retry-After beyond).
+CHAT_MESSAGES_PER_MINUTE = env.int("CHAT_MESSAGES_PER_MINUTE", default=10)
+CHAT_MESSAGES_PER_DAY = env.int("CHAT_MESSAGES_PER_DAY", default=200)
+# New messages reach a player by mail in one email per game at most this often: the first goes this long after
+# the first message they have not read; a prompt email that goes sooner carries them instead.
+CHAT_MAIL_BATCH_SECONDS = env.int("CHAT_MAIL_BATCH_SECONDS", default=1800)
+# How often beat looks for chat mails due (mail.send_chat_batches); a batch goes at most this much late.
+CHAT_MAIL_SWEEP_SECONDS = env.float("CHAT_MAIL_SWEEP_SECONDS", default=60.0)
+CELERY_BEAT_SCHEDULE["mail-chat-batches"] = {"task": "mail.send_chat_batches", "schedule": CHAT_MAIL_SWEEP_SECONDS}
