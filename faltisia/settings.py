@@ -127,11 +127,11 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    # DRF's parsers, refusing over-deep JSON and NUL characters with a 400 (games/api_parsers.py).
-    "DEFAULT_PARSER_CLASSES": ["games.api_parsers.SafeJSONParser", "games.api_parsers.SafeFormParser",
-                               "games.api_parsers.SafeMultiPartParser"],
+    # DRF's parsers, refusing over-deep JSON and NUL characters with a 400 (games/api/parsers.py).
+    "DEFAULT_PARSER_CLASSES": ["games.api.parsers.SafeJSONParser", "games.api.parsers.SafeFormParser",
+                               "games.api.parsers.SafeMultiPartParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "games.api_errors.exception_handler",
+    "EXCEPTION_HANDLER": "games.api.errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 SPECTACULAR_SETTINGS = {
