@@ -20,7 +20,11 @@ def _detail_text(detail) -> str:
 
 def exception_handler(exc, context):
     if isinstance(exc, GameError):
-        return Response({"error": exc.code.value, "detail": exc.detail}, status=exc.code.http_status)
+        response = Response({"error": exc.code.value, "detail": exc.detail}, status=exc.code.http_status)
+        retry_after = getattr(exc, "retry_after", None)  # a rate limit (games.chat) says when to come back
+        if retry_after is not None:
+            response["Retry-After"] = str(retry_after)
+        return response
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     response = drf_exception_handler(exc, context)

@@ -13,6 +13,7 @@ from typing import Mapping
 from drf_spectacular.utils import OpenApiResponse, extend_schema_field
 from rest_framework import serializers
 
+from games.models import Press
 from games.services.clock import CLOCK_BOUNDS, CLOCK_TYPES, COUNT_FIELDS, clock_validate
 
 # Seeds are stored in a signed 64-bit column (Game.seed, Tournament.seed).
@@ -70,6 +71,9 @@ class GameCreateRequest(serializers.Serializer):
     bots = serializers.IntegerField(required=False, default=0, min_value=0, max_value=11)
     seed = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0, max_value=SEED_MAX)
     rated = serializers.BooleanField(required=False, default=False)
+    press = serializers.ChoiceField(choices=Press.values, required=False, default=Press.TABLE, help_text=(
+        "what the players may say to one another (issue 23): none, table (table chat for every seat) or full "
+        "(table chat and private messages between seats)"))
 
 
 class GameJoinRequest(serializers.Serializer):
@@ -122,6 +126,7 @@ class GameListResponse(serializers.Serializer):
 
 class GameDetailResponse(GameSummaryResponse):
     options = serializers.JSONField()
+    press = serializers.ChoiceField(choices=Press.values, help_text="none, table or full (issue 23)")
     clock = serializers.JSONField()
     created_by = serializers.CharField(allow_null=True)
     seat = serializers.IntegerField(allow_null=True, help_text="the caller's seat (null: a spectator)")

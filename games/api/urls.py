@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views
+from . import chat_views, views
 
 urlpatterns = [
     path("games/", views.GameListCreateApi.as_view(), name="games"),
@@ -15,4 +15,6 @@ urlpatterns = [
     path("games/<int:game_id>/resume/", views.GameResumeApi.as_view(), name="game-resume"),
     path("games/<int:game_id>/abandon/", views.GameAbandonApi.as_view(), name="game-abandon"),
     path("games/<int:game_id>/reclaim/", views.SeatReclaimApi.as_view(), name="game-reclaim"),
+    path("games/<int:game_id>/messages/", chat_views.MessagesApi.as_view(), name="game-messages"),
+    path("games/<int:game_id>/notes/", chat_views.NotesApi.as_view(), name="game-notes"),
 ]

@@ -88,7 +88,7 @@ class GameListCreateApi(APIView):
         d = data.validated_data
         game = game_create(created_by=request.user, engine=d["game"], players=d["seats"], options=d["options"],
                            clock=d["clock"], is_public=d["public"], bots=d["bots"], seed=d["seed"],
-                           rated=d["rated"])
+                           rated=d["rated"], press=d["press"])
         return Response(_detail(game, request.user), status=status.HTTP_201_CREATED)
 
 

@@ -14,10 +14,13 @@ REQUEST_BODIES = {
     ("post", "/api/auth/register/"): ("RegisterRequest", {"username", "email", "password"}),
     ("post", "/api/auth/token/"): ("TokenRequest", {"username", "password"}),
     ("post", "/api/games/"): ("GameCreateRequest", {"game", "seats", "options", "clock", "public", "bots", "seed",
-                                                    "rated"}),
+                                                    "rated", "press"}),
     ("post", "/api/games/{game_id}/join/"): ("GameJoinRequest", {"invite"}),
     ("post", "/api/games/{game_id}/moves/"): ("MoveRequest", {"prompt", "option"}),
     ("post", "/api/games/{game_id}/standing-orders/"): ("StandingOrdersRequest", {"orders"}),
+    # table talk (issue 23)
+    ("post", "/api/games/{game_id}/messages/"): ("MessageRequest", {"text", "to"}),
+    ("put", "/api/games/{game_id}/notes/"): ("NotesRequest", {"text"}),
     ("post", "/api/tournaments/"): ("TournamentCreateRequest", {"name", "game", "format", "table_size", "clock"}),
     ("post", "/api/tournaments/{tournament_id}/cancel/"): ("TournamentCancelRequest", {"reason"}),
     # drop and replace are one endpoint (EntryManageApi) with one body: {player, by}.

@@ -62,7 +62,7 @@ def admin_model_pages() -> list[str]:
 
 GAME_ROUTES = {  # route name -> its kind of game argument (GAME_KINDS)
     "game-detail", "game-join", "game-moves", "game-log", "game-standing-orders", "game-pause", "game-resume",
-    "game-abandon", "game-reclaim", "web:game", "web:game-live", "web:game-move", "web:game-orders",
+    "game-abandon", "game-reclaim", "game-messages", "game-notes", "web:game", "web:game-live", "web:game-move", "web:game-orders",
     "web:game-replay", "web:game-join", "web:game-invite",
 }
 TOKEN_ROUTES = {"mail-pick", "mail-unsubscribe", "web:invite"}  # valid / forged signed token in the path
@@ -119,6 +119,8 @@ def body_of(key: str, method: str, variant: str, world: World, role: str) -> dic
     return {
         "games": {"game": "tinygame", "seats": 2, "options": {"rounds": 1}},
         "game-standing-orders": {"orders": []},
+        "game-messages": {"text": "good luck, all", "to": None},
+        "game-notes": {"text": "my plan"},
         "web:game-orders": {"orders": []},
         "web:game-invite": {"email": "friend@example.org"},
         "auth-register": {"username": f"new-{role}", "email": f"new-{role}@example.org",
