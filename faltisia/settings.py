@@ -341,6 +341,7 @@ MAIL_REQUEST_WINDOW_SECONDS = env.int("MAIL_REQUEST_WINDOW_SECONDS", default=360
 SIGNUPS_PER_IP = env.int("SIGNUPS_PER_IP", default=10)
 # --- Table talk (issue 23, games/chat) -------------------------------------------------------------------
 INSTALLED_APPS += ["games.chat"]
+TEMPLATES[0]["OPTIONS"]["context_processors"].append("games.web.context_processors.chat_unread")  # the nav's count
 # Messages one user may post, per minute and per day, at all tables together (429 with Retry-After beyond).
 CHAT_MESSAGES_PER_MINUTE = env.int("CHAT_MESSAGES_PER_MINUTE", default=10)
 CHAT_MESSAGES_PER_DAY = env.int("CHAT_MESSAGES_PER_DAY", default=200)

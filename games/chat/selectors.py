@@ -71,6 +71,24 @@ def messages_for(*, reader: Reader, since: int = 0, limit: int = LIST_MAX) -> li
     return list(_readable(reader).filter(id__gt=since).order_by("id")[:limit])
 
 
+def latest_messages(*, reader: Reader, count: int = 200) -> list[ChatMessage]:
+    """The reader's ``count`` newest messages, oldest first (a page shows these; older ones are in the API)."""
+    newest = list(_readable(reader).order_by("-id")[:count])
+    newest.reverse()
+    return newest
+
+
+def messages_in_steps(*, reader: Reader, after: int | None, up_to: int | None) -> list[ChatMessage]:
+    """The reader's messages written while the game's step was above ``after`` and at most ``up_to`` (None:
+    no bound), oldest first: what the replay shows with a step (and the steps without events before it)."""
+    qs = _readable(reader)
+    if after is not None:
+        qs = qs.filter(phase__gt=after)
+    if up_to is not None:
+        qs = qs.filter(phase__lte=up_to)
+    return list(qs.order_by("id")[:LIST_MAX])
+
+
 def message_for(*, reader: Reader, message_id: int) -> ChatMessage | None:
     """One message, if ``reader`` may read it."""
     return _readable(reader).filter(pk=message_id).first()

@@ -10,6 +10,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from games.api.parsers import MAX_DEPTH, body_problem
 from games.engines.registry import get_engine, slugs
+from games.models import Press
 from games.presentation.base import Presentation
 from games.presentation.registry import presentation_for
 
@@ -49,6 +50,9 @@ class GameCreateForm(forms.Form):
     is_public = forms.BooleanField(required=False, initial=True, label="Public game",
                                    help_text="Listed in the lobby for anyone to join or watch. "
                                              "A private game is reached only through its invite link.")
+    press = forms.ChoiceField(choices=Press.choices, initial=Press.TABLE, required=False, label="Table talk",
+                              help_text="What the players may say to one another: nothing (the usual competitive "
+                                        "setting), table chat, or table chat and private messages.")
     rated = forms.BooleanField(required=False, label="Rated game",
                                help_text="The final ranks move the players' ratings on the leaderboard. "
                                          "Bots are not rated, so a rated game needs at least two people.")
@@ -98,8 +102,11 @@ class GameCreateForm(forms.Form):
         without = " ".join(g.slug for g in self.games if not g.fields and g.takes_options)
         if without:
             out.append({"games": without, "note": "", "fields": [self["extra_options"]]})
-        out.append({"games": "", "note": "", "fields": [self["is_public"], self["rated"]]})
+        out.append({"games": "", "note": "", "fields": [self["press"], self["is_public"], self["rated"]]})
         return out
+
+    def clean_press(self) -> str:
+        return self.cleaned_data["press"] or Press.TABLE  # a form posted without it: the default
 
     def clean_extra_options(self) -> dict:
         raw = self.cleaned_data["extra_options"].strip()

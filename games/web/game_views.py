@@ -20,6 +20,9 @@ from games.services import seat_standing_orders_set, submission_create
 
 from games.presentation.registry import presentation_for
 
+from games.chat.selectors import Reader, messages_in_steps
+
+from .chat_pages import SeatLabels, chat_context, messages_shown, notes_context
 from .invites import game_title
 from .pages import board_context, game_context
 from .replay import picks_in_step, replay_seat, state_after_step
@@ -47,7 +50,12 @@ def _fragment(request, game: Game, viewer) -> JsonResponse:
 def game_page(request, game_id: int):
     game = get_object_or_404(Game, pk=game_id)
     viewer = viewer_for(game=game, user=request.user)
-    return render(request, "web/game.html", game_context(request=request, game=game, viewer=viewer, visit=True))
+    ctx = game_context(request=request, game=game, viewer=viewer, visit=True)
+    # Table talk and notes are rendered with the page only: the live fragment leaves a slot where game.js
+    # puts the panel back, so what is being typed is never lost to an update.
+    ctx.update(chat=chat_context(game=game, viewer=viewer, user=request.user),
+               notes=notes_context(game=game, viewer=viewer, user=request.user), talk_here=True)
+    return render(request, "web/game.html", ctx)
 
 
 @login_required
@@ -142,7 +150,13 @@ def game_replay(request, game_id: int):
     presentation = presentation_for(game.engine)
     rounds = history_by_round([e for e in events if e.phase <= phase], step_label=presentation.step_labeller(seats),
                               opens_step=presentation.opens_step)
-    return render(request, "web/replay.html", {
+    # Table talk replays with the step it was written in (and the steps without events before it), for
+    # whoever could read it: the table, and a seat's own threads. The last step takes whatever came after.
+    reader = Reader(game=game, user=request.user, seat=viewer.seat)
+    talk = messages_shown(messages_in_steps(reader=reader, after=phases[i - 1] if i > 0 else None,
+                                   up_to=phase if i + 1 < len(phases) else None),
+                 reader=reader, seats=SeatLabels.of(game), read_up_to=2 ** 62)
+    return render(request, "web/replay.html", {"talk": talk,
         "game": game, "title": game_title(game), "viewer": viewer, "board": board, "events": step_events,
         "phase": phase, "index": i + 1, "count": len(phases), "round_title": rounds[-1].title if rounds else "",
         "prev": phases[i - 1] if i > 0 else None, "next": phases[i + 1] if i + 1 < len(phases) else None,

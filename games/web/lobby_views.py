@@ -36,7 +36,8 @@ def game_new(request):
         try:
             game = game_create(created_by=request.user, engine=d["game"], players=d["seats"],
                                options=form.game_options(), clock=form.clock_settings(),
-                               is_public=d["is_public"], bots=d["bots"] or 0, rated=d["rated"])
+                               is_public=d["is_public"], bots=d["bots"] or 0, rated=d["rated"],
+                               press=d["press"])
         except GameError as e:
             form.add_error(None, e.detail)
         else:

@@ -15,6 +15,7 @@ from django.db.models import Count, Q
 from django.http import Http404
 
 from accounts.models import User
+from games.chat.selectors import unread_by_game
 from games.models import Event, Game, GameStatus, Prompt, Seat
 from games.presentation.registry import GENERIC
 from games.presentation.wording import seat_label
@@ -56,6 +57,7 @@ class LobbyEntry:
     prompt: Prompt | None = None
     free_seats: int = 0
     players: list[str] = field(default_factory=list)
+    unread: int = 0  # table talk new to the player at their seat (issue 23)
 
     @property
     def waiting_for_me(self) -> bool:
@@ -69,8 +71,9 @@ def my_games(*, user: User, limit: int = 100) -> list[LobbyEntry]:
     prompts = {p.game_id: p for p in Prompt.objects.filter(seat__in=seats, closed_at__isnull=True,
                                                            game__status=GameStatus.ACTIVE)}
     names = _player_names([g.pk for g in games])
-    entries = [LobbyEntry(game=s.game, seat=s, prompt=prompts.get(s.game_id), players=names.get(s.game_id, []))
-               for s in seats]
+    unread = unread_by_game(user=user, seats=seats)
+    entries = [LobbyEntry(game=s.game, seat=s, prompt=prompts.get(s.game_id), players=names.get(s.game_id, []),
+                          unread=unread.get(s.game_id, 0)) for s in seats]
     far = 10 ** 12
 
     def key(e: LobbyEntry):
@@ -120,6 +123,13 @@ def seats_for_page(*, game: Game) -> list[dict[str, Any]]:
                                  is_bot=s.is_bot),
              "user_id": s.user_id, "deciding": s.position in deciding and game.status == GameStatus.ACTIVE}
             for s in Seat.objects.filter(game=game).select_related("user").order_by("position")]
+
+
+def unread_messages_total(*, user: User) -> int:
+    """Table talk new to the user at all their games not over (the nav's count, issue 23)."""
+    seats = Seat.objects.filter(user=user, game__status__in=[GameStatus.OPEN, GameStatus.ACTIVE,
+                                                              GameStatus.PAUSED]).order_by("-game_id")[:100]
+    return sum(unread_by_game(user=user, seats=list(seats)).values())
 
 
 # --- the page's version (its live updates) --------------------------------------------------------------

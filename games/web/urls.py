@@ -4,7 +4,7 @@ from django.http import HttpResponsePermanentRedirect
 from django.templatetags.static import static
 from django.urls import path
 
-from . import game_views, lobby_views, profile_views, rules_views
+from . import chat_views, game_views, lobby_views, profile_views, rules_views
 
 app_name = "web"
 
@@ -23,6 +23,11 @@ urlpatterns = [
     path("games/<int:game_id>/move/", game_views.game_move, name="game-move"),
     path("games/<int:game_id>/orders/", game_views.game_orders, name="game-orders"),
     path("games/<int:game_id>/replay/", game_views.game_replay, name="game-replay"),
+    path("games/<int:game_id>/chat/", chat_views.game_chat, name="game-chat"),
+    path("games/<int:game_id>/chat/report/", chat_views.chat_report, name="chat-report"),
+    path("games/<int:game_id>/notes/", chat_views.game_notes, name="game-notes"),
+    path("games/<int:game_id>/mute/", chat_views.game_mute, name="game-mute"),
+    path("games/<int:game_id>/block/", chat_views.game_block, name="game-block"),
     path("games/<int:game_id>/join/", lobby_views.game_join_view, name="game-join"),
     path("games/<int:game_id>/invite/", lobby_views.game_invite, name="game-invite"),
     path("invite/<str:token>/", lobby_views.invite_accept, name="invite"),

@@ -62,7 +62,8 @@ def admin_model_pages() -> list[str]:
 
 GAME_ROUTES = {  # route name -> its kind of game argument (GAME_KINDS)
     "game-detail", "game-join", "game-moves", "game-log", "game-standing-orders", "game-pause", "game-resume",
-    "game-abandon", "game-reclaim", "game-messages", "game-notes", "web:game", "web:game-live", "web:game-move", "web:game-orders",
+    "game-abandon", "game-reclaim", "game-messages", "game-notes", "web:game-chat", "web:chat-report",
+    "web:game-notes", "web:game-mute", "web:game-block", "web:game", "web:game-live", "web:game-move", "web:game-orders",
     "web:game-replay", "web:game-join", "web:game-invite",
 }
 TOKEN_ROUTES = {"mail-pick", "mail-unsubscribe", "web:invite"}  # valid / forged signed token in the path
@@ -121,6 +122,11 @@ def body_of(key: str, method: str, variant: str, world: World, role: str) -> dic
         "game-standing-orders": {"orders": []},
         "game-messages": {"text": "good luck, all", "to": None},
         "game-notes": {"text": "my plan"},
+        "web:game-chat": {"text": "good luck, all"},
+        "web:game-notes": {"text": "my plan"},
+        "web:chat-report": {"message": "1", "reason": "spam"},
+        "web:game-mute": {"position": "1", "action": "mute"},
+        "web:game-block": {"position": "1", "action": "block"},
         "web:game-orders": {"orders": []},
         "web:game-invite": {"email": "friend@example.org"},
         "auth-register": {"username": f"new-{role}", "email": f"new-{role}@example.org",

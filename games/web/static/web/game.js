@@ -8,12 +8,18 @@
 
   function swap(data) {
     if (!live || !data || typeof data.html !== "string") return;
+    // Table talk and notes stay as they are (a message being typed, the messages shown): the fragment has a
+    // slot where they go back (issue 23).
+    var talk = document.getElementById("talk");
+    if (talk && live.contains(talk)) { talk.remove(); }
     var open = Array.prototype.map.call(live.querySelectorAll("details"), function (d) { return d.open; });
     live.innerHTML = data.html;
     live.dataset.version = data.version;
     // keep the history sections the player opened or closed
     var details = live.querySelectorAll("details");
     if (open.length === details.length) { details.forEach(function (d, i) { d.open = open[i]; }); }
+    var slot = document.getElementById("talk-slot");
+    if (talk && slot) { slot.replaceWith(talk); }
     // the title line (status badge, Replay button) is rendered by the server like the rest
     var head = document.getElementById("game-head");
     if (head && typeof data.head === "string") { head.innerHTML = data.head; }

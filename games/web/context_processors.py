@@ -1,0 +1,18 @@
+"""What every page's header shows: the signed-in player's unread table talk (issue 23).
+
+Lazy: counted only when a page's template shows it (the header of full pages), not for the game page's live
+fragment or an email rendered with a request.
+"""
+
+from __future__ import annotations
+
+from django.utils.functional import SimpleLazyObject
+
+from .selectors import unread_messages_total
+
+
+def chat_unread(request) -> dict:
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return {}
+    return {"chat_unread_total": SimpleLazyObject(lambda: unread_messages_total(user=user))}
