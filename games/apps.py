@@ -14,3 +14,4 @@ class GamesConfig(AppConfig):
 
         for slug, path in getattr(settings, "GAME_ENGINES", {}).items():
             registry.register(slug, path)
+        from . import tasks  # noqa: F401  registers the resolve task with the services (services/enqueue.py)

@@ -3,6 +3,7 @@
 from celery import shared_task
 
 from .services import due_phases_sweep, phase_resolve
+from .services.enqueue import resolve_task_register
 
 
 @shared_task(name="games.resolve_phase", acks_late=True, reject_on_worker_lost=True,
@@ -10,6 +11,9 @@ from .services import due_phases_sweep, phase_resolve
 def resolve_phase(game_id: int, phase: int) -> bool:
     """Resolve one step; duplicates, late and concurrent runs change nothing."""
     return phase_resolve(game_id=game_id, phase=phase)
+
+
+resolve_task_register(resolve_phase)  # the services enqueue it after the write that completes a step
 
 
 # Not acks_late: a lost sweep is simply replaced by the next one a second later.

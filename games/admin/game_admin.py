@@ -8,6 +8,7 @@ because they are append-only records.
 from __future__ import annotations
 
 from django import forms
+from django.apps import apps
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ActionForm
 from django.db.models import Exists, F, OuterRef, Q
@@ -120,8 +121,8 @@ class TournamentFilter(admin.SimpleListFilter):
     parameter_name = "tournament"
 
     def lookups(self, request, model_admin):
-        from games.tournaments.models import Tournament
-
+        # By name, not by import: the tournaments app sits above this admin (its own admin uses secrecy.py).
+        Tournament = apps.get_model("tournaments", "Tournament")
         return [("none", "not in a tournament")] + [
             (str(t.pk), t.name) for t in Tournament.objects.exclude(status="finished").order_by("-id")[:50]]
 

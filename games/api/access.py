@@ -14,7 +14,7 @@ from accounts.models import User
 from games.errors import ErrorCode, GameError
 from games.models import Game
 from games.selectors import game_visible_to, seat_for_user
-from games.web.invites import InviteError, invite_game
+from games.invites import InviteError, invite_game
 
 # The largest primary key a 64-bit signed integer column (PostgreSQL bigint, SQLite INTEGER) can hold.
 GAME_ID_MAX = 2 ** 63 - 1
@@ -47,7 +47,7 @@ def refuse_unless_visible(*, game_id: int, user: User, error: GameError) -> None
 
 def joinable_game_or_404(*, game_id: int, user: User, invite: str | None) -> Game:
     """The game ``user`` may take a seat in: a public one, one they already sit at, or a private one
-    named by ``invite`` (the token of the web's invite link, games.web.invites). Anyone else gets the
+    named by ``invite`` (the token of the invite link, games.invites). Anyone else gets the
     404 of an unknown game, staff included unless they hold the invite (the web's rule too)."""
     game = Game.objects.filter(pk=game_id_or_404(game_id)).first()
     if game is None:

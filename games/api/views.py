@@ -20,7 +20,7 @@ from games.selectors import (event_as_dict, events_for_user, game_detail_for_use
 from games.services import (game_abandon, game_create, game_join, game_pause, game_resume, seat_reclaim,
                             seat_standing_orders_set)
 from games.services.submissions import submission_create_for_player
-from games.web.invites import invite_token
+from games.invites import invite_token
 
 from .access import game_id_or_404, joinable_game_or_404, refuse_unless_visible, visible_game_or_404
 from .conditional import WAIT_MAX_SECONDS, etag_matches, game_etag, game_version_wait, wait_seconds

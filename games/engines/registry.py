@@ -32,3 +32,11 @@ def get_engine(slug: str) -> Engine:
 
 def slugs() -> list[str]:
     return sorted(ENGINES)
+
+
+def game_name(slug: str) -> str:
+    """A game's real name from the registry (the slug if the engine is gone), for pages that list games."""
+    try:
+        return get_engine(slug).name
+    except (KeyError, ImportError, AttributeError):
+        return slug

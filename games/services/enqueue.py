@@ -13,13 +13,20 @@ from django.dispatch import Signal
 
 logger = logging.getLogger(__name__)
 
+# The Celery task that resolves a step (games.tasks.resolve_phase). The tasks sit above the services (they call
+# them), so they register it here when imported (GamesConfig.ready imports them in every process) instead of
+# this layer importing the one above it.
+_resolve_task: list = []
+
+
+def resolve_task_register(task) -> None:
+    _resolve_task[:] = [task]
+
 
 def resolve_enqueue_on_commit(*, game_id: int, phase: int) -> None:
     def send() -> None:
-        from ..tasks import resolve_phase  # tasks import services; import late to avoid a cycle
-
         try:
-            resolve_phase.apply_async(args=(game_id, phase), retry=False)
+            _resolve_task[0].apply_async(args=(game_id, phase), retry=False)
         except Exception:
             logger.warning("could not enqueue resolve(%s, %s); the sweep will resolve it",
                            game_id, phase, exc_info=True)

@@ -12,7 +12,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from ..engines.registry import get_engine, slugs
+from ..engines.registry import game_name, slugs
 from ..errors import GameError
 from ..ratings.selectors import leaderboard
 from .forms import TournamentProposalForm
@@ -20,14 +20,6 @@ from .models import Entry, Tournament, TournamentStatus
 from .selectors import (proposals_for, tournament_rounds, tournament_shown_to, tournament_standings,
                         tournaments_visible)
 from .services import tournament_approve, tournament_propose, tournament_register, tournament_withdraw
-
-
-def game_name(slug: str) -> str:
-    """A game's real name from the engine registry (the slug if the engine is gone)."""
-    try:
-        return get_engine(slug).name
-    except (KeyError, ImportError, AttributeError):
-        return slug
 
 
 def _tournament_for(request, tournament_id: int) -> Tournament:

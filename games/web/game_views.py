@@ -23,7 +23,7 @@ from games.presentation.registry import presentation_for
 from games.chat.selectors import Reader, messages_in_steps
 
 from .chat_pages import SeatLabels, chat_context, messages_shown, notes_context
-from .invites import game_title
+from games.invites import game_title
 from .pages import board_context, game_context
 from .replay import picks_in_step, replay_seat, state_after_step
 from .selectors import history_by_round, page_version_for_user, seats_for_page, viewer_for

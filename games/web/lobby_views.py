@@ -12,7 +12,7 @@ from games.models import Game, GameStatus
 from games.services import game_create, game_join
 
 from .forms import GameCreateForm, InviteEmailForm
-from .invites import InviteError, game_title, invite_email_send, invite_game, invite_url
+from games.invites import InviteError, game_title, invite_email_send, invite_game, invite_url
 from .selectors import my_games, open_games, viewer_for, watchable_games
 
 

@@ -14,7 +14,7 @@ from games.presentation.worded_events import worded_events_for_game
 from games.selectors import events_for_user, game_view_for_seat, open_prompt_for_seat
 from games.services import seat_web_seen_set
 
-from .invites import game_title, invite_url
+from games.invites import game_title, invite_url
 from .selectors import Viewer, history_newest_first, page_version, seats_for_page, since_last_visit
 
 

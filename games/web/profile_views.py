@@ -8,7 +8,7 @@ from django.views.decorators.http import require_GET
 
 from accounts.models import User
 from games.ratings.selectors import ratings_for_user
-from games.tournaments.views import game_name
+from games.engines.registry import game_name
 
 from .selectors import player_recent_games
 

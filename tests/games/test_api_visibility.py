@@ -8,7 +8,7 @@ import pytest
 
 from games.models import Game, Seat
 from games.services import game_create, game_join
-from games.web.invites import invite_token
+from games.invites import invite_token
 from tests.factories import UserFactory
 
 UNKNOWN_ID = 987654321
@@ -48,7 +48,7 @@ def test_an_outsider_cannot_join_a_private_game_by_id(private_game, api):
 
 
 def test_a_private_game_is_joined_with_its_invite(private_game, api):
-    """Issue 10 item 2: the token of the web's invite link (games.web.invites) lets its holder join."""
+    """Issue 10 item 2: the token of the web's invite link (games.invites) lets its holder join."""
     game, _, _ = private_game
     guest = UserFactory()
     r = api.as_user(guest).post(f"/api/games/{game.pk}/join/", {"invite": invite_token(game=game)}, format="json")
@@ -103,6 +103,7 @@ def test_a_player_of_a_private_game_still_reaches_it(private_game, api):
 GAME_ROUTES = [
     ("get", ""), ("get", "log/"), ("get", "standing-orders/"), ("post", "standing-orders/"), ("post", "moves/"),
     ("post", "join/"), ("post", "pause/"), ("post", "resume/"), ("post", "abandon/"), ("post", "reclaim/"),
+    ("get", "messages/"), ("post", "messages/"), ("get", "notes/"), ("put", "notes/"),  # table talk (issue 23)
 ]
 
 
@@ -121,7 +122,8 @@ def test_an_outsider_of_a_private_game_gets_the_unknown_game_404_on_every_route(
     """Issue 10 item 13: standing-orders, moves and pause answered 403 on today's main (join: 200)."""
     game, _, _ = private_started_game
     outsider = UserFactory()
-    body = {"prompt": "p", "option": "o"} if route == "moves/" else {"orders": []}
+    body = {"prompt": "p", "option": "o"} if route == "moves/" else {"text": "hi"} if route in (
+        "messages/", "notes/") else {"orders": []}
     r = getattr(api.as_user(outsider), method)(f"/api/games/{game.pk}/{route}", body, format="json")
     unknown = getattr(api.as_user(outsider), method)(f"/api/games/{UNKNOWN_ID}/{route}", body, format="json")
     assert unknown.status_code == 404

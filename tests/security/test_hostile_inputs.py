@@ -33,7 +33,7 @@ from games.mail.inbound import inbound_message_process
 from games.mail.links import pick_link_token, unsubscribe_token
 from games.mail.tokens import mailbox_for_seat, reply_address
 from games.models import Seat, Submission
-from games.web.invites import invite_token
+from games.invites import invite_token
 
 from tests.mail.test_inbound_webhooks import PROVIDER_KEYS, RIGHT, mounted_inbound_urls
 from tests.mail.test_inbound_webhooks import SECRET as WEBHOOK_SECRET

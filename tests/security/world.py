@@ -35,7 +35,7 @@ from games.services import game_create, game_join
 from games.services.admin_actions import game_create_seated
 from games.tournaments.models import Tournament
 from games.tournaments.services import tournament_create, tournament_propose, tournament_register
-from games.web.invites import invite_token
+from games.invites import invite_token
 from tests.factories import UserFactory
 from tests.games.helpers import play_step
 

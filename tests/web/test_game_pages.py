@@ -7,7 +7,7 @@ from django.test import Client
 
 from games.models import Game, GameStatus, Submission, SubmissionSource
 from games.services import game_create
-from games.web.invites import invite_token
+from games.invites import invite_token
 from tests.factories import UserFactory
 from tests.games.helpers import open_prompt, pick
 

@@ -17,7 +17,7 @@ from accounts.preferences import preferences_update
 from games.models import Game, GameStatus
 from games.services import game_create, game_join, game_pause, game_resume, phase_resolve
 from games.api.version_tag import version_tag
-from games.web.invites import invite_token
+from games.invites import invite_token
 from tests.factories import UserFactory, make_started_game
 from tests.games.helpers import open_prompt, pick, play_step
 from tests.games.test_conditional_get import WRITES, Table

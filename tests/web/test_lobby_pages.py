@@ -9,7 +9,7 @@ from django.core import mail
 
 from games.models import Game, GameStatus, Seat
 from games.services import game_create
-from games.web.invites import invite_token
+from games.invites import invite_token
 from tests.factories import UserFactory, make_started_game
 from tests.games.helpers import open_prompt, pick
 

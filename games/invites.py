@@ -1,4 +1,7 @@
-"""Invitations to a game: a signed link anyone holding it may open to join (public or private games)."""
+"""Invitations to a game: a signed link anyone holding it may open to join (public or private games).
+
+Both surfaces use it (the web's invite page, the API's ``invite`` token), so it sits below them in the core.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ from django.urls import reverse
 from accounts.models import User
 from games.models import Game
 
-SALT = "games.web.invite"
+SALT = "games.web.invite"  # the module's old path: links already sent stay valid
 
 
 class InviteError(ValueError):
