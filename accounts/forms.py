@@ -52,6 +52,9 @@ class PreferencesForm(forms.Form):
         required=False, label="Also email me what happened at steps where I have nothing to decide",
         help_text="Off unless you turn it on: the email asking for your next decision already says what happened.")
     digest = forms.BooleanField(required=False, label="Bundle notices into one daily digest instead")
+    email_chat = forms.BooleanField(
+        required=False, label="Email me new table talk of my games",
+        help_text="At most one email per game every so often, with every message you have not read yet.")
     reminder_lead_hours = forms.CharField(
         required=False, label="Reminders before a deadline (hours)",
         help_text="Comma-separated, e.g. 24, 2. Leave empty for no reminders.")

@@ -41,6 +41,8 @@ class NotificationPreferences(models.Model):
     # asked"); a prompt email already opens with what happened. Existing rows keep their value.
     email_results = models.BooleanField(default=False)
     digest = models.BooleanField(default=False)
+    # Table talk by mail (issue 23): new messages in one batched email per game (games/mail/chat_mail.py).
+    email_chat = models.BooleanField(default=True)
     reminder_lead_hours = models.JSONField(default=default_reminder_lead_hours)
     # The digest task reads only the readers whose digest is due (issue 16 item 1): NULL is due now.
     # digest_since: the start of what the next digest covers (NULL: the last 24 hours).

@@ -24,12 +24,13 @@ def preferences_for(*, user: User) -> NotificationPreferences:
 
 @transaction.atomic
 def preferences_update(*, user: User, timezone: str, email_prompts: bool, email_results: bool, digest: bool,
-                       reminder_lead_hours: list[int]) -> NotificationPreferences:
+                       reminder_lead_hours: list[int], email_chat: bool = True) -> NotificationPreferences:
     """Save the player's time zone and which emails they get, and when."""
     user.timezone = timezone
     user.save(update_fields=["timezone"])
     prefs = preferences_for(user=user)
     prefs.email_prompts, prefs.email_results, prefs.digest = email_prompts, email_results, digest
+    prefs.email_chat = email_chat
     prefs.reminder_lead_hours = sorted(set(reminder_lead_hours), reverse=True)
     prefs.save()
     return prefs

@@ -85,7 +85,7 @@ def api_token(request):
 def preferences(request):
     prefs = preferences_for(user=request.user)
     initial = {"timezone": request.user.timezone, "email_prompts": prefs.email_prompts,
-               "email_results": prefs.email_results, "digest": prefs.digest,
+               "email_results": prefs.email_results, "digest": prefs.digest, "email_chat": prefs.email_chat,
                "reminder_lead_hours": ", ".join(str(h) for h in prefs.reminder_lead_hours)}
     form = PreferencesForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():

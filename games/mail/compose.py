@@ -141,8 +141,10 @@ def prompt_context(*, prompt: Prompt, user: User, reminder_hours: int | None = N
 
 
 def render_prompt(*, prompt: Prompt, user: User, reminder_hours: int | None = None,
-                  mailbox: SeatMailbox | None = None) -> Rendered:
+                  mailbox: SeatMailbox | None = None, chat: Any = None) -> Rendered:
+    """``chat``: the table talk the email carries (chat_mail.ChatForMail), when it goes before the chat batch."""
     ctx = prompt_context(prompt=prompt, user=user, reminder_hours=reminder_hours, mailbox=mailbox)
+    ctx["chat"] = chat
     text, html = _render("prompt", ctx)
     return Rendered(subject=ctx["game_title"], text=text, html=html, reply_to=ctx["reply_to"],
                     unsubscribe=unsubscribe_url(user_id=user.pk))

@@ -11,7 +11,7 @@ Nothing here raises for bad input: it returns an InboundResult saying what was d
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 
 from django.conf import settings
@@ -26,6 +26,7 @@ from games.models import GameStatus, Prompt, Seat, SubmissionSource
 from games.services import seat_standing_orders_set, submission_create
 
 from . import compose
+from .chat_lines import talk_find, talk_post
 from .commands import Command, command_parse, option_for, whole_number
 from .models import (InboundMessage, InboundOutcome, Notification, NotificationKind, RetiredReplyToken,
                      SeatMailbox)
@@ -51,6 +52,8 @@ HELP_LINES = [
     "  orders <id> [<id> ...]   - set standing orders (e.g. orders attend-all)",
     "  orders clear             - remove your standing orders",
     "  vacation <days>          - you are away: deadlines wait for you (1-30 days, 30 a year)",
+    "  say <message>            - to the whole table: the rest of your reply (above the quoted part)",
+    "  tell <seat> <message>    - privately to that seat (numbered from 1; several: tell 2,3 ...)",
     "  help                     - this text",
     "Several choices in one reply: put one per line, in the order you would make them, e.g.",
     "  2",
@@ -62,6 +65,7 @@ HELP_LINES = [
     "  The first line that is not one of your options then stops: nothing after it is applied, and",
     f"  our answer says what was applied, where it stopped and what you are asked now. At most {MAX_PICK_LINES}",
     "  lines are read.",
+    "Picks and a message may share one reply: your picks first, then the say or tell line.",
     "Blank lines, quoted text and signatures are ignored.",
 ]
 
@@ -242,6 +246,26 @@ def _handle(parsed: ParsedMessage, mailbox: SeatMailbox) -> _Reply:
         return _Reply(False, "We could not read your message",
                       ["We could not read your message's character set; reply in plain text UTF-8. Nothing was "
                        "recorded."], "unknown-charset")
+    talk = talk_find(parsed.lines)
+    if talk is None:
+        return _commands(parsed, seat)
+    # Table talk (issue 23): the lines before the say/tell line are read as ever (picks, a command), then the
+    # message is sent; one answer says both.
+    before = replace(parsed, lines=parsed.lines[:talk.start], more_lines=False,
+                     first_line=parsed.lines[0] if talk.start else None)
+    if talk.start == 0:
+        sent, lines = talk_post(seat=seat, talk=talk, capped=parsed.more_lines)
+        return _Reply(sent, "Message sent" if sent else "Message not sent", lines, "chat" if sent else "chat-refused",
+                      InboundOutcome.COMMAND if sent else InboundOutcome.REFUSED, show_prompt=False)
+    reply = _commands(before, seat)  # the picks first, as the reply lists them
+    sent, lines = talk_post(seat=seat, talk=talk, capped=parsed.more_lines)
+    reply.lines.extend(lines)
+    reply.reason += ":chat" if sent else ":chat-refused"
+    return reply
+
+
+def _commands(parsed: ParsedMessage, seat: Seat) -> _Reply:
+    """A reply's commands or picks (no table talk in it)."""
     command = command_parse(parsed.first_line)
     if command.name == "help":
         return _Reply(True, "Help: playing by email", list(HELP_LINES), "help", InboundOutcome.COMMAND)

@@ -56,6 +56,8 @@ class NotificationKind(models.TextChoices):
     DIGEST = "digest"
     FINISHED = "finished"
     ANSWER = "answer"  # our answer to an inbound message (confirmation or error)
+    CHAT = "chat"  # a game's table talk the player has not read, batched (chat_mail.py)
+    MODERATION = "moderation"  # staff hid or restored one of the player's messages
 
 
 class NotificationStatus(models.TextChoices):

@@ -18,7 +18,7 @@ from accounts.models import NotificationPreferences, User
 from games.models import Event, Game, GameStatus, Prompt, Seat, Submission, SubmissionSource
 from games.presentation.worded_events import worded_events_for_game
 
-from . import compose, reminders
+from . import chat_mail, compose, reminders
 from .models import Notification, NotificationKind, SeatMailbox
 from .delivery import NOT_BEFORE_TOLERANCE
 from .outbox import notification_queue, sweep_grace
@@ -95,12 +95,19 @@ def prompt_notifications_queue(*, prompt_ids: list[int], now: datetime | None = 
         if now < due_at - NOT_BEFORE_TOLERANCE:
             held_back.add(prompt.pk)
             continue
+        carried: list = []  # the table talk the email carries, read only if it is rendered (issue 23)
+
+        def render(p=prompt, u=user, carried=carried):
+            carried.append(chat_mail.chat_for_mail(seat=p.seat, user=u) if chat_mail.wants_chat_mail(p.seat) else None)
+            return compose.render_prompt(prompt=p, user=u, chat=carried[0])
+
         row = notification_queue(
             kind=NotificationKind.PROMPT, dedupe_key=prompt_dedupe_key(prompt),
             to_email=user.email, user_id=user.pk, game=prompt.game, seat=prompt.seat, prompt=prompt,
-            render=lambda p=prompt, u=user: compose.render_prompt(prompt=p, user=u))
+            render=render)
         if row is not None:
             rows.append(row)
+            chat_mail.chat_carried(carried[0] if carried else None)  # the next chat batch does not mail these again
     # Settled (emailed now or before, or no email owed: closed, game not active, bot, no address, opted
     # out): the prompt sweep no longer looks at them. A held-back follow-up stays for the sweep.
     settled = [pk for pk in prompt_ids if pk not in held_back]

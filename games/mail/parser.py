@@ -19,9 +19,13 @@ from html.parser import HTMLParser
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 
+from games.chat.limits import TEXT_MAX
+
 from .tokens import ReplyTarget, reply_targets
 
-MAX_LINE = 200
+# A line is kept whole up to a chat message's length and its "say"/"tell 2,3" head (a say line carries one,
+# games.chat); a longer one is cut past that, so its message is refused as too long rather than sent cut short.
+MAX_LINE = TEXT_MAX + 100
 MAX_PICK_LINES = 50  # the player's own lines a reply may carry picks on; more are not read (and we say so)
 MAX_BODY_CHARS = 100_000  # of decoded text we look at; the first line is near the top anyway
 

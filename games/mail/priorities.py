@@ -19,7 +19,8 @@ from .models import NotificationKind
 TIME_BOUND = 0  # with Redis, 0 is served first; a message without a priority counts as 0
 NEWS = 6  # a step of kombu's default priority_steps (0, 3, 6, 9)
 
-_NEWS_KINDS = frozenset({NotificationKind.RESULT, NotificationKind.FINISHED, NotificationKind.DIGEST})
+_NEWS_KINDS = frozenset({NotificationKind.RESULT, NotificationKind.FINISHED, NotificationKind.DIGEST,
+                         NotificationKind.CHAT, NotificationKind.MODERATION})  # table talk is news too
 
 
 def send_priority(kind: str) -> int:

@@ -25,10 +25,11 @@ from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
 from accounts.models import NotificationPreferences, Vacation
+from games.chat.signals import message_moderated
 from games.models import Prompt
 from games.signals import game_finished_in_write, phase_resolved_in_write, prompts_opened, seat_changed_hands
 
-from . import jobs, notify, reminders, tasks
+from . import chat_mail, jobs, notify, reminders, tasks
 from .models import MailJobKind
 from .tokens import mailbox_rotate
 
@@ -103,3 +104,9 @@ def on_anymail_inbound(sender, event, esp_name, **kwargs) -> None:
     except Exception as e:  # the service never raises for bad input: this is ours (the database...)
         raise InboundProcessingFailed(f"inbound mail via {esp_name} could not be processed") from e
     logger.info("inbound mail via %s: %s (%s)", esp_name, result.outcome, result.reason)
+
+
+@receiver(message_moderated, dispatch_uid="mail.on_message_moderated")
+def on_message_moderated(sender, message, kind, actor, reason, **kwargs) -> None:
+    """Staff hid or restored a message (after the commit): its author is told by mail (issue 23)."""
+    chat_mail.moderation_notice_queue(message=message, kind=kind, reason=reason)

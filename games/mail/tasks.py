@@ -21,7 +21,7 @@ from datetime import datetime
 
 from celery import shared_task
 
-from . import jobs, notify, outbox, prune, reminders, send_tasks
+from . import chat_mail, jobs, notify, outbox, prune, reminders, send_tasks
 from .models import MailJobKind
 from .priorities import NEWS, TIME_BOUND
 
@@ -105,6 +105,13 @@ def send_due_reminders(continued: bool = False) -> int:
 def send_digests() -> int:
     """Beat (hourly): each digest reader gets at most one digest a day."""
     return notify.digests_queue()
+
+
+@shared_task(name="mail.send_chat_batches", priority=NEWS, time_limit=120, soft_time_limit=100, ignore_result=True)
+def send_chat_batches() -> int:
+    """Beat (every CHAT_MAIL_SWEEP_SECONDS): each seat whose table-talk window has passed gets its one email
+    of the messages it has not read (chat_mail.py, issue 23). Returns how many were queued."""
+    return chat_mail.chat_batches_send()
 
 
 @shared_task(name="mail.prune_mail_records", priority=NEWS, time_limit=360, soft_time_limit=300, ignore_result=True)

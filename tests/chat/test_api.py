@@ -117,7 +117,7 @@ def test_wait_holds_the_request_until_a_message_for_the_caller_arrives():
     poster.join()
     assert not errors
     assert [m["text"] for m in r.json()] == ["there you are"]
-    assert 0.5 <= elapsed < 3, elapsed  # woken at the message (within a quarter second, less a busy machine), not after 10 s
+    assert 0.5 <= elapsed < 5, elapsed  # woken by the message (within a quarter second when idle), not after 10 s
 
 
 def test_wait_with_nothing_new_answers_an_empty_list_and_garbage_is_a_400():

@@ -30,7 +30,8 @@ def test_prompts_reminders_and_answers_go_before_results_game_overs_and_digests(
     assert TIME_BOUND < NEWS
     assert {kind: send_priority(kind) for kind in NotificationKind.values} == {
         "prompt": TIME_BOUND, "reminder": TIME_BOUND, "answer": TIME_BOUND,
-        "result": NEWS, "finished": NEWS, "digest": NEWS}
+        "result": NEWS, "finished": NEWS, "digest": NEWS,
+        "chat": NEWS, "moderation": NEWS}  # table talk and its moderation notices are news (issue 23)
 
 
 def test_each_mail_task_that_makes_mail_declares_its_priority():
@@ -41,7 +42,8 @@ def test_each_mail_task_that_makes_mail_declares_its_priority():
         "mail.queue_prompt_notifications": TIME_BOUND, "mail.queue_prompt_notification": TIME_BOUND,
         "mail.sweep_prompt_notifications": TIME_BOUND, "mail.send_due_reminders": TIME_BOUND,
         "mail.queue_result_notifications": NEWS, "mail.queue_finished_notifications": NEWS,
-        "mail.sweep_mail_jobs": NEWS, "mail.send_digests": NEWS, "mail.prune_mail_records": NEWS}
+        "mail.sweep_mail_jobs": NEWS, "mail.send_digests": NEWS, "mail.prune_mail_records": NEWS,
+        "mail.send_chat_batches": NEWS}  # issue 23
 
 
 @pytest.mark.django_db
