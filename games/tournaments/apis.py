@@ -14,6 +14,7 @@ from accounts.models import User
 
 from ..api.serializers import SEED_MAX, ClockField, error_responses
 from ..errors import ErrorCode, GameError
+from ..models import Press
 from .models import Entry, Tournament, TournamentFormat
 from .selectors import (tournament_rounds, tournament_shown_to, tournament_standings, tournament_summary,
                         tournaments_visible)
@@ -33,6 +34,9 @@ class TournamentCreateRequest(serializers.Serializer):
     clock = ClockField(required=False, default=dict)
     settings = serializers.DictField(required=False, default=dict)
     rated = serializers.BooleanField(required=False, default=True)
+    press = serializers.ChoiceField(choices=Press.values, required=False, default=Press.NONE, help_text=(
+        "what the players of its games may say to one another (issue 23): none (the default, the usual "
+        "competitive setting), table, or full"))
     registration_opens = serializers.DateTimeField(required=False, allow_null=True, default=None)
     registration_closes = serializers.DateTimeField(required=False, allow_null=True, default=None)
     max_players = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=2,
@@ -59,6 +63,7 @@ class TournamentResponse(serializers.Serializer):
     current_round = serializers.IntegerField()
     status = serializers.CharField()
     rated = serializers.BooleanField()
+    press = serializers.CharField(help_text="none, table or full: its games' table talk")
     registration_opens = serializers.DateTimeField(allow_null=True)
     registration_closes = serializers.DateTimeField(allow_null=True)
     players = serializers.IntegerField()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils import timezone
 
+from games.models import Press
 from games.web.forms import CLOCKS, game_choices
 
 from .models import TournamentFormat
@@ -27,6 +28,9 @@ class TournamentProposalForm(forms.Form):
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"])
     rated = forms.BooleanField(required=False, initial=True, label="Rated",
                                help_text="The games move the players' ratings on the leaderboard.")
+    press = forms.ChoiceField(choices=Press.choices, initial=Press.NONE, required=False, label="Table talk",
+                              help_text="What the players of its games may say to one another; none is the usual "
+                                        "competitive setting.")
 
     def clean_registration_closes(self):
         closes = self.cleaned_data["registration_closes"]
@@ -39,4 +43,4 @@ class TournamentProposalForm(forms.Form):
         d = self.cleaned_data
         return {"name": d["name"], "engine": d["game"], "format": d["format"], "table_size": d["table_size"],
                 "rounds": d["rounds"] or 0, "clock": CLOCKS[d["clock"]][1], "rated": d["rated"],
-                "registration_closes": d["registration_closes"], "max_players": d["max_players"]}
+                "press": d["press"] or Press.NONE, "registration_closes": d["registration_closes"], "max_players": d["max_players"]}

@@ -38,6 +38,7 @@ def tournament_shown_to(*, tournament: Tournament, user) -> bool:
 def tournament_summary(t: Tournament) -> dict[str, Any]:
     return {"id": t.pk, "name": t.name, "game": t.engine, "format": t.format, "table_size": t.table_size,
             "rounds": t.rounds, "current_round": t.current_round, "status": t.status, "rated": t.rated,
+            "press": t.press,
             "registration_opens": t.registration_opens.isoformat() if t.registration_opens else None,
             "registration_closes": t.registration_closes.isoformat() if t.registration_closes else None,
             "players": t.players if hasattr(t, "players") else t.entries.count()}

@@ -62,3 +62,20 @@ def test_games_and_tournaments_from_before_issue_23_get_table_talk_as_their_roun
     staff.save()
     assert tournament_create(created_by=staff, name="New cup", engine="tinygame", format="round_robin",
                              table_size=2).press == Press.NONE
+
+
+@pytest.mark.django_db
+def test_the_tournament_api_and_proposal_form_take_the_press(api):
+    staff = UserFactory()
+    staff.is_staff = True
+    staff.save()
+    r = api.as_user(staff).post("/api/tournaments/", {"name": "Talky cup", "game": "tinygame",
+                                                      "format": "round_robin", "table_size": 2, "press": "full"},
+                                format="json")
+    assert r.status_code == 201 and r.json()["press"] == "full"
+    assert Tournament.objects.get(name="Talky cup").press == Press.FULL
+    from games.tournaments.forms import TournamentProposalForm
+    form = TournamentProposalForm({"name": "Quiet", "game": "tinygame", "format": "round_robin", "table_size": 2,
+                                   "clock": "fixed-48h"})
+    assert form.is_valid(), form.errors
+    assert form.proposal()["press"] == Press.NONE

@@ -1,0 +1,157 @@
+"""Table talk in the admin (issue 23, "Moderation and safety"): messages with reports first, each with its
+reports and the moderators' log; staff hide and restore them with the actions (games.chat.moderation: logged,
+the author told). Notes are not here at all: a seat's notes are its player's alone, staff's neither.
+
+A private message is a secret of its seats while the game is played (staff play too): its text shows here
+only once one of its readers reported it, or once the game is over. Table messages show as any spectator
+of the game reads them.
+"""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.db.models import Count, Q
+
+from games.chat.audience import recipients
+from games.chat.errors import ChatError
+from games.chat.models import ChatMessage, ChatReport, ModerationAction, TableMute, UserBlock
+from games.chat.moderation import message_hide, message_restore
+
+from .secrecy import GAME_OVER
+
+HIDE_REASON = "against the site's rules (reported)"
+
+
+def text_for_staff(message: ChatMessage, *, reported: bool) -> str:
+    if message.audience == 0 or reported or message.game.status in GAME_OVER:
+        return message.text
+    return "(a private message: shown here once one of its readers reports it, or once the game is over)"
+
+
+class ReadOnlyInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class ReportInline(ReadOnlyInline):
+    model = ChatReport
+    fields = ("reporter", "reason", "created_at", "settled_at")
+    readonly_fields = fields
+
+
+class ModerationInline(ReadOnlyInline):
+    model = ModerationAction
+    fk_name = "message"
+    fields = ("kind", "actor", "reason", "created_at")
+    readonly_fields = fields
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(admin.ModelAdmin):
+    list_display = ("id", "game", "author_seat", "author", "thread", "open_reports", "shown", "created_at",
+                    "staff_text")
+    list_select_related = ("game", "author")
+    list_filter = (("hidden_at", admin.EmptyFieldListFilter),)
+    raw_id_fields = ("game", "seat", "author")
+    fields = ("game", "author_seat", "author", "thread", "staff_text", "phase", "created_at", "hidden_at",
+              "hidden_reason")
+    readonly_fields = fields
+    inlines = [ReportInline, ModerationInline]
+    actions = ["hide_messages", "restore_messages"]
+    # Reported messages first, those with reports not acted on before them; then the newest.
+    REPORTED_FIRST = ("-open_report_count", "-report_count", "-id")
+
+    def get_ordering(self, request):
+        return self.REPORTED_FIRST
+
+    def get_queryset(self, request):
+        # Annotated before it is ordered (ModelAdmin.get_queryset would order by the annotations first).
+        return (self.model._default_manager.get_queryset()
+                .annotate(open_report_count=Count("reports", filter=Q(reports__settled_at__isnull=True)),
+                          report_count=Count("reports"))
+                .order_by(*self.REPORTED_FIRST))
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False  # the text is as its author typed it; moderators hide or restore, never edit
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False  # hidden, not deleted: the record stays with its log
+
+    @admin.display(description="seat")
+    def author_seat(self, obj: ChatMessage) -> str:
+        return f"Seat {obj.position + 1}"
+
+    @admin.display(description="to")
+    def thread(self, obj: ChatMessage) -> str:
+        to = recipients(obj.audience, obj.position)
+        return "the table" if to is None else "seats " + ", ".join(str(p + 1) for p in to)
+
+    @admin.display(description="open reports", ordering="open_report_count")
+    def open_reports(self, obj: ChatMessage) -> int:
+        return obj.open_report_count
+
+    @admin.display(description="shown", boolean=True)
+    def shown(self, obj: ChatMessage) -> bool:
+        return obj.hidden_at is None
+
+    @admin.display(description="text")
+    def staff_text(self, obj: ChatMessage) -> str:
+        return text_for_staff(obj, reported=bool(getattr(obj, "report_count", obj.reports.exists())))
+
+    def _moderate(self, request, queryset, act, done: str) -> None:
+        count = 0
+        for message in queryset:
+            try:
+                act(message)
+                count += 1
+            except ChatError as e:
+                self.message_user(request, f"Message {message.pk}: {e.detail}", messages.ERROR)
+        self.message_user(request, f"{count} message(s) {done}; each act is logged and its author told.")
+
+    @admin.action(description="Hide the selected messages (their authors are told)")
+    def hide_messages(self, request, queryset):
+        self._moderate(request, queryset, lambda m: message_hide(message=m, by=request.user, reason=HIDE_REASON),
+                       "hidden")
+
+    @admin.action(description="Show the selected messages again (their authors are told)")
+    def restore_messages(self, request, queryset):
+        self._moderate(request, queryset, lambda m: message_restore(message=m, by=request.user), "restored")
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(ModerationAction)
+class ModerationActionAdmin(ReadOnlyAdmin):
+    list_display = ("id", "kind", "game", "message", "target", "actor", "reason", "created_at")
+    list_filter = ("kind",)
+    raw_id_fields = ("game", "message", "target", "actor")
+
+
+@admin.register(TableMute)
+class TableMuteAdmin(ReadOnlyAdmin):
+    list_display = ("game", "user", "muted_by", "created_at")
+    raw_id_fields = ("game", "user", "muted_by")
+
+
+@admin.register(UserBlock)
+class UserBlockAdmin(ReadOnlyAdmin):
+    list_display = ("blocker", "blocked", "created_at")
+    raw_id_fields = ("blocker", "blocked")
