@@ -10,6 +10,7 @@ from rest_framework.test import APIClient
 
 from accounts.models import User, Vacation
 from accounts.services import user_create
+from games.chat.models import ChatMessage, ChatReport, SeatNote, TableMute, UserBlock
 from games.mail.models import InboundMessage
 from games.models import Game, Prompt, Seat, Submission
 from games.tournaments.models import Entry, Tournament
@@ -69,6 +70,10 @@ def snapshot() -> dict[str, int]:
         "submissions": Submission.objects.count(), "tournaments": Tournament.objects.count(),
         "entries": Entry.objects.count(), "vacations": Vacation.objects.count(),
         "inbound mails": InboundMessage.objects.count(),
+        # table talk (issue 23): a refused message, note, report, mute or block stores nothing
+        "chat messages": ChatMessage.objects.count(), "notes": SeatNote.objects.exclude(text="").count(),
+        "reports": ChatReport.objects.count(), "mutes": TableMute.objects.count(),
+        "blocks": UserBlock.objects.count(),
     }
 
 

@@ -14,7 +14,10 @@ are tried. Families, with the issue item each stands for:
 - junk bodies on every anymail webhook under /mail/inbound/ (item 10);
 - garbled raw mails to the inbound service, an unknown charset among them (item 14);
 - forged and tampered signed links: one-click picks, unsubscribe, invites, email verification;
-- the usernames of item 5 through the API and the web sign-up (400 / the form again, no account).
+- the usernames of item 5 through the API and the web sign-up (400 / the form again, no account);
+- table talk (issue 23): huge text, text over 2,000 characters, NUL and other control characters,
+  bidirectional overrides, markup (stored as typed, escaped when shown), garbage recipients and ``since``,
+  1,000 messages a minute, and the same by email reply.
 """
 
 from __future__ import annotations
@@ -208,6 +211,7 @@ API_BODIES = {  # route -> (who calls it, a body that would be accepted)
     "/api/games/": ("player", {"game": "tinygame", "seats": "2"}),
     "/api/games/{id}/moves/": ("player", "move"),
     "/api/games/{id}/standing-orders/": ("player", {"orders": ["attend"]}),
+    "/api/games/{id}/messages/": ("player", {"text": "good luck"}),  # issue 23
     "/api/tournaments/": ("staff", {"name": "Cup", "game": "tinygame", "format": "round_robin", "table_size": "2"}),
 }
 API_STRING_FIELDS = [(route, f) for route, (_, body) in API_BODIES.items()
@@ -255,6 +259,8 @@ WEB_FORMS = {  # url -> (signed in?, the form's fields)
     "/games/{id}/move/": (True, "move"),
     "/games/{id}/orders/": (True, {"orders": "attend"}),
     "/games/{id}/invite/": (True, {"email": "friend@example.org", "note": "come"}),
+    "/games/{id}/chat/": (True, {"text": "good luck"}),  # issue 23
+    "/games/{id}/notes/": (True, {"text": "my plan"}),
 }
 WEB_STRING_FIELDS = [(url, f) for url, (_, form) in WEB_FORMS.items()
                      for f in (["prompt", "option"] if form == "move" else form)]
@@ -705,3 +711,92 @@ def test_the_web_form_refuses_options_the_engine_does_not_declare(arena):
                                                 "is_public": "on", "extra_options": '{"rounds": "A"}'})
     assert response.status_code == 200 and b"rounds" in response.content
     assert snapshot() == before
+
+
+# --- table talk (issue 23, "Done means": hostile inputs get clear errors and change nothing) ---------------
+
+CHAT_TEXTS = {  # text -> (status, error code): each refused before anything is stored
+    "1 MB of text": ("x" * 1_000_000, 413, "body_too_large"),
+    "2,001 characters": ("x" * 2001, 400, "too_long"),
+    "empty": ("", 400, "empty_message"),
+    "blank lines only": ("\n \t\n", 400, "empty_message"),
+    "NUL": ("a\x00b", 400, "parse_error"),
+    "escape character": ("\x1b[31mred", 400, "bad_characters"),
+    "C1 control": ("a\x85b", 400, "bad_characters"),
+    **{f"bidi U+{c:04X}": (f"abc{chr(c)}cba.exe", 400, "bad_characters")
+       for c in (0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069)},
+}
+
+
+@pytest.mark.parametrize("case", CHAT_TEXTS)
+def test_hostile_chat_text_is_refused_clearly_and_stores_nothing(arena, case):
+    text, status, code = CHAT_TEXTS[case]
+    before = snapshot()
+    response = _post_json(arena.api(), f"/api/games/{arena.game.pk}/messages/", {"text": text})
+    assert_held(response, before, refused=True)
+    assert (response.status_code, response.json()["error"]) == (status, code)
+    assert response.json()["detail"]
+
+
+CHAT_RECIPIENTS = {"not a seat": [7], "negative": [-1], "a string": ["1"], "true": [True], "a list in a list": [[1]],
+                   "an object": {"seat": 1}, "10,000 seats": list(range(10_000)), "a huge number": [HUGE],
+                   "own seat in a full game": [0], "empty": []}
+
+
+@pytest.mark.parametrize("case", CHAT_RECIPIENTS)
+def test_hostile_recipients_are_a_clear_400(arena, case):
+    from games.models import Game, Press
+    Game.objects.filter(pk=arena.game.pk).update(press=Press.FULL)
+    before = snapshot()
+    response = _post_json(arena.api(), f"/api/games/{arena.game.pk}/messages/",
+                          {"text": "psst", "to": CHAT_RECIPIENTS[case]})
+    assert_held(response, before, refused=True)
+    assert (response.status_code, response.json()["error"]) in {
+        (400, "invalid"), (400, "bad_recipients"), (413, "body_too_large")}
+
+
+@pytest.mark.parametrize("query", ["since=-1", f"since={HUGE}", "since=1e3", "since=%00", "wait=NaN", "wait=-5"])
+def test_hostile_message_queries_are_a_clear_400(arena, query):
+    before = snapshot()
+    response = arena.api().get(f"/api/games/{arena.game.pk}/messages/?{query}")
+    assert_held(response, before, refused=True)
+
+
+def test_markup_is_stored_as_typed_and_shown_escaped_on_the_page_and_in_the_api(arena):
+    markup = '<img src=x onerror="alert(1)"><script>alert(2)</script>'
+    response = _post_json(arena.api(), f"/api/games/{arena.game.pk}/messages/", {"text": markup})
+    assert response.status_code == 201 and response.json()["text"] == markup
+    page = arena.web(arena.users[1]).get(f"/games/{arena.game.pk}/").content.decode()
+    assert "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&lt;script&gt;alert(2)&lt;/script&gt;" in page
+    assert "<img src=x" not in page and "<script>alert(2)" not in page
+
+
+def test_a_thousand_messages_a_minute_are_429s_after_the_rate_and_store_ten(arena):
+    before = snapshot()
+    client = arena.api()
+    answers = [_post_json(client, f"/api/games/{arena.game.pk}/messages/", {"text": f"flood {i}"})
+               for i in range(1000)]
+    assert [r.status_code for r in answers].count(201) == 10
+    assert {r.status_code for r in answers[10:]} == {429}
+    assert all(r["Retry-After"] == "60" and r.json()["error"] == "rate_limited" for r in answers[10:])
+    after = snapshot()
+    assert after.pop("chat messages") == before.pop("chat messages") + 10 and after == before
+
+
+CHAT_LINES = ["say " + "x" * 2001, "say a\u202eb", "say", "tell 9 hi", "tell 0 hi", "tell 99999999999999999999 hi",
+              "say \x07bell", "tell 1 in a table game"]
+
+
+@pytest.mark.parametrize("line", CHAT_LINES, ids=lambda line: repr(line[:20]))
+def test_hostile_chat_lines_by_email_send_nothing(arena, line):
+    from games.chat.models import ChatMessage
+    from email.message import EmailMessage
+    seat = Seat.objects.get(game=arena.game, position=0)
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = arena.users[0].email, reply_address(seat=seat), "Re: game"
+    msg["Message-ID"] = f"<hostile-{sorted(CHAT_LINES).index(line)}@client.example>"
+    msg.set_content(line + "\n")  # UTF-8, as a mail client sends it
+    raw = msg.as_bytes()
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        result = inbound_message_process(raw=raw)
+    assert not ChatMessage.objects.exists(), result

@@ -86,3 +86,53 @@ def test_the_replay_shows_no_other_seats_secrets(game2, stranger, login):
     assert first["seat"] == 0 and set(first["hand"]) <= hands[0] and not set(first["hand"]) & hands[1]
     watched = login(stranger).get(f"/games/{game.pk}/replay/").context["board"]["view"]
     assert "hand" not in watched and "seat" not in watched and "my_draft" not in watched
+
+
+def test_table_talk_canaries_stay_in_their_thread_and_nothing_the_server_writes_into_chat_leaks(stranger, login):
+    """Issue 23, "Moderation and safety": a private message between seats 1 and 2 (a canary) never reaches
+    seat 0 or a spectator on any surface of table talk (page, live fragment, chat poll, the API's messages and
+    log, chat mail, prompt mail); and what the server writes into chat (the chat mail around the messages, the
+    panel) carries none of seat 1's planted secrets. Controls show seat 2 does get the canary."""
+    from datetime import timedelta
+
+    from django.core import mail
+    from django.test import TestCase, override_settings
+    from django.utils import timezone
+    from rest_framework.test import APIClient
+
+    from games.chat.services import message_post
+    from games.mail.chat_mail import chat_batches_send
+    from games.models import Game, Press
+    from tests.factories import make_started_game
+
+    game, (alice, bob, carol) = make_started_game(players=3, engine="faltisia", seed=11)
+    Game.objects.filter(pk=game.pk).update(press=Press.FULL)
+    play_until(game, lambda g: g.state["phase"] == "draft")
+    game.refresh_from_db()
+    _plant(game)
+    thread_canary = "CANARY-THREAD-9c21"
+    with override_settings(CHAT_MAIL_BATCH_SECONDS=60):
+        message_post(game=game, user=bob, text=f"carol, my plan: {thread_canary}", to=[2])
+        message_post(game=game, user=bob, text="hello table")
+    mail.outbox.clear()
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        chat_batches_send(now=timezone.now() + timedelta(seconds=120))
+
+    def api_messages(user) -> str:
+        c = APIClient()
+        c.credentials(HTTP_AUTHORIZATION=f"Token {user.auth_token.key}")
+        return c.get(f"/api/games/{game.pk}/messages/").content.decode() + c.get(
+            f"/api/games/{game.pk}/log/").content.decode()
+
+    for viewer in (alice, stranger):
+        pages = _pages(login(viewer), game)
+        pages["chat poll"] = login(viewer).get(f"/games/{game.pk}/chat/?since=0").content.decode()
+        pages["api"] = api_messages(viewer)
+        pages["mail"] = "\n".join(m.body + str(m.alternatives) for m in mail.outbox if viewer.email in m.to)
+        _assert_clean(pages)
+        assert thread_canary not in "".join(pages.values())
+    alice_chat_mail = [m for m in mail.outbox if alice.email in m.to]
+    assert alice_chat_mail and "hello table" in alice_chat_mail[0].body  # the mail went, without the secrets
+    # Control: the thread's own seat reads it, on the page and by mail.
+    assert thread_canary in login(carol).get(f"/games/{game.pk}/").content.decode()
+    assert any(thread_canary in m.body for m in mail.outbox if carol.email in m.to)
