@@ -551,7 +551,7 @@ def _forged(route: str, name: str, arena: Arena) -> str:
 
 def _salt(route: str) -> str:
     from games.mail import links
-    from games.web import invites
+    from games import invites
     return {"mail-pick": links.PICK_SALT, "mail-unsubscribe": links.UNSUBSCRIBE_SALT, "web:invite": invites.SALT}[route]
 
 
