@@ -95,8 +95,13 @@ def test_a_thousand_messages_a_minute_get_10_through_then_429s_with_retry_after(
     assert ChatMessage.objects.count() == 10
 
 
+@pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_wait_holds_the_request_until_a_message_for_the_caller_arrives():
+    """With real threads, so on PostgreSQL only: the SQLite test database lives in memory with a shared cache,
+    which answers "table is locked" to a read while another thread's post is writing, where a file database
+    (the embedded mode) waits. test_waiting.py times the loop on any database; benchmarks/chat_bench.py runs
+    this on a SQLite file too."""
     game, (alice, bob, _) = chat_game()
     errors = []
 
