@@ -70,3 +70,32 @@ def new_page(chromium_browser, live_server):
     yield make
     for c in contexts:
         c.close()
+
+
+VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
+SIDEWAYS = "() => [document.documentElement.scrollWidth, window.innerWidth]"  # [page width, window width]
+
+
+@pytest.fixture
+def page_at(chromium_browser, live_server):
+    """A fresh context (its own cookies) at one of VIEWPORTS."""
+    contexts = []
+
+    def make(viewport: str):
+        context = chromium_browser.new_context(viewport=VIEWPORTS[viewport], base_url=live_server.url)
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for c in contexts:
+        c.close()
+
+
+def log_in(page, user) -> None:
+    """Sign ``user`` in (tests.factories' password) and wait for the signed-in nav."""
+    page.goto("/accounts/login/")
+    page.fill("#id_username", user.username)
+    page.fill("#id_password", "Correct-Horse-42")
+    page.click("form button[type=submit]")
+    page.wait_for_selector("#nav-links form[action$='/logout/']", state="attached")  # folded on a phone

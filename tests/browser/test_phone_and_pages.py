@@ -14,6 +14,7 @@ import pytest
 
 from games.models import Game, GameStatus, Prompt
 from games.tournaments.models import Entry, Tournament, TournamentStatus
+from tests.browser.conftest import SIDEWAYS, VIEWPORTS, log_in
 from tests.factories import UserFactory, make_started_game
 from tests.games.helpers import pick
 from tests.tournaments.helpers import bot_field, director, make_tournament, run_to_the_end
@@ -21,37 +22,10 @@ from tests.web.conftest import play_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
-SIDEWAYS = "() => [document.documentElement.scrollWidth, window.innerWidth]"
-
 
 @pytest.fixture(autouse=True)
 def fast_polling(settings):
     settings.WEB_POLL_INTERVAL_MS = 250
-
-
-@pytest.fixture
-def page_at(chromium_browser, live_server):
-    """A fresh context (its own cookies) at one of VIEWPORTS."""
-    contexts = []
-
-    def make(viewport: str):
-        context = chromium_browser.new_context(viewport=VIEWPORTS[viewport], base_url=live_server.url)
-        context.set_default_timeout(15_000)
-        contexts.append(context)
-        return context.new_page()
-
-    yield make
-    for c in contexts:
-        c.close()
-
-
-def log_in(page, user) -> None:
-    page.goto("/accounts/login/")
-    page.fill("#id_username", user.username)
-    page.fill("#id_password", "Correct-Horse-42")
-    page.click("form button[type=submit]")
-    page.wait_for_selector("#nav-links form[action$='/logout/']", state="attached")  # folded on a phone
 
 
 def check_page(page, name: str, viewport: str, screenshot_dir, too_wide: list) -> None:

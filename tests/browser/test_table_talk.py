@@ -15,43 +15,18 @@ from django.utils import timezone
 from games.chat.models import ChatMessage
 from games.mail.chat_mail import chat_batches_send
 from games.models import Press
+from tests.browser.conftest import SIDEWAYS, VIEWPORTS, log_in
 from tests.chat.helpers import chat_game
 from tests.factories import UserFactory
 from tests.mail.helpers import mails_to, pipe, reply_bytes
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
-SIDEWAYS = "() => [document.documentElement.scrollWidth, window.innerWidth]"
-
 
 @pytest.fixture(autouse=True)
 def fast_polling(settings):
     settings.WEB_POLL_INTERVAL_MS = 250
     settings.CHAT_MAIL_BATCH_SECONDS = 60
-
-
-@pytest.fixture
-def page_at(chromium_browser, live_server):
-    contexts = []
-
-    def make(viewport: str):
-        context = chromium_browser.new_context(viewport=VIEWPORTS[viewport], base_url=live_server.url)
-        context.set_default_timeout(15_000)
-        contexts.append(context)
-        return context.new_page()
-
-    yield make
-    for c in contexts:
-        c.close()
-
-
-def log_in(page, user) -> None:
-    page.goto("/accounts/login/")
-    page.fill("#id_username", user.username)
-    page.fill("#id_password", "Correct-Horse-42")
-    page.click("form button[type=submit]")
-    page.wait_for_selector("#nav-links form[action$='/logout/']", state="attached")
 
 
 def send(page, text: str, *, to: list[int] = ()) -> None:
