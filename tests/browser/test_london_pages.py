@@ -10,7 +10,8 @@ import pytest
 from tests.factories import UserFactory
 from tests.web.london_game import finish, london_game
 
-from .test_phone_and_pages import VIEWPORTS, check_page, log_in, page_at  # noqa: F401  (page_at is a fixture)
+from .conftest import VIEWPORTS, log_in
+from .test_phone_and_pages import check_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

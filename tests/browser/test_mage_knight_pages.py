@@ -14,7 +14,7 @@ import pytest
 from django.template.loader import render_to_string
 
 from games.presentation import registry
-from tests.browser.test_phone_and_pages import SIDEWAYS, VIEWPORTS, log_in, page_at  # noqa: F401 (fixture)
+from tests.browser.conftest import SIDEWAYS, VIEWPORTS, log_in
 from tests.factories import UserFactory
 from tests.web.test_mage_knight_board import (SEATS, drive, in_combat, mid_game, mk_game, move_options, needs_engine,
                                               sample_view)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.test_phone_and_pages import SIDEWAYS, VIEWPORTS, log_in, page_at  # noqa: F401 (fixture)
+from tests.browser.conftest import SIDEWAYS, VIEWPORTS, log_in
 from tests.factories import make_started_game
 from tests.web.miskatonic_helpers import play_greedy_until
 
