@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import chat_views, views
+from . import chat_views, moderation_views, views
 
 urlpatterns = [
     path("games/", views.GameListCreateApi.as_view(), name="games"),
@@ -17,4 +17,10 @@ urlpatterns = [
     path("games/<int:game_id>/reclaim/", views.SeatReclaimApi.as_view(), name="game-reclaim"),
     path("games/<int:game_id>/messages/", chat_views.MessagesApi.as_view(), name="game-messages"),
     path("games/<int:game_id>/notes/", chat_views.NotesApi.as_view(), name="game-notes"),
+    path("games/<int:game_id>/messages/<int:message_id>/report/", moderation_views.MessageReportApi.as_view(),
+         name="game-message-report"),
+    path("games/<int:game_id>/seats/<int:position>/mute/", moderation_views.SeatMuteApi.as_view(),
+         name="game-seat-mute"),
+    path("games/<int:game_id>/seats/<int:position>/block/", moderation_views.SeatBlockApi.as_view(),
+         name="game-seat-block"),
 ]

@@ -19,6 +19,7 @@ from .selectors import Reader, message_for
 from .signals import message_moderated
 
 REASON_MAX = 200  # a moderator's reason, as logged and told to the author
+SEAT_POSITION_MAX = 32767  # Seat.position is a small integer
 
 
 def _reason(text: str, limit: int) -> str:
@@ -31,7 +32,7 @@ def _reason(text: str, limit: int) -> str:
 @transaction.atomic
 def message_report(*, reader: Reader, message_id: int, reason: str) -> ChatReport:
     """Report a message the reader may read to staff; reporting it again updates the reason."""
-    message = message_for(reader=reader, message_id=message_id)
+    message = message_for(reader=reader, message_id=message_id) if 0 < message_id < 2**63 else None
     if message is None:
         raise ChatError(ChatErrorCode.NO_SUCH_MESSAGE, "no such message here")
     report, _ = ChatReport.objects.update_or_create(
@@ -85,8 +86,11 @@ def _check_table_moderator(game: Game, by: User) -> None:
         raise ChatError(ChatErrorCode.NOT_MODERATOR, "only the game's creator or staff mute players here")
 
 
-def _seated_player(game: Game, position: int) -> User:
-    seat = Seat.objects.filter(game=game, position=position).select_related("user").first()
+def seated_player(game: Game, position: int) -> User:
+    """The player at the seat ``position`` (400 bad_recipients if no player sits there)."""
+    # A path's digits may be any size: beyond a small integer there is no seat (and the query would overflow).
+    seat = (Seat.objects.filter(game=game, position=position).select_related("user").first()
+            if 0 <= position <= SEAT_POSITION_MAX else None)
     if seat is None or seat.user is None:
         raise ChatError(ChatErrorCode.BAD_RECIPIENTS, f"no player sits at seat position {position}")
     return seat.user
@@ -96,7 +100,7 @@ def _seated_player(game: Game, position: int) -> User:
 def player_mute(*, game: Game, position: int, by: User, reason: str = "") -> TableMute:
     """Mute the player at ``position`` at this table (the game's creator or staff); logged."""
     _check_table_moderator(game, by)
-    target = _seated_player(game, position)
+    target = seated_player(game, position)
     if target.pk == by.pk:
         raise ChatError(ChatErrorCode.BAD_RECIPIENTS, "you cannot mute yourself")
     mute, created = TableMute.objects.get_or_create(game=game, user=target, defaults={"muted_by": by})
@@ -110,7 +114,7 @@ def player_mute(*, game: Game, position: int, by: User, reason: str = "") -> Tab
 def player_unmute(*, game: Game, position: int, by: User) -> None:
     """Let the player at ``position`` post again (the game's creator or staff); logged."""
     _check_table_moderator(game, by)
-    target = _seated_player(game, position)
+    target = seated_player(game, position)
     deleted, _ = TableMute.objects.filter(game=game, user=target).delete()
     if deleted:
         ModerationAction.objects.create(kind=ModerationKind.UNMUTE, game=game, target=target, actor=by)

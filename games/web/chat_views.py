@@ -17,11 +17,12 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games.api.access import game_id_or_404
 from games.chat.errors import ChatError
-from games.chat.moderation import message_report, player_mute, player_unmute, user_block, user_unblock
+from games.chat.moderation import (message_report, player_mute, player_unmute, seated_player, user_block,
+                                   user_unblock)
 from games.chat.notes import note_save
 from games.chat.selectors import Reader, latest_message_id, messages_for, read_marker
 from games.chat.services import message_post, messages_read
-from games.models import Game, Seat
+from games.models import Game
 from games.selectors import game_version_and_seat
 
 from .chat_pages import SeatLabels, chat_flags, messages_shown
@@ -166,17 +167,14 @@ def game_mute(request, game_id: int):
 def game_block(request, game_id: int):
     """Block (``action=block``) or unblock the player at seat ``position``: everywhere, for the caller only."""
     game, viewer = _game_and_viewer(request, game_id)
-    seat = Seat.objects.filter(game=game, position=_position(request)).select_related("user").first()
-    if seat is None or seat.user is None:
-        flash.error(request, "No player sits there.")
-        return _back(game)
     try:
+        player = seated_player(game, _position(request))
         if request.POST.get("action") == "unblock":
-            user_unblock(blocker=request.user, blocked=seat.user)
-            flash.success(request, f"You see {seat.user.username}'s messages again.")
+            user_unblock(blocker=request.user, blocked=player)
+            flash.success(request, f"You see {player.username}'s messages again.")
         else:
-            user_block(blocker=request.user, blocked=seat.user)
-            flash.success(request, f"Blocked: you no longer see {seat.user.username}'s messages, at any table.")
+            user_block(blocker=request.user, blocked=player)
+            flash.success(request, f"Blocked: you no longer see {player.username}'s messages, at any table.")
     except ChatError as e:
         flash.error(request, f"Not done: {e.detail}.")
     return _back(game)

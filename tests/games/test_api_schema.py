@@ -21,6 +21,8 @@ REQUEST_BODIES = {
     # table talk (issue 23)
     ("post", "/api/games/{game_id}/messages/"): ("MessageRequest", {"text", "to"}),
     ("put", "/api/games/{game_id}/notes/"): ("NotesRequest", {"text"}),
+    ("post", "/api/games/{game_id}/messages/{message_id}/report/"): ("MessageReportRequest", {"reason"}),
+    ("put", "/api/games/{game_id}/seats/{position}/mute/"): ("SeatMuteRequest", {"reason"}),
     ("post", "/api/tournaments/"): ("TournamentCreateRequest", {"name", "game", "format", "table_size", "clock"}),
     ("post", "/api/tournaments/{tournament_id}/cancel/"): ("TournamentCancelRequest", {"reason"}),
     # drop and replace are one endpoint (EntryManageApi) with one body: {player, by}.

@@ -62,7 +62,8 @@ def admin_model_pages() -> list[str]:
 
 GAME_ROUTES = {  # route name -> its kind of game argument (GAME_KINDS)
     "game-detail", "game-join", "game-moves", "game-log", "game-standing-orders", "game-pause", "game-resume",
-    "game-abandon", "game-reclaim", "game-messages", "game-notes", "web:game-chat", "web:chat-report",
+    "game-abandon", "game-reclaim", "game-messages", "game-notes", "game-message-report", "game-seat-mute",
+    "game-seat-block", "web:game-chat", "web:chat-report",
     "web:game-notes", "web:game-mute", "web:game-block", "web:game", "web:game-live", "web:game-move", "web:game-orders",
     "web:game-replay", "web:game-join", "web:game-invite",
 }
@@ -87,6 +88,10 @@ def variants_of(key: str) -> tuple[str, ...]:
 
 def url_of(key: str, variant: str, world: World) -> str:
     """The concrete URL of ``key`` for ``variant`` (a kind of game, a token variant, or "-")."""
+    if key == "game-message-report":  # the table message seat 1's player wrote in that game
+        return reverse(key, kwargs={"game_id": world.game_id(variant), "message_id": world.message_id(variant)})
+    if key in ("game-seat-mute", "game-seat-block"):  # acts on seat 1's player (the "other" role)
+        return reverse(key, kwargs={"game_id": world.game_id(variant), "position": 1})
     if key in GAME_ROUTES:
         return reverse(key, kwargs={"game_id": world.game_id(variant)})
     if key in TOKEN_ROUTES:
@@ -122,6 +127,8 @@ def body_of(key: str, method: str, variant: str, world: World, role: str) -> dic
         "game-standing-orders": {"orders": []},
         "game-messages": {"text": "good luck, all", "to": None},
         "game-notes": {"text": "my plan"},
+        "game-message-report": {"reason": "spam"},
+        "game-seat-mute": {"reason": "rude"},
         "web:game-chat": {"text": "good luck, all"},
         "web:game-notes": {"text": "my plan"},
         "web:chat-report": {"message": "1", "reason": "spam"},

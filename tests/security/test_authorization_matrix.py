@@ -51,6 +51,16 @@ WEBHOOK_GET = (*[{400, 401, 403, 404, 405}] * 7,)
 # session gives no authority there.
 WEBHOOK_POST = (*[{200, 400, 401, 403, 415}] * 7,)
 
+# Only the game's creator (the seat's player) and staff; a private game is a 404 to those who may not see it.
+CREATOR_OR_STAFF = {
+    "public":       (401, 403, 403, 403, 200, 200, 401),
+    "private":      (401, 404, 404, 403, 200, 200, 401),
+    "public_open":  (401, 403, 403, 403, 200, 200, 401),
+    "private_open": (401, 404, 404, 403, 200, 200, 401),
+    "finished":     (401, 403, 403, 403, 200, 200, 401),
+    "unknown":      (401, 404, 404, 404, 404, 404, 401),
+}
+
 MATRIX = {
     "admin:index": {
         "GET": {"*": (302, 302, 302, 302, 302, 200, 302)},
@@ -224,6 +234,45 @@ MATRIX = {
             "unknown":      (401, 404, 404, 404, 404, 404, 401),
         },
         "POST": {"*": (401, 405, 405, 405, 405, 405, 401)},
+    },
+    # Moderation (issue 23): whoever may read a message may report it (a public game's table: everyone signed
+    # in); the game's creator (the seat's player) and staff mute seat 1's player at the table, others are
+    # not_moderator (403); anyone who sees the game may block seat 1's player, who cannot block themself (400).
+    "game-message-report": {
+        "GET": {"*": (401, 405, 405, 405, 405, 405, 401)},
+        "POST": {
+            "public":       (401, 201, 201, 201, 201, 201, 401),
+            "private":      (401, 404, 404, 201, 201, 201, 401),
+            "public_open":  (401, 201, 201, 201, 201, 201, 401),
+            "private_open": (401, 404, 404, 201, 201, 201, 401),
+            "finished":     (401, 201, 201, 201, 201, 201, 401),
+            "unknown":      (401, 404, 404, 404, 404, 404, 401),
+        },
+    },
+    "game-seat-mute": {
+        "GET": {"*": (401, 405, 405, 405, 405, 405, 401)},
+        "POST": {"*": (401, 405, 405, 405, 405, 405, 401)},
+        "PUT": CREATOR_OR_STAFF,
+        "DELETE": CREATOR_OR_STAFF,
+    },
+    "game-seat-block": {
+        "GET": {"*": (401, 405, 405, 405, 405, 405, 401)},
+        "PUT": {
+            "public":       (401, 200, 200, 400, 200, 200, 401),
+            "private":      (401, 404, 404, 400, 200, 200, 401),
+            "public_open":  (401, 200, 200, 400, 200, 200, 401),
+            "private_open": (401, 404, 404, 400, 200, 200, 401),
+            "finished":     (401, 200, 200, 400, 200, 200, 401),
+            "unknown":      (401, 404, 404, 404, 404, 404, 401),
+        },
+        "DELETE": {
+            "public":       (401, 200, 200, 200, 200, 200, 401),
+            "private":      (401, 404, 404, 200, 200, 200, 401),
+            "public_open":  (401, 200, 200, 200, 200, 200, 401),
+            "private_open": (401, 404, 404, 200, 200, 200, 401),
+            "finished":     (401, 200, 200, 200, 200, 200, 401),
+            "unknown":      (401, 404, 404, 404, 404, 404, 401),
+        },
     },
     "signup": {
         "GET": {"*": (200, 302, 302, 302, 302, 302, 200)},

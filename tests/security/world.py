@@ -30,7 +30,8 @@ from accounts.models import User
 from accounts.services import token_for_user, vacation_create
 from games.mail.links import pick_link_token, unsubscribe_token
 from games.mail.tokens import mailbox_for_seat
-from games.models import Game, GameStatus, Prompt
+from games.chat.models import ChatMessage
+from games.models import Game, GameStatus, Prompt, Seat
 from games.services import game_create, game_join
 from games.services.admin_actions import game_create_seated
 from games.tournaments.models import Tournament
@@ -60,6 +61,10 @@ class World:
     pick_token: str  # a valid one-click link of seat 0's open prompt in the public game
     unsubscribe_token: str  # seat 0's player's
     invite_tokens: dict[str, str] = field(default_factory=dict)  # per game kind
+    message_ids: dict[str, int] = field(default_factory=dict)  # per game kind: a table message by seat 1's player
+
+    def message_id(self, kind: str) -> int:
+        return self.message_ids.get(kind, self.message_ids["public"])  # "unknown": a message of another game
 
     def game_id(self, kind: str) -> int:
         return UNKNOWN_GAME_ID if kind == "unknown" else self.games[kind]
@@ -79,6 +84,13 @@ def _two_seats_taken(*, creator: User, other: User, public: bool) -> Game:
 def _started(*, creator: User, other: User, third: User, public: bool) -> Game:
     return game_create_seated(created_by=creator, engine="tinygame", users=[creator, other, third],
                               options={"rounds": 1}, seed=7, is_public=public)
+
+
+def _table_message(game: Game, author: User) -> int:
+    """A message to the whole table by ``author`` (seat 1), stored directly: the finished game takes no more."""
+    seat = Seat.objects.get(game=game, user=author)
+    return ChatMessage.objects.create(game=game, seat=seat, position=seat.position, author=author, text="gg",
+                                      phase=game.phase, created_at=timezone.now()).pk
 
 
 def build_world() -> World:
@@ -128,6 +140,7 @@ def build_world() -> World:
                                generation=mailbox_for_seat(seat=prompt.seat).generation),
         unsubscribe_token=unsubscribe_token(user_id=seat.pk),
         invite_tokens={k: invite_token(game=g) for k, g in games.items()},
+        message_ids={k: _table_message(g, other) for k, g in games.items()},
     )
 
 
