@@ -279,6 +279,8 @@ EMAIL_VERIFICATION_MAX_AGE = env.int("EMAIL_VERIFICATION_MAX_AGE", default=3 * 2
 INVITE_MAX_AGE = env.int("INVITE_MAX_AGE", default=14 * 24 * 3600)
 # How often an open game page asks whether anything changed (milliseconds).
 WEB_POLL_INTERVAL_MS = env.int("WEB_POLL_INTERVAL_MS", default=4000)
+# How often every signed-in page refreshes the nav's and the lobby's unread table-talk counts (issue 23).
+WEB_UNREAD_POLL_INTERVAL_MS = env.int("WEB_UNREAD_POLL_INTERVAL_MS", default=30000)
 # --- Benchmarks -----------------------------------------------------------------------------------
 # Only benchmarks/load_bench.py sets this: it mounts a bare one-insert endpoint to measure the floor.
 BENCHMARK_FLOOR_ENDPOINT = env.bool("BENCHMARK_FLOOR_ENDPOINT", default=False)

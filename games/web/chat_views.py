@@ -13,7 +13,7 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.api.access import game_id_or_404
 from games.chat.errors import ChatError
@@ -26,7 +26,7 @@ from games.models import Game
 from games.selectors import game_version_and_seat
 
 from .chat_pages import SeatLabels, chat_flags, messages_shown
-from .selectors import viewer_for
+from .selectors import unread_messages_by_game, viewer_for
 
 
 def _wants_fragment(request) -> bool:
@@ -178,3 +178,15 @@ def game_block(request, game_id: int):
     except ChatError as e:
         flash.error(request, f"Not done: {e.detail}.")
     return _back(game)
+
+
+@login_required
+@require_GET
+def chat_unread(request):
+    """The signed-in player's unread table talk, for the nav's and the lobby's counts to refresh without a
+    reload (static/web/unread.js): ``{"total": n, "games": {"<game id>": n}}``, games with none left out.
+    Counts only, of the caller's own seats: no text, no author."""
+    counts = unread_messages_by_game(user=request.user)
+    response = JsonResponse({"total": sum(counts.values()), "games": {str(k): v for k, v in counts.items()}})
+    response["Cache-Control"] = "private, no-store"
+    return response

@@ -6,6 +6,7 @@ fragment or an email rendered with a request.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.utils.functional import SimpleLazyObject
 
 from .selectors import unread_messages_total
@@ -15,4 +16,5 @@ def chat_unread(request) -> dict:
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {}
-    return {"chat_unread_total": SimpleLazyObject(lambda: unread_messages_total(user=user))}
+    return {"chat_unread_total": SimpleLazyObject(lambda: unread_messages_total(user=user)),
+            "unread_poll_ms": settings.WEB_UNREAD_POLL_INTERVAL_MS}

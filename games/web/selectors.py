@@ -125,11 +125,17 @@ def seats_for_page(*, game: Game) -> list[dict[str, Any]]:
             for s in Seat.objects.filter(game=game).select_related("user").order_by("position")]
 
 
-def unread_messages_total(*, user: User) -> int:
-    """Table talk new to the user at all their games not over (the nav's count, issue 23)."""
+def unread_messages_by_game(*, user: User) -> dict[int, int]:
+    """{game id: table talk new to the user there} at their 100 newest games not over (games with none left
+    out): the nav's and the lobby's counts, as the page shows them and as its script refreshes them (issue 23)."""
     seats = Seat.objects.filter(user=user, game__status__in=[GameStatus.OPEN, GameStatus.ACTIVE,
                                                               GameStatus.PAUSED]).order_by("-game_id")[:100]
-    return sum(unread_by_game(user=user, seats=list(seats)).values())
+    return unread_by_game(user=user, seats=list(seats))
+
+
+def unread_messages_total(*, user: User) -> int:
+    """Table talk new to the user at all their games not over (the nav's count, issue 23)."""
+    return sum(unread_messages_by_game(user=user).values())
 
 
 # --- the page's version (its live updates) --------------------------------------------------------------

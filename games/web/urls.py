@@ -17,6 +17,7 @@ def favicon(request):
 urlpatterns = [
     path("", lobby_views.lobby, name="lobby"),
     path("games/new/", lobby_views.game_new, name="game-new"),
+    path("games/unread/", chat_views.chat_unread, name="chat-unread"),
     path("games/<int:game_id>/", game_views.game_page, name="game"),
     path("games/<slug:slug>/rules/", rules_views.game_rules, name="game-rules"),
     path("games/<int:game_id>/live/", game_views.game_live, name="game-live"),

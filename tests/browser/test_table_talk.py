@@ -13,6 +13,7 @@ from django.core import mail
 from django.utils import timezone
 
 from games.chat.models import ChatMessage
+from games.chat.services import message_post
 from games.mail.chat_mail import chat_batches_send
 from games.models import Press
 from tests.browser.conftest import SIDEWAYS, VIEWPORTS, log_in
@@ -90,3 +91,23 @@ def test_two_browsers_a_spectator_and_an_email_only_player_talk_live(page_at, sc
     phone.locator("#chat").scroll_into_view_if_needed()
     for name, page in (("desktop", desk), ("phone", phone), ("spectator", spectator)):
         page.screenshot(path=str(screenshot_dir / f"talk-{name}.png"), full_page=True)
+
+
+def test_the_nav_and_the_lobby_count_new_messages_without_a_reload(page_at, settings):
+    """Issue 23: unread counts in the lobby's list and the nav, live like the game page's."""
+    settings.WEB_UNREAD_POLL_INTERVAL_MS = 250
+    alice, bob = UserFactory(), UserFactory()
+    game, _ = chat_game(users=[alice, bob, UserFactory()])
+    for size in ("desktop", "phone"):
+        page = page_at(size)
+        log_in(page, bob)
+        page.goto("/")
+        row_badge = page.locator(f"[data-unread-game='{game.pk}']")
+        assert row_badge.is_hidden()
+        message_post(game=game, user=alice, text=f"anyone there? ({size})")
+        row_badge.wait_for(state="visible")
+        assert row_badge.inner_text() == "1 new message"  # the first was read on the game page
+        assert page.locator("#nav-unread").text_content() == row_badge.inner_text().split()[0]
+        page.goto(f"/games/{game.pk}/")  # read on the game page: the counts go
+        page.goto("/")
+        assert row_badge.is_hidden() and page.locator("#nav-unread").is_hidden()

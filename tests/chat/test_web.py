@@ -56,7 +56,26 @@ def test_the_lobby_and_the_nav_count_unread_messages():
     assert "1 new message</span>" in lobby and 'id="nav-unread"' in lobby
     page(bob, game)
     lobby = client_for(bob).get("/").content.decode()
-    assert "new message" not in lobby and 'id="nav-unread"' not in lobby
+    assert "0 new messages</span>" in lobby and 'data-unread-game="%d" hidden' % game.pk in lobby
+    assert 'id="nav-unread" title="new table talk in your games" hidden' in lobby
+
+
+def test_the_unread_counts_answer_counts_only_of_the_callers_seats():
+    """The nav's and the lobby's counts refresh from /games/unread/ (issue 23: unread counts in the nav and the
+    lobby's list): counts per game of the caller's own seats, what they may read only, nothing of the text."""
+    game, (alice, bob, carol) = chat_game(press=Press.FULL)
+    other, _ = chat_game(users=[carol, bob])
+    message_post(game=game, user=alice, text="to all")
+    message_post(game=game, user=alice, text="secret for carol", to=[2])
+    message_post(game=other, user=carol, text="hi bob")
+    answer = client_for(bob).get("/games/unread/")
+    assert answer.status_code == 200 and answer["Cache-Control"] == "private, no-store"
+    assert answer.json() == {"total": 2, "games": {str(game.pk): 1, str(other.pk): 1}}
+    assert "secret" not in answer.content.decode() and "to all" not in answer.content.decode()
+    assert client_for(carol).get("/games/unread/").json() == {"total": 2, "games": {str(game.pk): 2}}
+    page(bob, game)  # read on the page: no longer new
+    assert client_for(bob).get("/games/unread/").json() == {"total": 1, "games": {str(other.pk): 1}}
+    assert client_for(spectator()).get("/games/unread/").json() == {"total": 0, "games": {}}
 
 
 def test_the_poll_answers_204_while_nothing_is_new_and_the_new_messages_as_html(django_assert_max_num_queries):

@@ -407,6 +407,10 @@ MATRIX = {
             "unknown":      (302, 404, 404, 404, 404, 404, 302),
         },
     },
+    "web:chat-unread": {  # the signed-in player's own counts (issue 23): nothing of anyone else's
+        "GET": {"*": (302, 200, 200, 200, 200, 200, 302)},
+        "POST": {"*": (302, 405, 405, 405, 405, 405, 302)},
+    },
     "web:chat-report": {
         "GET": {"*": (302, 405, 405, 405, 405, 405, 302)},
         "POST": {
