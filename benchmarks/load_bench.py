@@ -36,6 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import bot_client  # noqa: E402
+from benchmarks import stmt_count  # noqa: E402
 from benchmarks.cpu import cpu_by_group, cpu_delta  # noqa: E402
 from benchmarks.stats import percentile, rounded, table  # noqa: E402
 
@@ -45,6 +46,7 @@ DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/bench_db"
 def parse_args(argv=None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=20, help="concurrent games played over HTTP")
+    ap.add_argument("--game", default="faltisia", help="the engine the bots play (faltisia, mage_knight, ...)")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--seconds", type=float, default=60, help="length of the load phase")
     ap.add_argument("--users", type=int, default=20,
@@ -180,7 +182,8 @@ def run_floor(base_url: str, token: str, game_id: int, threads: int, seconds: fl
     return len(flat), flat, wall
 
 
-def run_load(base_url: str, seat_tokens: list[list[str]], seconds: float, seed: int, wait_seconds: int = 5):
+def run_load(base_url: str, seat_tokens: list[list[str]], seconds: float, seed: int, wait_seconds: int = 5,
+             game: str = "faltisia"):
     """One thread per game slot plays its game (and a new one if it ends) until ``seconds`` pass."""
     stop = threading.Event()
     results: list[list[bot_client.GameStats]] = [[] for _ in seat_tokens]
@@ -191,7 +194,7 @@ def run_load(base_url: str, seat_tokens: list[list[str]], seconds: float, seed: 
         n = 0
         try:
             while not stop.is_set():
-                gid = bot_client.create_and_join(api, seat_tokens[slot])
+                gid = bot_client.create_and_join(api, seat_tokens[slot], game=game)
                 driver = bot_client.GameDriver(base_url=base_url, game_id=gid, tokens=seat_tokens[slot],
                                                seed=seed * 100_003 + slot * 101 + n, stop=stop,
                                                wait_seconds=wait_seconds)
@@ -331,6 +334,8 @@ def main(argv=None) -> int:
     timing_dir = workdir / "task-timing" if a.scale_games else None
     if timing_dir:
         timing_dir.mkdir(exist_ok=True)
+    stmt_dir = workdir / "statements"  # each process's SQL statements (benchmarks/stmt_count.py)
+    stmt_dir.mkdir(exist_ok=True)
     periods = {"MAIL_REMINDER_INTERVAL_SECONDS": str(a.reminder_interval),
                "MAIL_DIGEST_INTERVAL_SECONDS": str(a.digest_interval),
                # every bot signs up from 127.0.0.1: the per-address sign-up throttle (10 an hour per web
@@ -339,7 +344,7 @@ def main(argv=None) -> int:
     stack = BenchStack(db_url=a.database_url, workdir=workdir, web_workers=a.web_workers, web_threads=a.web_threads,
                        worker_concurrency=a.worker_concurrency, sweep_interval=a.sweep_interval,
                        redis_url=a.redis_url, mail_worker_concurrency=a.mail_worker_concurrency,
-                       task_timing_dir=timing_dir, extra_env=periods)
+                       task_timing_dir=timing_dir, stmt_count_dir=stmt_dir, extra_env=periods)
     figures: dict = {}
     try:
         stack.start()
@@ -379,9 +384,12 @@ def main(argv=None) -> int:
         say(f"load run ({a.seconds:.0f}s, {a.games} games x {a.players} seats)")
         cpu0 = time.process_time()
         load_start = time.time()
-        games, load_wall, load_errors = run_load(base, seat_tokens, a.seconds, a.seed, a.client_wait)
+        s1 = stmt_count.totals(stmt_dir)
+        games, load_wall, load_errors = run_load(base, seat_tokens, a.seconds, a.seed, a.client_wait, a.game)
         load_end = time.time()
         c2 = cpu_now()
+        time.sleep(2 * stmt_count.STATEMENT_FLUSH_SECONDS)  # the processes' last counts of the load are written
+        s2 = stmt_count.totals(stmt_dir)
         games_started = len(games)
         server_steps = server_side_step_ms([g.game_id for g in games])
         client_cpu = time.process_time() - cpu0
@@ -439,7 +447,7 @@ def main(argv=None) -> int:
     step_p99 = percentile(steps, 99)
     dl_p99 = percentile(dl["resolved_ms"], 99)
     figures = {
-        "games": a.games, "players": a.players, "seconds": round(load_wall, 1), "seed": a.seed,
+        "game": a.game, "games": a.games, "players": a.players, "seconds": round(load_wall, 1), "seed": a.seed,
         "emails": a.emails, "web_workers": a.web_workers, "web_threads": a.web_threads, "worker_concurrency": a.worker_concurrency,
         "mail_worker_concurrency": a.mail_worker_concurrency,
         "sweep_interval_s": a.sweep_interval, "cores": os.cpu_count(),
@@ -493,6 +501,11 @@ def main(argv=None) -> int:
     sub_cpu["total"] = round(sum(sub_cpu.values()), 2) if sub_cpu else None
     floor_cpu["total"] = round(sum(floor_cpu.values()), 2) if floor_cpu else None
     figures["cpu_ms_per_submission"] = sub_cpu
+    # SQL statements per accepted pick during the load, per process kind (the whole stack's: the pick, its
+    # reads, its share of the resolution and of the mail); the load phase's CPU window, read the same way
+    stmts = {k: s2.get(k, 0) - s1.get(k, 0) for k in s2.keys() | s1.keys()}
+    figures["statements_per_submission"] = ({k: round(v / len(moves), 2) for k, v in sorted(stmts.items())}
+                                            | {"total": round(sum(stmts.values()) / len(moves), 2)}) if moves else {}
     figures["cpu_ms_per_floor_request"] = floor_cpu
     figures["cpu_ratio_vs_floor"] = (round(floor_cpu["total"] / sub_cpu["total"], 3)
                                      if sub_cpu.get("total") and floor_cpu.get("total") else None)
@@ -521,6 +534,8 @@ def main(argv=None) -> int:
         ("CPU ms per submission", sub_cpu.get("total"), f"web {sub_cpu.get('web')}, worker {sub_cpu.get('worker')}, "
                                                        f"mail worker {sub_cpu.get('mailworker')}, "
                                                        f"db {sub_cpu.get('db')}"),
+        ("SQL statements per submission", figures["statements_per_submission"].get("total"),
+         ", ".join(f"{k} {v}" for k, v in figures["statements_per_submission"].items() if k != "total")),
         ("CPU ms per floor request", floor_cpu.get("total"), f"ratio {figures['cpu_ratio_vs_floor']}: the throughput "
                                                              "ratio if the machine were the stack's alone"),
         ("active games in DB", active_now, f"seeded in {seed_seconds:.1f}s"),

@@ -21,7 +21,7 @@ class BenchStack(Stack):
     def __init__(self, *, db_url: str, workdir: Path, web_workers: int = 3, web_threads: int = 8,
                  worker_concurrency: int = 2, sweep_interval: float = 1.0, redis_url: str | None = None,
                  mail_worker_concurrency: int = 1, task_timing_dir: Path | None = None,
-                 extra_env: dict | None = None) -> None:
+                 stmt_count_dir: Path | None = None, extra_env: dict | None = None) -> None:
         super().__init__(db_url=db_url, workdir=workdir, worker_pool="prefork", concurrency=worker_concurrency)
         self.mail_worker_concurrency = mail_worker_concurrency
         if mail_worker_concurrency > 0:
@@ -43,12 +43,17 @@ class BenchStack(Stack):
         self.task_timing_dir = task_timing_dir
         if task_timing_dir:  # the workers write each task's timing there (benchmarks/task_timing.py)
             self.env["BENCH_TASK_TIMING_DIR"] = str(task_timing_dir)
+        self.stmt_count_dir = stmt_count_dir
+        if stmt_count_dir:  # every process counts its SQL statements there (benchmarks/stmt_count.py)
+            self.env["BENCH_STMT_COUNT_DIR"] = str(stmt_count_dir)
         if redis_url:
             self.env["CELERY_BROKER_URL"] = redis_url
 
     def _spawn(self, name: str, args: list[str]):
-        if self.task_timing_dir and name in ("worker", "mailworker"):
-            args = [*args, "--include", "benchmarks.task_timing"]
+        include = [m for m, on in (("benchmarks.task_timing", self.task_timing_dir),
+                                   ("benchmarks.stmt_count", self.stmt_count_dir)) if on]
+        if include and name in ("worker", "mailworker"):
+            args = [*args, "--include", ",".join(include)]
         return super()._spawn(name, args)
 
     def start_redis(self) -> None:
@@ -74,5 +79,7 @@ class BenchStack(Stack):
                 "--workers", str(self.web_workers), "--timeout", "60", "--keep-alive", "5"]
         if self.web_threads > 1:
             args += ["--threads", str(self.web_threads)]
+        if self.stmt_count_dir:
+            args += ["--config", "python:benchmarks.gunicorn_bench"]
         self._spawn("web", args)
         wait_for(lambda: _http_ok(self.base_url + "/api/schema/"), what="gunicorn", timeout=90)
