@@ -9,17 +9,25 @@ of the game reads them.
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.helpers import ActionForm
 from django.db.models import Count, Q
 
 from games.chat.audience import recipients
 from games.chat.errors import ChatError
 from games.chat.models import ChatMessage, ChatReport, ModerationAction, TableMute, UserBlock
-from games.chat.moderation import message_hide, message_restore
+from games.chat.moderation import REASON_MAX, message_hide, message_restore
 
 from .secrecy import GAME_OVER
 
-HIDE_REASON = "against the site's rules (reported)"
+HIDE_REASON = "against the site's rules (reported)"  # when the moderator gives none
+
+
+class ModerationActionForm(ActionForm):
+    """The changelist's action bar with a reason: logged with the act and told to the author."""
+    reason = forms.CharField(required=False, max_length=REASON_MAX, label="Reason (told to the author)",
+                             widget=forms.TextInput(attrs={"size": 40, "placeholder": HIDE_REASON}))
 
 
 def text_for_staff(message: ChatMessage, *, reported: bool) -> str:
@@ -64,6 +72,7 @@ class ChatMessageAdmin(admin.ModelAdmin):
     readonly_fields = fields
     inlines = [ReportInline, ModerationInline]
     actions = ["hide_messages", "restore_messages"]
+    action_form = ModerationActionForm
     # Reported messages first, those with reports not acted on before them; then the newest.
     REPORTED_FIRST = ("-open_report_count", "-report_count", "-id")
 
@@ -119,12 +128,19 @@ class ChatMessageAdmin(admin.ModelAdmin):
 
     @admin.action(description="Hide the selected messages (their authors are told)")
     def hide_messages(self, request, queryset):
-        self._moderate(request, queryset, lambda m: message_hide(message=m, by=request.user, reason=HIDE_REASON),
+        reason = _reason(request) or HIDE_REASON
+        self._moderate(request, queryset, lambda m: message_hide(message=m, by=request.user, reason=reason),
                        "hidden")
 
     @admin.action(description="Show the selected messages again (their authors are told)")
     def restore_messages(self, request, queryset):
-        self._moderate(request, queryset, lambda m: message_restore(message=m, by=request.user), "restored")
+        reason = _reason(request)
+        self._moderate(request, queryset, lambda m: message_restore(message=m, by=request.user, reason=reason),
+                       "restored")
+
+
+def _reason(request) -> str:
+    return request.POST.get("reason", "").strip()[:REASON_MAX]
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

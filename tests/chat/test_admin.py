@@ -5,6 +5,7 @@ notes are not in the admin."""
 from __future__ import annotations
 
 import pytest
+from django.core import mail
 from django.contrib import admin
 from django.test import Client, TestCase
 from django.urls import reverse
@@ -65,10 +66,25 @@ def test_hiding_and_restoring_from_the_list_is_logged_and_the_author_told(staff_
         c.post(url, {"action": "restore_messages", "_selected_action": [message.pk]})
     message.refresh_from_db()
     assert message.hidden_at is None
-    assert list(ModerationAction.objects.order_by("id").values_list("kind", "actor_id")) == [
-        ("hide", staff.pk), ("restore", staff.pk)]
+    assert list(ModerationAction.objects.order_by("id").values_list("kind", "actor_id", "reason")) == [
+        ("hide", staff.pk, "against the site's rules (reported)"), ("restore", staff.pk, "")]
     page = c.get(reverse("admin:chat_chatmessage_change", args=[message.pk])).content.decode()
     assert "hide" in page and "restore" in page  # the logged actions, with the message
+
+
+def test_the_moderator_gives_the_reason_the_author_is_told(staff_client):
+    c, staff = staff_client
+    game, (alice, bob, _) = chat_game()
+    message = message_post(game=game, user=bob, text="buy gold at ...")
+    url = reverse("admin:chat_chatmessage_changelist")
+    assert 'name="reason"' in c.get(url).content.decode()
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        c.post(url, {"action": "hide_messages", "_selected_action": [message.pk], "reason": "  advertising  "})
+    message.refresh_from_db()
+    assert message.hidden_reason == "advertising"
+    assert ModerationAction.objects.get().reason == "advertising"
+    told = [m for m in mail.outbox if bob.email in m.to]
+    assert len(told) == 1 and "advertising" in told[0].body
 
 
 def test_notes_have_no_admin_page():
