@@ -130,6 +130,10 @@ REST_FRAMEWORK = {
     # DRF's parsers, refusing over-deep JSON and NUL characters with a 400 (games/api/parsers.py).
     "DEFAULT_PARSER_CLASSES": ["games.api.parsers.SafeJSONParser", "games.api.parsers.SafeFormParser",
                                "games.api.parsers.SafeMultiPartParser"],
+    # DRF's JSON, written by orjson (games/api/renderers.py: the same output, several times cheaper); the
+    # browsable API as before.
+    "DEFAULT_RENDERER_CLASSES": ["games.api.renderers.FastJSONRenderer",
+                                 "rest_framework.renderers.BrowsableAPIRenderer"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "games.api.errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
@@ -245,6 +249,13 @@ MAIL_FOLLOWUP_DELAY_SECONDS = env.int("MAIL_FOLLOWUP_DELAY_SECONDS", default=600
 # when it opens), and the prompts whose task was lost: so a follow-up still open goes out between
 # MAIL_FOLLOWUP_DELAY_SECONDS and that + MAIL_PROMPT_SWEEP_SECONDS after it opened (+ the mail queue's wait).
 MAIL_PROMPT_SWEEP_SECONDS = env.float("MAIL_PROMPT_SWEEP_SECONDS", default=60.0)
+# Issue 25: a prompt mailed "when I'm away" (the default) waits this long for an answer on the page, and
+# goes only if the player is not on the game's page then (its send re-checks; a player there is mailed
+# once they leave without answering). "Every decision" is mailed at once.
+MAIL_PROMPT_DELAY_SECONDS = env.int("MAIL_PROMPT_DELAY_SECONDS", default=120)
+# Players' webhooks go only to https URLs at public addresses; true allows http and private addresses,
+# for tests only (accounts/webhook_urls.py; production refuses to start with it, games/mail/checks.py).
+WEBHOOK_ALLOW_PRIVATE_ADDRESSES = env.bool("WEBHOOK_ALLOW_PRIVATE_ADDRESSES", default=False)
 CELERY_BEAT_SCHEDULE["mail-prompts"] = {"task": "mail.sweep_prompt_notifications",
                                         "schedule": MAIL_PROMPT_SWEEP_SECONDS}
 # A mail task (prompt, result, game-over, send) that has not done its work this long after its write is

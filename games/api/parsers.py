@@ -12,12 +12,21 @@
 - A body larger than its route needs (issue 22 item 2): a view may set ``max_body_bytes`` (creating a game:
   GAME_CREATE_MAX_BYTES), every other body is held to MAX_BODY_BYTES. Refused (413 ``body_too_large``) from the
   Content-Length, before a byte is read or parsed.
+
+JSON is read by orjson (issue 28) when it can give exactly what Python's json module gives: a UTF-8
+body without integers of 19 digits or more (orjson reads those beyond 64 bits as floats). Any body orjson
+refuses, or one in another charset, is parsed by DRF's parser as before, so every error is worded as
+before.
 """
 
 from __future__ import annotations
 
+import io
 import math
+import re
 from typing import Any
+
+import orjson
 
 from django.http import QueryDict
 from rest_framework.exceptions import APIException, ParseError
@@ -89,13 +98,29 @@ def _children(value) -> list[tuple[str, Any]]:
     return out
 
 
+_LONG_INTEGER = re.compile(rb"\d{19}")  # might not fit 64 bits: Python's json reads it as an int, orjson not
+
+
+def _orjson_or_none(raw: bytes, encoding: str | None) -> tuple[bool, Any]:
+    """(True, the parsed body) when orjson reads it as Python's json module would; (False, None) if not."""
+    if (encoding or "utf-8").lower().replace("_", "-") not in ("utf-8", "utf8") or _LONG_INTEGER.search(raw):
+        return False, None
+    try:
+        return True, orjson.loads(raw)
+    except orjson.JSONDecodeError:  # refused (NaN, too deep, bad UTF-8, a lone surrogate...): worded by DRF
+        return False, None
+
+
 class SafeJSONParser(JSONParser):
     def parse(self, stream, media_type=None, parser_context=None):
         check_size(parser_context)
-        try:
-            data = super().parse(stream, media_type, parser_context)
-        except RecursionError:
-            raise ParseError(f"the body is nested more than {MAX_DEPTH} levels deep")
+        raw = stream.read()
+        parsed, data = _orjson_or_none(raw, (parser_context or {}).get("encoding"))
+        if not parsed:
+            try:
+                data = super().parse(io.BytesIO(raw), media_type, parser_context)
+            except RecursionError:
+                raise ParseError(f"the body is nested more than {MAX_DEPTH} levels deep")
         return check_body(data)
 
 
