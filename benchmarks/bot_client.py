@@ -157,11 +157,14 @@ class GameDriver:
                 raise ApiError("move", st, body)
             self.stats.move_ms.append((t1 - t0) * 1000)
             self.last_pick_at, self.last_pick_phase = t1, body["submission"]["phase"]
+            if body.get("etag"):  # a server that says how its pick left the game (issue 28): wait on that seat
+                self.etags[seat], self.last_picker = body["etag"], seat
             prompt = body.get("prompt")
         return prompt
 
     def run(self) -> GameStats:
         self.last_pick_at, self.last_pick_phase, self.timed_phase = 0.0, None, None
+        self.last_picker = 0  # the seat watched for the next step (the last picker once an ETag came with a pick)
         seats = range(len(self.tokens))
         known: dict[int, dict | None] = {s: None for s in seats}  # each seat's prompt, from a POST or a view
         fresh: dict[int, dict] = {}  # views read since the last pick (no need to read them again)
@@ -189,8 +192,9 @@ class GameDriver:
                 if not todo:
                     # Nobody has anything to decide: the step is complete and awaits its resolution.
                     # Watch one seat's view (every seat sees the same step number) until it changes.
-                    fresh = {0: self._wait_for_next_step(phase)}
-                    known[0] = fresh[0]["prompt"]
+                    watched = self.last_picker
+                    fresh = {watched: self._wait_for_next_step(phase, watched)}
+                    known[watched] = fresh[watched]["prompt"]
                     continue
                 fresh = {}
                 for s in todo:
@@ -199,8 +203,11 @@ class GameDriver:
             self.api.close()
         return self.stats
 
-    def _wait_for_next_step(self, phase: int) -> dict:
-        """Wait on seat 0's view until it shows another step (or the end); that view.
+    def _wait_for_next_step(self, phase: int, seat: int = 0) -> dict:
+        """Wait on ``seat``'s view until it shows another step (or the end); that view.
+
+        ``seat`` is the step's last picker when the server's move responses carry the ETag of the view as
+        the pick left it (then the first blocking GET already waits); seat 0 otherwise.
 
         Each request is a blocking conditional GET: If-None-Match with the ETag of the seat's last view
         and ?wait=N, so the server answers when the game changes (200, the new view; it may be another
@@ -208,11 +215,11 @@ class GameDriver:
         (seat 0's view from before the picks) and then answers at once with the current view.
         """
         while True:
-            v = self._view(0, wait=self.wait)
+            v = self._view(seat, wait=self.wait)
             if v is not None and (v["phase"] != phase or v["status"] != "active" or v["prompt"] is not None):
                 return v
             if self.stop.is_set():
-                return v if v is not None else self._view(0)
+                return v if v is not None else self._view(seat)
 
 
 def unique_name(prefix: str) -> str:

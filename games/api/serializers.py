@@ -87,6 +87,26 @@ class MoveRequest(serializers.Serializer):
     option = serializers.CharField(max_length=100)
 
 
+MOVE_FIELD_MAX = 100  # MoveRequest's max_length
+
+
+def move_request_fields(data) -> dict[str, str] | None:
+    """MoveRequest's validated data for the plain body every client sends, without building the serializer
+    (~0.3 ms of a pick's CPU, issue 28): a JSON object whose ``prompt`` and ``option`` are ASCII strings
+    of 1-100 characters once stripped (as CharField strips them), without NUL. None for anything else,
+    which MoveRequest then validates with its own errors."""
+    if type(data) is not dict:
+        return None
+    prompt, option = data.get("prompt"), data.get("option")
+    if type(prompt) is not str or type(option) is not str:
+        return None
+    prompt, option = prompt.strip(), option.strip()
+    for value in (prompt, option):
+        if not (0 < len(value) <= MOVE_FIELD_MAX and value.isascii() and "\x00" not in value):
+            return None
+    return {"prompt": prompt, "option": option}
+
+
 class StandingOrdersRequest(serializers.Serializer):
     orders = serializers.ListField(child=serializers.CharField(max_length=100), allow_empty=True, max_length=50)
 
@@ -156,6 +176,10 @@ class MoveResponse(serializers.Serializer):
     submission = SubmissionResponse()
     replayed = serializers.BooleanField(help_text="true: a resend of a pick already stored (status 200)")
     prompt = PromptResponse(allow_null=True, help_text="the caller's next decision (null: none now)")
+    etag = serializers.CharField(help_text=(
+        "the ETag of the caller's view of the game as this pick left it: send it in If-None-Match with ?wait=N "
+        "on GET /api/games/{id}/ to be answered when the game moves on (the step's resolution, another seat's "
+        "pick) without reading the view first; a 304 then means nothing changed since this pick"))
 
 
 class EventResponse(serializers.Serializer):

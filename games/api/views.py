@@ -27,7 +27,7 @@ from .conditional import WAIT_MAX_SECONDS, etag_matches, game_etag, game_version
 from .parsers import GAME_CREATE_MAX_BYTES
 from .serializers import (GameCreateRequest, GameDetailResponse, GameJoinRequest, GameListResponse, JoinResponse,
                           LogResponse, MoveRequest, MoveResponse, StandingOrdersRequest, StandingOrdersResponse,
-                          error_responses)
+                          error_responses, move_request_fields)
 
 # Idempotency-Key: stored in Submission.idempotency_key (100 characters); printable ASCII as in any header.
 IDEMPOTENCY_KEY_MAX = 100
@@ -174,14 +174,16 @@ class MoveApi(APIView):
                        e409="A stale prompt, a game not active, or an Idempotency-Key used for another pick.")})
     def post(self, request, game_id: int):
         game_id_or_404(game_id)
-        data = MoveRequest(data=request.data)
-        data.is_valid(raise_exception=True)
+        fields = move_request_fields(request.data)
+        if fields is None:  # anything but the plain body: the serializer says what is wrong
+            data = MoveRequest(data=request.data)
+            data.is_valid(raise_exception=True)
+            fields = data.validated_data
         key = _idempotency_key(request)
         try:
             # The seat is found inside the pick's locked transaction: no lookup before it, no read after.
-            outcome = submission_create_for_player(game_id=game_id, user=request.user,
-                                                   prompt_id=data.validated_data["prompt"],
-                                                   option_id=data.validated_data["option"], idempotency_key=key,
+            outcome = submission_create_for_player(game_id=game_id, user=request.user, prompt_id=fields["prompt"],
+                                                   option_id=fields["option"], idempotency_key=key,
                                                    source=SubmissionSource.API)
         except Game.DoesNotExist:
             raise Http404
@@ -196,7 +198,11 @@ class MoveApi(APIView):
         body = {"submission": {"id": submission.pk, "prompt": submission.prompt_id, "option": submission.option_id,
                                "phase": submission.phase, "source": submission.source},
                 "replayed": not submission.is_new,
-                "prompt": prompt_as_dict(prompt)}
+                "prompt": prompt_as_dict(prompt),
+                # The ETag of the caller's view as this pick left the game (the version its write committed,
+                # read under the lock): If-None-Match with ?wait= answers when anything changes after it,
+                # with no GET first. Never newer than the game: at worst a wait answers at once.
+                "etag": game_etag(game_id=game_id, version=outcome.seat.game.version, user_id=request.user.pk)}
         return Response(body, status=status.HTTP_201_CREATED if submission.is_new else status.HTTP_200_OK)
 
 
