@@ -33,10 +33,29 @@ class User(AbstractUser):
                                                violation_error_message="That username is taken.")]
 
 
+class PromptMail(models.TextChoices):
+    """When a decision is emailed (issue 25): the player's choice, per account and per game."""
+
+    EVERY = "every", "Email me every decision"
+    AWAY = "away", "Email me when I'm away from the game's page"
+    DIGEST = "digest", "Only the daily digest"
+    NEVER = "never", "Never email me my decisions"
+
+
 class NotificationPreferences(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                                 related_name="notification_preferences")
+    # The master switch of prompt and reminder mails (List-Unsubscribe turns it off); when on,
+    # ``prompt_mail`` says which prompts are mailed (a game's own GamePromptMail overrides it).
     email_prompts = models.BooleanField(default=True)
+    prompt_mail = models.CharField(max_length=6, choices=PromptMail.choices, default=PromptMail.AWAY)
+    # Quiet hours in the player's time zone (``User.timezone``): no mail then; what fell due is sent in one
+    # mail when they end (games/mail/quiet.py). Both or neither; start after end spans midnight.
+    quiet_start = models.TimeField(null=True, blank=True)
+    quiet_end = models.TimeField(null=True, blank=True)
+    # A Discord/Slack-compatible webhook for the player's turns (games/mail/hooks.py); checked when set
+    # and again at every send (accounts/webhook_urls.py).
+    webhook_url = models.CharField(max_length=500, blank=True)
     # Off unless asked for (issue 11 item 4: a player with nothing to decide gets a step's result "only if they
     # asked"); a prompt email already opens with what happened. Existing rows keep their value.
     email_results = models.BooleanField(default=False)
@@ -61,6 +80,35 @@ class NotificationPreferences(models.Model):
 
     def __str__(self) -> str:
         return f"preferences of {self.user}"
+
+
+class GamePromptMail(models.Model):
+    """One game's own choice of prompt mails, over the account's ``prompt_mail``."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="game_prompt_mail")
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
+    mode = models.CharField(max_length=6, choices=PromptMail.choices)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "game"], name="game_prompt_mail_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.user} in game {self.game_id}: {self.mode}"
+
+
+class GamePresence(models.Model):
+    """When the player last showed they are on a game's page (the page, its live updates, a web pick):
+    a prompt is not mailed to a player seen within PRESENCE_WINDOW (accounts/presence.py)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
+    seen_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "game"], name="game_presence_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.user} on game {self.game_id} at {self.seen_at:%H:%M:%S}"
 
 
 class Vacation(models.Model):

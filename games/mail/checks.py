@@ -70,3 +70,14 @@ def inbound_webhook_enforce() -> None:
     errors = [p for p in inbound_webhook_check() + mail_base_url_check() if p.is_serious()]
     if errors:
         raise ImproperlyConfigured("\n".join(f"{e.id}: {e.msg} {e.hint}" for e in errors))
+
+
+@register("mail", "security")
+def webhook_private_addresses_check(app_configs=None, **kwargs) -> list:
+    """WEBHOOK_ALLOW_PRIVATE_ADDRESSES is for tests: with DEBUG=false it would let a player's webhook reach
+    the server's own network (issue 25), so the server does not start with it."""
+    if not getattr(settings, "WEBHOOK_ALLOW_PRIVATE_ADDRESSES", False) or settings.DEBUG:
+        return []
+    return [Error("WEBHOOK_ALLOW_PRIVATE_ADDRESSES=true lets players' webhooks reach private and loopback "
+                  "addresses; it is for tests only, so the server does not start with DEBUG=false.",
+                  id="mail.E004")]

@@ -12,6 +12,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
+from django.db.models import Q
 from django.template.loader import render_to_string
 from django.urls import reverse
 
@@ -29,6 +30,7 @@ from .models import SeatMailbox
 from .tokens import mailbox_for_seat, reply_address
 
 MAX_SUMMARY_EVENTS = 40
+MAIL_EVENTS_SHOWN = 6  # a decision mail shows the latest few of what happened; the page has the rest
 
 
 @dataclass
@@ -42,11 +44,49 @@ class Rendered:
 
 
 def game_title(game: Game) -> str:
+    """The game's name and number, first in every subject so that an inbox groups a game's mails:
+    "Mage Knight #4" (issue 25)."""
     try:
         name = get_engine(game.engine).name
     except KeyError:
         name = game.engine
-    return f"[Game #{game.pk}] {name}"
+    return f"{name} #{game.pk}"
+
+
+game_name_number = game_title
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def round_of(view: dict[str, Any]) -> int | None:
+    value = view.get("round") if isinstance(view, dict) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def prompt_subject(game: Game, view: dict[str, Any], *, reminder_hours: int | None = None) -> str:
+    """"Mage Knight #4: your turn (round 2)"; a reminder: "Mage Knight #4: 2 hours left"."""
+    if reminder_hours:
+        return f"{game_title(game)}: {reminder_hours} hour{'s' if reminder_hours != 1 else ''} left"
+    rnd = round_of(view)
+    return f"{game_title(game)}: your turn" + (f" (round {rnd})" if rnd is not None else "")
+
+
+def finished_subject(game: Game, seat: Seat | None) -> str:
+    """"Mage Knight #4: game over, you placed 2nd" (a seat without a rank: "game over")."""
+    ranks = (game.result or {}).get("ranks") or []
+    rank = ranks[seat.position] if seat is not None and seat.position < len(ranks) else None
+    if isinstance(rank, int) and rank > 0:
+        tied = sum(1 for r in ranks if r == rank) > 1
+        return f"{game_title(game)}: game over, you placed {ordinal(rank)}" + (" (tied)" if tied else "")
+    return f"{game_title(game)}: game over"
+
+
+def decision_url(game: Game) -> str:
+    """The one link of a decision mail's text: the game's page, where the decision is (issue 25)."""
+    return settings.MAIL_BASE_URL.rstrip("/") + reverse("web:game", args=[game.pk])
 
 
 def deadline_local(deadline: datetime | None, user: User | None) -> str | None:
@@ -79,7 +119,9 @@ def events_since_last_decision(*, seat: Seat) -> list[Event]:
     """
     from .models import Notification, NotificationKind, NotificationStatus  # models import nothing from here
 
-    last = (Notification.objects.filter(seat=seat, kind=NotificationKind.PROMPT, status=NotificationStatus.SENT)
+    # A prompt mail that went, or an answer to a reply that carried the next decision (issue 25).
+    asked = Q(kind=NotificationKind.PROMPT) | Q(kind=NotificationKind.ANSWER, prompt__isnull=False)
+    last = (Notification.objects.filter(asked, seat=seat, status=NotificationStatus.SENT)
             .order_by("-id")
             .values_list("created_at", flat=True).first())
     if last is None:
@@ -118,7 +160,15 @@ def _base_context(*, game: Game, seat: Seat | None, user: User | None) -> dict[s
         if seat is not None and view else [],
         "site_url": settings.MAIL_BASE_URL,
         "rules_url": settings.MAIL_BASE_URL.rstrip("/") + reverse("web:game-rules", args=[game.engine]),
+        "decision_url": decision_url(game), "view": view,
     }
+
+
+def _events_shown(ctx: dict[str, Any]) -> None:
+    """The mail shows the latest MAIL_EVENTS_SHOWN events and says how many more the page has."""
+    events = list(ctx.get("events") or [])
+    ctx["events_shown"] = events[-MAIL_EVENTS_SHOWN:]
+    ctx["events_more"] = max(0, len(events) - MAIL_EVENTS_SHOWN)
 
 
 def _render(template: str, context: dict[str, Any]) -> tuple[str, str]:
@@ -145,9 +195,10 @@ def render_prompt(*, prompt: Prompt, user: User, reminder_hours: int | None = No
     """``chat``: the table talk the email carries (chat_mail.ChatForMail), when it goes before the chat batch."""
     ctx = prompt_context(prompt=prompt, user=user, reminder_hours=reminder_hours, mailbox=mailbox)
     ctx["chat"] = chat
+    _events_shown(ctx)
     text, html = _render("prompt", ctx)
-    return Rendered(subject=ctx["game_title"], text=text, html=html, reply_to=ctx["reply_to"],
-                    unsubscribe=unsubscribe_url(user_id=user.pk))
+    return Rendered(subject=prompt_subject(prompt.game, ctx["view"], reminder_hours=reminder_hours), text=text,
+                    html=html, reply_to=ctx["reply_to"], unsubscribe=unsubscribe_url(user_id=user.pk))
 
 
 def current_reply_to(seat: Seat) -> str:
@@ -159,7 +210,9 @@ def render_result(*, game: Game, seat: Seat, user: User, phase: int, events: lis
     ctx = _base_context(game=game, seat=seat, user=user)
     ctx.update({"phase": phase, "events": worded_events_for_game(events, game=game)})
     text, html = _render("result", ctx)
-    return Rendered(subject=game_title(game), text=text, html=html, reply_to=current_reply_to(seat),
+    rnd = round_of(ctx["view"])
+    return Rendered(subject=f"{game_title(game)}: what happened" + (f" (round {rnd})" if rnd is not None else ""),
+                    text=text, html=html, reply_to=current_reply_to(seat),
                     unsubscribe=unsubscribe_url(user_id=user.pk))
 
 
@@ -185,7 +238,7 @@ def render_finished(*, game: Game, seat: Seat, user: User) -> Rendered:
     ctx.update({"rows": result_rows(game), "events": events_since_last_decision(seat=seat)})
     ctx["sections"] = []  # the situation is moot once the game is over
     text, html = _render("finished", ctx)
-    return Rendered(subject=game_title(game), text=text, html=html, reply_to=reply_address(seat=seat),
+    return Rendered(subject=finished_subject(game, seat), text=text, html=html, reply_to=reply_address(seat=seat),
                     unsubscribe=unsubscribe_url(user_id=user.pk))
 
 
@@ -196,9 +249,20 @@ def render_digest(*, user: User, games: list[dict[str, Any]]) -> Rendered:
                     unsubscribe=unsubscribe_url(user_id=user.pk))
 
 
+def answer_subject(game: Game, *, title: str, ok: bool, carries_prompt: bool) -> str:
+    """"Mage Knight #4: recorded, your next decision" when the answer carries it; else what it says."""
+    if ok and title.lower().startswith("recorded"):
+        return f"{game_title(game)}: recorded" + (", your next decision" if carries_prompt else "")
+    return f"{game_title(game)}: {title[:1].lower()}{title[1:]}"
+
+
 def render_answer(*, seat: Seat | None, user: User | None, title: str, lines: list[str], ok: bool,
-                  show_prompt: bool = False, show_situation: bool = False, note: str | None = None) -> Rendered:
-    """Our answer to an inbound message: what was recorded, or why not and what is open now."""
+                  show_prompt: bool = False, show_situation: bool = False, note: str | None = None,
+                  prompt: Prompt | None = None) -> Rendered:
+    """Our answer to an inbound message: what was recorded, or why not and what is open now.
+
+    ``prompt``: the seat's open decision the answer carries (show_prompt; the caller read it): the answer is
+    then that decision's mail, with its options, situation and reply address (issue 25: one mail per reply)."""
     ctx: dict[str, Any] = {"title": title, "lines": lines, "ok": ok, "note": note, "user": user,
                            "site_url": settings.MAIL_BASE_URL, "sections": [], "options": [], "prompt": None}
     subject = "Re: your Faltisia email"
@@ -206,14 +270,18 @@ def render_answer(*, seat: Seat | None, user: User | None, title: str, lines: li
     if seat is not None:
         game = seat.game
         ctx.update(_base_context(game=game, seat=seat, user=user))
-        if not show_situation:
-            ctx["sections"] = []
-        prompt = Prompt.objects.filter(seat=seat, closed_at__isnull=True).first()
-        if show_prompt and prompt is not None:
+        if prompt is None:
+            prompt = Prompt.objects.filter(seat=seat, closed_at__isnull=True).first()
+        carried = show_prompt and prompt is not None
+        if carried:
             ctx.update({"prompt": prompt, "options": option_rows(prompt),
-                        "deadline": deadline_local(prompt.deadline, user)})
+                        "deadline": deadline_local(prompt.deadline, user),
+                        "events": events_since_last_decision(seat=seat)})
+            _events_shown(ctx)
+        elif not show_situation:
+            ctx["sections"] = []
         reply_to = reply_address(seat=seat, prompt_pk=prompt.pk if prompt else None)
-        subject = game_title(game)
+        subject = answer_subject(game, title=title, ok=ok, carries_prompt=carried)
     text, html = _render("answer", ctx)
     return Rendered(subject=subject, text=text, html=html, reply_to=reply_to,
                     unsubscribe=unsubscribe_url(user_id=user.pk) if user is not None else None)

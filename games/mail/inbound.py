@@ -32,7 +32,7 @@ from .models import (InboundMessage, InboundOutcome, Notification, NotificationK
                      SeatMailbox)
 from .outbox import notification_queue
 from .parser import MAX_PICK_LINES, GarbledMessage, ParsedMessage, parse_message
-from .pick_lines import AppliedPick, StoppedAt, applied_sentence, lines_apply, open_prompt
+from .pick_lines import AppliedPick, StoppedAt, applied_sentence, completed_steps_resolve, lines_apply, open_prompt
 from .tokens import mailbox_for_token, retired_token
 
 logger = logging.getLogger(__name__)
@@ -216,12 +216,15 @@ def _answer(inbound: InboundMessage, parsed: ParsedMessage, mailbox: SeatMailbox
     if parsed.from_address and parsed.from_address != user.email.strip().lower():
         note = (f"this message came from {parsed.from_address}, not your registered address; it was accepted "
                 "because it used your secret reply address. If that was not you, tell the game admin.")
+    # The answer carries the seat's open decision (issue 25: one mail per reply): it is that decision's
+    # mail, recorded on the row (its prompt), so no separate prompt mail follows (notify.prompt_notifications_queue).
+    carried = open_prompt(seat) if reply.show_prompt else None
     queued = notification_queue(
         kind=NotificationKind.ANSWER, dedupe_key=f"answer:{inbound.pk}", to_email=user.email, user_id=user.pk,
-        game=seat.game, seat=seat,
+        game=seat.game, seat=seat, prompt=carried,
         render=lambda: compose.render_answer(seat=seat, user=user, title=reply.title, lines=reply.lines, ok=reply.ok,
                                              show_prompt=reply.show_prompt, show_situation=reply.show_situation,
-                                             note=note))
+                                             note=note, prompt=carried))
     return _finish(inbound, reply.outcome, reply.reason, answered=queued is not None, detail=" ".join(reply.lines))
 
 
@@ -331,9 +334,13 @@ def _pick(parsed: ParsedMessage, seat: Seat, command: Command) -> _Reply:
         return _Reply(True, "Already recorded", lines, "already-recorded", InboundOutcome.COMMAND, show_prompt=False)
     if len(parsed.lines) > 1:
         return _several_picks(parsed, seat, AppliedPick(number, option["label"]))
-    return _Reply(True, "Recorded", [f"Your choice for \"{prompt.text}\": {number}. {option['label']}.",
-                                     "Your next decision (if any) comes in its own email."],
-                  "recorded", InboundOutcome.RECORDED, show_prompt=False)
+    # Resolve what the pick completed here (as for several picks: pick_lines), so the answer carries the
+    # next decision if the seat has one now (issue 25: one mail per reply).
+    completed_steps_resolve(game_id=seat.game_id)
+    lines = [f"Your choice for \"{prompt.text}\": {number}. {option['label']}."]
+    if open_prompt(seat) is None:
+        lines.append("Nothing to decide now; we will email you when you have a decision to make.")
+    return _Reply(True, "Recorded", lines, "recorded", InboundOutcome.RECORDED, show_prompt=True)
 
 
 def _several_picks(parsed: ParsedMessage, seat: Seat, first: AppliedPick) -> _Reply:

@@ -58,6 +58,7 @@ class NotificationKind(models.TextChoices):
     ANSWER = "answer"  # our answer to an inbound message (confirmation or error)
     CHAT = "chat"  # a game's table talk the player has not read, batched (chat_mail.py)
     MODERATION = "moderation"  # staff hid or restored one of the player's messages
+    WEBHOOK = "webhook"  # a player's webhook call about a decision (hooks.py): body_text is the JSON
 
 
 class NotificationStatus(models.TextChoices):
@@ -86,6 +87,11 @@ class Notification(models.Model):
     # back follow-up prompts used it too; they are now queued only once due, by the prompt sweep.)
     not_before = models.DateTimeField(null=True, blank=True)
     lead_hours = models.PositiveIntegerField(null=True, blank=True)  # reminders only
+    # Issue 25: a prompt (or webhook) mailed "when I'm away": its send re-checks that the player is not on
+    # the game's page, and waits while they are (wants.py). Rows from before are sent as they were queued.
+    away_only = models.BooleanField(default=False)
+    # Held by the player's quiet hours: sent when they end, together with the others held (quiet.py).
+    quiet_held = models.BooleanField(default=False)
     to_email = models.CharField(max_length=254)
     subject = models.CharField(max_length=300)
     body_text = models.TextField()

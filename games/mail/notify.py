@@ -10,7 +10,7 @@ import logging
 from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Max, OuterRef, Q, Subquery, Value
+from django.db.models import Exists, Max, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -18,7 +18,7 @@ from accounts.models import NotificationPreferences, User
 from games.models import Event, Game, GameStatus, Prompt, Seat, Submission, SubmissionSource
 from games.presentation.worded_events import worded_events_for_game
 
-from . import chat_mail, compose, reminders
+from . import chat_mail, compose, hooks, reminders, wants
 from .models import Notification, NotificationKind, SeatMailbox
 from .delivery import NOT_BEFORE_TOLERANCE
 from .outbox import notification_queue, sweep_grace
@@ -76,40 +76,70 @@ def prompt_dedupe_key(prompt: Prompt) -> str:
 def prompt_notifications_queue(*, prompt_ids: list[int], now: datetime | None = None) -> list[Notification]:
     """Render and store the email of each of these prompts that is due; returns the rows queued.
 
-    Skipped: closed prompts, inactive games, bots, players without an address or opted out, emails
-    queued before (the dedupe key), and follow-ups still held back (prompt_due_at: the prompt sweep
-    emails them once due, if still open). The prompts, seats, users, preferences and previous picks
-    are read in one query whatever the number of prompts; each email's render reads what it shows.
+    Skipped: closed prompts, inactive games, bots, players without an address, those whose mode for the
+    game mails no prompts (digest only, never: wants.py), prompts an answer to a reply carried, emails
+    queued before (the dedupe key). Held for the prompt sweep, not rendered: follow-ups still held back
+    (prompt_due_at), and prompts of a player mailed "when away" who is on the game's page now (the sweep
+    looks again each run, and mails it once they are gone). A "when away" prompt's mail is stored with
+    ``not_before`` = opened + MAIL_PROMPT_DELAY_SECONDS and ``away_only``: its send re-checks that the
+    prompt is open and the player away (delivery.py). "Every decision" is mailed at once. The prompts,
+    seats, users, preferences and previous picks are read in one query whatever the number of prompts,
+    the games' own modes, the presence signs and whether an answer carried the prompt in the same query;
+    each email's render reads what it shows.
     """
     now = now or timezone.now()
-    prompts = (Prompt.objects.filter(pk__in=prompt_ids, closed_at__isnull=True, game__status=GameStatus.ACTIVE)
-               .select_related("game", "seat__user__notification_preferences", "seat__mailbox")
-               .annotate(previous_source=previous_pick_source()).order_by("pk"))
+    prompts = list(Prompt.objects.filter(pk__in=prompt_ids, closed_at__isnull=True, game__status=GameStatus.ACTIVE)
+                   .select_related("game", "seat__user__notification_preferences", "seat__mailbox")
+                   .annotate(previous_source=previous_pick_source(), own_mode=wants.own_mode_annotation(),
+                         seen_at=wants.seen_at_annotation(), web_pick_at=wants.web_pick_annotation(),
+                         carried=Exists(Notification.objects.filter(prompt_id=OuterRef("pk"),
+                                                                    kind=NotificationKind.ANSWER)))
+               .order_by("pk"))
     rows = []
     held_back = set()
     for prompt in prompts:
-        user = mailable(prompt.seat)
-        if user is None or not loaded_preferences(user).email_prompts:
+        if prompt.carried:
             continue
+        user = prompt.seat.user if not prompt.seat.is_bot else None
+        if user is None or not user.is_active:
+            continue
+        mode = wants.effective_mode(loaded_preferences(user), game_id=prompt.game_id,
+                                    overrides={(user.pk, prompt.game_id): prompt.own_mode})
+        hook_due = hooks.webhook_wanted(user)
+        if mailable(prompt.seat) is None or mode not in wants.WANTS_PROMPTS:
+            mode = None  # no mail; a webhook may still go
+            if not hook_due:
+                continue
         due_at = prompt_due_at(opened_at=prompt.opened_at, previous_source=prompt.previous_source)
-        if now < due_at - NOT_BEFORE_TOLERANCE:
-            held_back.add(prompt.pk)
+        if mode != wants.EVERY and now < due_at - NOT_BEFORE_TOLERANCE:
+            held_back.add(prompt.pk)  # a follow-up the player is clicking through: the sweep, once due
             continue
-        carried: list = []  # the table talk the email carries, read only if it is rendered (issue 23)
+        away_only = mode != wants.EVERY
+        if away_only and wants.away_from_signs(seen_at=prompt.seen_at, web_pick_at=prompt.web_pick_at, now=now):
+            held_back.add(prompt.pk)  # on the page now: nothing rendered; the sweep looks again
+            continue
+        not_before = max(due_at, prompt.opened_at + wants.prompt_delay()) if away_only else None
+        not_before = not_before if not_before is not None and not_before > now + NOT_BEFORE_TOLERANCE else None
+        if hook_due:
+            hooks.prompt_webhook_queue(prompt=prompt, user=user, not_before=not_before, away_only=away_only)
+        if mode is None:
+            continue
+        chat_carried_now: list = []  # the table talk the email carries, read only if it is rendered (issue 23)
 
-        def render(p=prompt, u=user, carried=carried):
+        def render(p=prompt, u=user, carried=chat_carried_now):
             carried.append(chat_mail.chat_for_mail(seat=p.seat, user=u) if chat_mail.wants_chat_mail(p.seat) else None)
             return compose.render_prompt(prompt=p, user=u, chat=carried[0])
 
         row = notification_queue(
             kind=NotificationKind.PROMPT, dedupe_key=prompt_dedupe_key(prompt),
             to_email=user.email, user_id=user.pk, game=prompt.game, seat=prompt.seat, prompt=prompt,
-            render=render)
+            render=render, not_before=not_before, away_only=away_only)
         if row is not None:
             rows.append(row)
-            chat_mail.chat_carried(carried[0] if carried else None)  # the next chat batch does not mail these again
+            # the next chat batch does not mail these again
+            chat_mail.chat_carried(chat_carried_now[0] if chat_carried_now else None)
     # Settled (emailed now or before, or no email owed: closed, game not active, bot, no address, opted
-    # out): the prompt sweep no longer looks at them. A held-back follow-up stays for the sweep.
+    # out, carried by an answer): the prompt sweep no longer looks at them. Held ones stay for the sweep.
     settled = [pk for pk in prompt_ids if pk not in held_back]
     if settled:
         Prompt.objects.filter(pk__in=settled, mail_pending=True).update(mail_pending=False)
@@ -149,7 +179,7 @@ def prompts_due_without_mail(*, now: datetime):
                     opened_at__lte=max(at_once_by, held_back_by))
             .alias(previous_source=previous_pick_source())
             .filter(due)
-            .order_by("-opened_at"))
+            .order_by("-opened_at", "-pk"))
 
 
 def _stale_prompts_settle(*, now: datetime) -> int:
@@ -178,11 +208,17 @@ def due_prompt_notifications_queue(*, now: datetime | None = None) -> int:
     """
     now = now or timezone.now()
     queued = 0
-    for _ in range(MAX_PROMPT_BATCHES_PER_SWEEP):
-        ids = list(prompts_due_without_mail(now=now).values_list("pk", flat=True)[:MISSING_PROMPT_BATCH])
+    after = None  # (opened_at, pk) of the last prompt looked at: a prompt held (its player on the page) stays
+    for _ in range(MAX_PROMPT_BATCHES_PER_SWEEP):  # pending, so the next batch starts after it, not with it
+        due = prompts_due_without_mail(now=now)
+        if after is not None:
+            due = due.filter(Q(opened_at__lt=after[0]) | Q(opened_at=after[0], pk__lt=after[1]))
+        found = list(due.values_list("pk", "opened_at")[:MISSING_PROMPT_BATCH])
+        ids = [pk for pk, _ in found]
         queued += len(prompt_notifications_queue(prompt_ids=ids, now=now)) if ids else 0
         if len(ids) < MISSING_PROMPT_BATCH:
             break
+        after = (found[-1][1], found[-1][0])
     # After the due emails (issue 22 item 10): the prompts past the window are never emailed here, so
     # settling them (in batches of 1,000) never holds one back.
     _stale_prompts_settle(now=now)

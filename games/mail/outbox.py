@@ -31,7 +31,9 @@ def sweep_grace() -> timedelta:
 
 
 def thread_id(*, game_id: int | None, user_id: int | None) -> str:
-    """The Message-ID every email of one game to one player refers to, so the game stays one thread."""
+    """The game's root Message-ID for one player: every email of that game to them refers to it
+    (In-Reply-To, References), prompts, answers, reminders, results, the game over and the table talk alike,
+    so the game is one thread (mail readers group by References; the root itself is never sent)."""
     if game_id is None:
         return f"<faltisia.user{user_id}@{settings.EMAIL_DOMAIN}>"
     return f"<game{game_id}.user{user_id}@{settings.EMAIL_DOMAIN}>"
@@ -63,13 +65,14 @@ def _headers(rendered: Rendered, *, game: Game | None, user_id: int | None, mess
 def notification_queue(*, kind: str, dedupe_key: str, to_email: str, render: Callable[[], Rendered],
                        user_id: int | None = None, game: Game | None = None, seat: Seat | None = None,
                        prompt: Prompt | None = None, lead_hours: int | None = None,
-                       not_before: datetime | None = None) -> Notification | None:
-    """Store the email under ``dedupe_key`` and send it after the commit (not before ``not_before``);
-    None if it was queued before."""
+                       not_before: datetime | None = None, away_only: bool = False) -> Notification | None:
+    """Store the email under ``dedupe_key`` and send it after the commit (not before ``not_before``;
+    ``away_only``: only while the player is away from the game's page); None if it was queued before."""
     if not to_email or Notification.objects.filter(dedupe_key=dedupe_key).exists():
         return None
     row = notification_build(kind=kind, dedupe_key=dedupe_key, to_email=to_email, rendered=render(), user_id=user_id,
                              game=game, seat=seat, prompt=prompt, lead_hours=lead_hours, not_before=not_before)
+    row.away_only = away_only
     try:
         with transaction.atomic():
             row.save(force_insert=True)

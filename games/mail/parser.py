@@ -41,6 +41,11 @@ QUOTE_HEADER = re.compile(
     re.IGNORECASE)
 
 
+# The subject of one of our mails ("Mage Knight #4: your turn (round 2)", issue 25; "[Game #4] ..." before):
+# a reply that kept it is not a pick typed in the subject.
+OUR_SUBJECT = re.compile(r"^(\[Game #\d+\]|[^:\n]{1,60} #\d+(:|$))")
+
+
 class GarbledMessage(ValueError):
     """Not an email we can read at all."""
 
@@ -227,7 +232,7 @@ def parse_message(raw: bytes, *, recipient: str | None = None, max_bytes: int = 
             if not lines and subject and not unknown_charset:
                 # Some people type the answer in the subject of a fresh message.
                 bare = re.sub(r"^((re|aw|fwd?|sv|antw)\s*:\s*)+", "", subject, flags=re.IGNORECASE).strip()
-                if bare and not bare.startswith("[Game #"):
+                if bare and not OUR_SUBJECT.match(bare):
                     lines = [bare[:MAX_LINE]]
         lines = [line for line in (_no_nul(x) for x in lines) if line]
         more_lines = len(lines) > MAX_PICK_LINES

@@ -50,7 +50,7 @@ from django.utils import timezone
 from accounts.models import NotificationPreferences
 from games.models import GameStatus, Prompt
 
-from . import compose
+from . import compose, wants
 from .budget import TimeBudget
 from .models import Notification, NotificationKind
 from .outbox import notification_build, notifications_queue_bulk
@@ -100,13 +100,20 @@ def lead_hours(prefs: NotificationPreferences) -> list[int]:
     return sorted(out)
 
 
-def _preferences(prompt: Prompt) -> NotificationPreferences | None:
-    """The seat's player's preferences if reminders can go to them at all, else None."""
+def _preferences(prompt: Prompt, overrides: dict | None = None) -> NotificationPreferences | None:
+    """The seat's player's preferences if reminders can go to them at all (their mode for this game mails
+    decisions: every one, or when away; wants.py), else None."""
     user = mailable(prompt.seat)
     if user is None:
         return None
     prefs = loaded_preferences(user)
-    return prefs if prefs.email_prompts else None
+    mode = wants.effective_mode(prefs, game_id=prompt.game_id, overrides=overrides)
+    return prefs if mode in wants.WANTS_PROMPTS else None
+
+
+def _overrides(prompts: list[Prompt]) -> dict:
+    """The games' own modes of a batch's players: one query (wants.game_overrides)."""
+    return wants.game_overrides((p.seat.user_id, p.game_id) for p in prompts if p.seat.user_id)
 
 
 def _reminder_times(prompt: Prompt, prefs: NotificationPreferences) -> list[tuple[datetime, int]]:
@@ -192,9 +199,11 @@ def due_prompts(*, now: datetime):
 def _plan_batch(*, now: datetime) -> int:
     with transaction.atomic():
         prompts = _claim(unplanned_prompts(), order="opened_at")
+        overrides = _overrides(prompts)
         for prompt in prompts:
             prompt.reminder_planned = True
-            prompt.next_reminder_at = next_reminder_at(prompt, _preferences(prompt), now=now, crossed_too=True)
+            prompt.next_reminder_at = next_reminder_at(prompt, _preferences(prompt, overrides), now=now,
+                                                       crossed_too=True)
         Prompt.objects.bulk_update(prompts, ["reminder_planned", "next_reminder_at"])
         return len(prompts)
 
@@ -205,8 +214,9 @@ def _send_batch(*, now: datetime, ahead: timedelta) -> tuple[int, int]:
     with transaction.atomic():
         prompts = _claim(due_prompts(now=now + ahead), order="next_reminder_at")
         prefs_of = {}
+        overrides = _overrides(prompts)
         for prompt in prompts:
-            prefs = _preferences(prompt)
+            prefs = _preferences(prompt, overrides)
             if prompt.game.status != GameStatus.ACTIVE:
                 prefs = None  # a paused game's resume moves its deadlines and plans again
             prefs_of[prompt.pk] = prefs
@@ -219,7 +229,8 @@ def _send_batch(*, now: datetime, ahead: timedelta) -> tuple[int, int]:
             if lead is not None:
                 wanted.append((prompt, lead, at if at > now else None))
             prompt.next_reminder_at = next_reminder_at(prompt, prefs, now=at, crossed_too=False)
-        queued = _queue_all(wanted)
+        queued = _queue_all(wanted, away_only={p.pk for p, _, _ in wanted if wants.effective_mode(
+            prefs_of[p.pk], game_id=p.game_id, overrides=overrides) != wants.EVERY})
         Prompt.objects.bulk_update(prompts, ["next_reminder_at"])
     return len(prompts), queued
 
@@ -228,7 +239,7 @@ def dedupe_key(prompt: Prompt, lead: int) -> str:
     return f"reminder:{prompt.pk}:seat{prompt.seat_id}:{prompt.deadline.isoformat()}:{lead}h"
 
 
-def _queue_all(wanted: list[tuple[Prompt, int, datetime | None]]) -> int:
+def _queue_all(wanted: list[tuple[Prompt, int, datetime | None]], away_only: set[int] = frozenset()) -> int:
     """Render and store the reminders of a batch ((prompt, lead, not before) each, their prompts locked
     by the caller) whose dedupe key is not taken, in one INSERT; their sends are enqueued after the
     commit (with a countdown to ``not before``)."""
@@ -244,9 +255,12 @@ def _queue_all(wanted: list[tuple[Prompt, int, datetime | None]]) -> int:
     for key, prompt, lead, not_before in todo:
         user = prompt.seat.user
         rendered = compose.render_prompt(prompt=prompt, user=user, reminder_hours=lead, mailbox=boxes[prompt.seat_id])
-        rows.append(notification_build(kind=NotificationKind.REMINDER, dedupe_key=key, to_email=user.email,
-                                       rendered=rendered, user_id=user.pk, game=prompt.game, seat=prompt.seat,
-                                       prompt=prompt, lead_hours=lead, not_before=not_before))
+        row = notification_build(kind=NotificationKind.REMINDER, dedupe_key=key, to_email=user.email,
+                                 rendered=rendered, user_id=user.pk, game=prompt.game, seat=prompt.seat,
+                                 prompt=prompt, lead_hours=lead, not_before=not_before)
+        # "When away": a player on the game's page at the reminder's time sees the deadline there (delivery.py)
+        row.away_only = prompt.pk in away_only
+        rows.append(row)
     return len(notifications_queue_bulk(rows))
 
 

@@ -32,7 +32,10 @@ RETRY_BACKOFF = (30, 120, 600, 1800)  # seconds before attempts 2..5
 def send_notification(self, notification_id: int) -> str:
     """Send one outbox row once; retried with back-off when the mail backend fails."""
     try:
-        return delivery.notification_send(notification_id=notification_id)
+        status = delivery.notification_send(notification_id=notification_id)
+        if status == delivery.POSTPONED:
+            postponed_enqueue(notification_id)
+        return status
     except Exception as exc:  # the backend's errors vary by provider; all are worth a retry
         final = self.request.retries >= self.max_retries
         delivery.notification_failed(notification_id=notification_id, error=repr(exc), final=final)
@@ -52,7 +55,19 @@ def send_notifications(notification_ids: list[int]) -> int:
         if kind is not None:
             send_task_enqueue(pk, kind, countdown=RETRY_BACKOFF[0], retries=1)
 
-    return delivery.notifications_send(notification_ids, retry_alone=retry_alone)
+    return delivery.notifications_send(notification_ids, retry_alone=retry_alone, later=postponed_enqueue)
+
+
+def postponed_enqueue(notification_id: int) -> None:
+    """A row that now waits (the player on the game's page, or in their quiet hours: delivery.py) gets its
+    send task again for its new ``not_before``; if this is lost the outbox sweep sends it once due."""
+    row = Notification.objects.filter(pk=notification_id).values_list("kind", "not_before").first()
+    if row is None or send_notification.app.conf.task_always_eager:
+        return  # eager: no countdown can be held; the outbox sweep (beat_embedded) sends it when due
+    try:
+        send_task_enqueue(notification_id, row[0], countdown=_countdown(row[1]))
+    except Exception:
+        logger.warning("could not enqueue mail %s; the outbox sweep will", notification_id, exc_info=True)
 
 
 def send_task_enqueue(notification_id: int, kind: str, *, countdown: float | None = None, producer=None,

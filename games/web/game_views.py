@@ -10,6 +10,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.presence import presence_record
 from games.api.access import game_id_or_404
 from games.engines.registry import get_engine
 from games.errors import ErrorCode, GameError
@@ -69,6 +70,7 @@ def game_live(request, game_id: int):
     version = page_version_for_user(game_id=game_id_or_404(game_id), user=request.user)
     if version is None:
         raise Http404("No such game.")
+    presence_record(user_id=request.user.pk, game_id=game_id)  # the player is on the page: no prompt mail (issue 25)
     if request.GET.get("v") == version:
         return HttpResponse(status=204)
     game = get_object_or_404(Game, pk=game_id)

@@ -38,7 +38,9 @@ def run_sh(tmp_path: Path, *, linger: float = 0.0, **env_extra: str) -> RunShOut
                         "EMAIL_BACKEND", "EMAIL_FILE_PATH", "LOG_LEVEL", "DJANGO_SETTINGS_MODULE")}
     mail_dir = tmp_path / "mail"
     env.update({"DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}", "PYTHONUNBUFFERED": "1",
-                "EMAIL_FILE_PATH": str(mail_dir), **env_extra})
+                "EMAIL_FILE_PATH": str(mail_dir),
+                # the demo's first prompt mails at once, not after the "when away" delay (issue 25)
+                "MAIL_PROMPT_DELAY_SECONDS": "0", **env_extra})
     log = tmp_path / "run.log"
     with open(log, "wb") as out:
         proc = subprocess.Popen(["bash", str(ROOT / "run.sh")], cwd=ROOT, env=env, stdout=out,

@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from games.mail import compose, delivery, notify, outbox, tasks
 from games.mail.models import Notification, NotificationKind, NotificationStatus
-from games.models import Prompt, SubmissionSource
+from games.models import Prompt, Submission, SubmissionSource
 from tests.games.helpers import open_prompt, pick
 from tests.mail.helpers import latest_prompt_mail, mails_to, pipe, reply_bytes, start_game
 
@@ -43,8 +43,10 @@ def prompt_row(prompt: Prompt) -> Notification | None:
 
 
 def minutes_pass(minutes: int) -> None:
-    """Age every open prompt, as if ``minutes`` had passed since it opened."""
+    """Age every open prompt and the picks made, as if ``minutes`` had passed (a pick on the page is a sign
+    of presence for a minute, issue 25)."""
     Prompt.objects.filter(closed_at__isnull=True).update(opened_at=F("opened_at") - timedelta(minutes=minutes))
+    Submission.objects.update(created_at=F("created_at") - timedelta(minutes=minutes))
 
 
 def sweep() -> int:
@@ -107,14 +109,15 @@ def test_a_follow_up_answered_within_the_delay_is_never_rendered_nor_sent(tiny):
     assert len(prompt_mails(alice)) == 1
 
 
-def test_a_follow_up_after_an_email_pick_is_emailed_at_once(tiny):
+def test_a_follow_up_after_an_email_pick_comes_in_the_answer_not_a_mail_of_its_own(tiny):
+    """Issue 25: the answer to the reply carries the next decision (the bet); no prompt mail follows."""
     game, (alice, bob) = tiny
-    with watching() as counts:
-        assert pipe(reply_bytes(latest_prompt_mail(alice.email), "1")).startswith("recorded")
-    assert counts == {"enqueued": 1, "rendered": 1}
+    before = len(mails_to(alice.email))
+    assert pipe(reply_bytes(latest_prompt_mail(alice.email), "1")).startswith("recorded")
     bet = open_prompt(game, 0)
-    assert prompt_row(bet).status == NotificationStatus.SENT
-    assert latest_prompt_mail(alice.email).extra_headers["X-Faltisia-Prompt"] == str(bet.pk)
+    assert prompt_row(bet) is None
+    (answer,) = mails_to(alice.email)[before:]
+    assert answer.extra_headers["X-Faltisia-Prompt"] == str(bet.pk) and "YOUR DECISION: Bet" in answer.body
 
 
 def test_the_next_steps_first_prompt_is_emailed_at_once_even_after_web_picks(tiny):
@@ -123,7 +126,9 @@ def test_the_next_steps_first_prompt_is_emailed_at_once_even_after_web_picks(tin
         pick(game, position, source=SubmissionSource.WEB)
     take = open_prompt(game, 0)
     assert take.phase == 1
-    assert prompt_row(take).status == NotificationStatus.SENT
+    assert prompt_row(take) is None  # alice just picked on the page: she is there (issue 25)
+    minutes_pass(2)  # she left without answering: the sweep mails it
+    assert sweep() == 1 and prompt_row(take).status == NotificationStatus.SENT
 
 
 def test_a_follow_up_after_a_standing_order_waits_like_one_after_a_web_pick(tiny):

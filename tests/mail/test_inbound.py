@@ -45,7 +45,8 @@ def test_a_number_records_the_pick_and_the_confirmation_goes_to_the_registered_a
                                            "email")
     confirmation = answers(alice)[-1]
     assert confirmation.body.startswith("Recorded") and confirmation.to == [alice.email]
-    assert len(mail.outbox) == before + 2  # the confirmation and the next prompt (the bet)
+    # One mail per reply (issue 25): the confirmation carries the next decision (the bet) itself.
+    assert len(mail.outbox) == before + 1 and "YOUR DECISION: Bet" in confirmation.body
 
 
 def test_an_option_id_an_html_only_reply_and_a_signature_are_understood(tiny):

@@ -16,14 +16,15 @@ from tests.mail.helpers import latest_prompt_mail, start_game
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the pick's on-commit effects run for real
 
-LINK = re.compile(r"one click: https?://[^/\s]+(/mail/l/\S+/)")
+# One-click links are the HTML part's buttons; the text has one link to the game's page (issue 25).
+LINK = re.compile(r'href="https?://[^/"]+(/mail/l/[^"]+/)"')
 
 
 @pytest.fixture
 def setup():
     game, users = start_game(players=2, options={"rounds": 1})
     m = latest_prompt_mail(users[0].email)
-    return game, users, m, LINK.findall(m.body)
+    return game, users, m, LINK.findall(m.alternatives[0][0])
 
 
 def state_of(game: Game):

@@ -31,7 +31,8 @@ def test_prompts_reminders_and_answers_go_before_results_game_overs_and_digests(
     assert {kind: send_priority(kind) for kind in NotificationKind.values} == {
         "prompt": TIME_BOUND, "reminder": TIME_BOUND, "answer": TIME_BOUND,
         "result": NEWS, "finished": NEWS, "digest": NEWS,
-        "chat": NEWS, "moderation": NEWS}  # table talk and its moderation notices are news (issue 23)
+        "chat": NEWS, "moderation": NEWS,  # table talk and its moderation notices are news (issue 23)
+        "webhook": TIME_BOUND}  # a player's webhook about their turn (issue 25)
 
 
 def test_each_mail_task_that_makes_mail_declares_its_priority():

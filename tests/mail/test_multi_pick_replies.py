@@ -16,7 +16,7 @@ import re
 import pytest
 
 from games.engines.registry import get_engine
-from games.mail.models import InboundMessage
+from games.mail.models import InboundMessage, Notification, NotificationKind
 from games.mail.commands import command_parse, option_for, option_for_line
 from games.mail.parser import MAX_PICK_LINES, meaningful_lines, parse_message
 from games.models import Game, Prompt, Seat, Submission, SubmissionSource
@@ -253,21 +253,28 @@ def test_garbled_lines_stop_the_reply_and_nothing_after_them_is_applied():
     assert quoted["x" * 300] == "x" * 80 + "..." and quoted["9999"] == "9999" and quoted["status"] == "status"
 
 
-def test_a_single_pick_reply_behaves_as_before():
-    """One line: the answer is the plain "Recorded" one (the next decision comes in its own email), and a
-    pick that ends the step leaves its resolution to the task enqueued on commit, as any pick does."""
+def test_a_single_pick_reply_is_answered_with_the_next_decision_in_one_mail():
+    """Issue 25 (one mail per reply): one line, and the answer carries the next decision itself (its options,
+    the reply address); no separate prompt mail follows. A pick that ends the step has it resolved in the
+    reply, as several picks do, so the answer shows what is asked now."""
     game, users, seat, plan, m = long_turn(3)
+    before = len(mails_to(users[seat].email))
     assert pipe(reply_bytes(m, str(plan[0]["number"]))) == "recorded recorded answered"
-    body = answers(users[seat])[-1].body
-    assert "Your next decision (if any) comes in its own email." in body
-    assert "Applied:" not in body and "YOUR DECISION" not in body
+    mine = mails_to(users[seat].email)[before:]
+    assert len(mine) == 1  # the answer, and nothing else
+    answer = mine[0]
+    assert answer.body.startswith("Recorded") and "YOUR DECISION" in answer.body and "Applied:" not in answer.body
+    assert answer.subject.endswith(": recorded, your next decision")
+    now_open = Prompt.objects.get(seat__game=game, seat__position=seat, closed_at__isnull=True)
+    assert answer.extra_headers["Reply-To"].endswith(f".{now_open.pk}@localhost")
+    assert Notification.objects.filter(prompt=now_open, kind=NotificationKind.PROMPT).count() == 0
     game, users = start_game(players=3, engine="miskatonic", seed=21)  # its first turn is one pick
     seat = game.state["dec"]["seat"]
     assert len(turn_plan(get_engine("miskatonic"), game.state, seat)) == 1
     phase = game.phase
     assert pipe(reply_bytes(latest_prompt_mail(users[seat].email), "1"), commit=False) == "recorded recorded answered"
     game.refresh_from_db()
-    assert game.phase == phase and game.resolve_requested_at is not None
+    assert game.phase > phase  # resolved within the reply
 
 
 def test_the_parser_reads_the_players_own_lines_only():
@@ -313,7 +320,7 @@ def test_help_and_the_prompt_email_explain_several_choices_in_one_reply():
     """The format is documented where the player reads: the `help` answer and every prompt email."""
     game, user = solo_game()
     m = latest_prompt_mail(user.email)
-    assert "Several choices in a row: one per line" in m.body
+    assert "several picks: one per line, in order" in m.body
     assert pipe(reply_bytes(m, "help")).startswith("command help")
     body = answers(user)[-1].body
     assert "Several choices in one reply: put one per line" in body

@@ -132,7 +132,8 @@ def test_the_prompt_email_of_a_resolved_step_shows_what_happened_before_the_opti
     body = take.body_text
     positions = [body.index(text) for text in happened]
     assert positions == sorted(positions)  # in the order it happened
-    assert max(positions) < body.index("YOUR DECISION") < body.index("  1. ")
+    # Issue 25: the options first (numbered), then the situation, what happened included.
+    assert body.index("YOUR DECISION") < body.index("  1. ") < min(positions)
     assert not [r for r in mails(alice) if r.kind == NotificationKind.RESULT]  # no separate result email
 
 

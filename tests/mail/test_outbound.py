@@ -43,7 +43,10 @@ def test_a_prompt_email_has_text_and_html_threading_reply_to_and_unsubscribe(tin
     assert wire["Reply-To"].startswith("play+") and wire["Reply-To"].endswith(f".{wire['X-Faltisia-Prompt']}@localhost")
     assert wire["List-Unsubscribe"].strip().startswith("<http") and wire["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     assert wire["Auto-Submitted"] == "auto-generated"
-    assert "YOUR DECISION" in m.body and "Deadline:" in m.body and "one click:" in m.body
+    assert "YOUR DECISION" in m.body and "Deadline:" in m.body
+    # Issue 25: the text has one link, to the decision's page; the HTML part keeps a button per option.
+    assert "/mail/l/" not in m.body and f"Or decide on the page: http://127.0.0.1:8000/games/{game.pk}/" in m.body
+    assert m.alternatives[0][0].count("/mail/l/") == m.body.count("  [")
 
 
 def test_the_deadline_is_shown_in_the_players_time_zone(db):

@@ -10,6 +10,7 @@ import pytest
 from django.core import mail
 
 from games.engines.registry import get_engine
+from games.mail import compose
 from games.models import Game, GameStatus, Submission, SubmissionSource
 from tests.mail.helpers import mails_to, reply_round, start_game
 
@@ -62,7 +63,8 @@ def test_a_whole_faltisia_game_by_email_only():
         assert len(finished) == 1
         for score in game.result["scores"]:
             assert f": {score} points" in finished[0].body
-        # One game, one thread: every email refers to the same root and carries the same subject.
+        # One game, one thread: every email refers to the same root; each subject opens with the game's name
+        # and number, then says why (issue 25).
         assert {m.extra_headers["References"] for m in box} == {box[0].extra_headers["References"]}
-        assert {m.subject for m in box} == {box[0].subject}
+        assert all(m.subject.startswith(compose.game_title(game) + ": ") for m in box)
     assert len(mail.outbox) > replies

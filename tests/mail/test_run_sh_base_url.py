@@ -12,14 +12,14 @@ from pathlib import Path
 
 from tests.mail.run_sh import free_port, run_sh
 
-LINK = re.compile(r"one click: (https?://[^/\s]+)/mail/l/")
+LINK = re.compile(r"decide on the page: (https?://[^/\s]+)/games/")  # the text's one link (issue 25)
 
 
 def demo_mail_link_bases(tmp_path: Path, **env_extra: str) -> set[str]:
-    """Run ./run.sh until the demo game is ready; the base URLs of the one-click links it mailed."""
+    """Run ./run.sh until the demo game is ready; the base URLs of the decision links it mailed."""
     out = run_sh(tmp_path, **env_extra)
     bases = {base for body in out.mails for base in LINK.findall(body)}
-    assert bases, "the demo sent no prompt email with one-click links"
+    assert bases, "the demo sent no prompt email with a decision link"
     return bases
 
 

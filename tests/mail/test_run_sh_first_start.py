@@ -18,8 +18,8 @@ def test_the_banner_is_the_last_thing_on_screen_and_the_demo_mail_is_in_files(tm
     assert f"Mail:   every email is a file in {tmp_path / 'mail'}/" in last
     assert out.text.index("Starting development server") < out.text.index(BANNER_END)
     # No email on the terminal; the demo game's prompt mails are files.
-    assert "YOUR DECISION" not in out.text and "MIME-Version" not in out.text
-    assert len([body for body in out.mails if "YOUR DECISION" in body]) == 3  # alice, bob and carol
+    assert "Or decide on the page:" not in out.text and "MIME-Version" not in out.text
+    assert len([body for body in out.mails if "Or decide on the page:" in body]) == 3  # alice, bob and carol
     # The beat runs its tasks every few seconds without a line each.
     assert len([line for line in lines if "succeeded in" in line]) < 3
     assert len(lines) < 40
@@ -31,4 +31,4 @@ def test_a_short_clock_and_bots_for_the_demo(tmp_path):
     out = run_sh(tmp_path, ADDR=f"127.0.0.1:{port}", DEMO_CLOCK_SECONDS="120", DEMO_BOTS="1")
     assert "Clock:  120 seconds per decision; 1 bot seat(s)" in out.text
     assert "carol /" not in out.text  # the third seat is a bot's
-    assert len([body for body in out.mails if "YOUR DECISION" in body]) == 2
+    assert len([body for body in out.mails if "Or decide on the page:" in body]) == 2

@@ -25,7 +25,8 @@ from tests.mail.helpers import latest_prompt_mail, mails_to, pipe, reply_bytes, 
 
 pytestmark = pytest.mark.django_db
 
-LINK = re.compile(r"one click: https?://[^/\s]+(/mail/l/\S+/)")
+# One-click links are the HTML part's buttons; the text has one link to the game's page (issue 25).
+LINK = re.compile(r'href="https?://[^/"]+(/mail/l/[^"]+/)"')
 
 
 def staff():
@@ -66,7 +67,7 @@ def test_a_replaced_players_reply_address_and_links_act_for_nobody_the_new_playe
     """issue 10 item 1: the full flow of an admin's "Replace the player"."""
     game, (alice, bob, cid) = start_game(players=3, engine="faltisia", seed=11)
     old_mail = latest_prompt_mail(alice.email)
-    old_links = LINK.findall(old_mail.body)
+    old_links = LINK.findall(old_mail.alternatives[0][0])
     assert old_links
     seat = Seat.objects.get(game=game, user=alice)
     carol = UserFactory()
@@ -96,10 +97,10 @@ def test_a_replaced_players_reply_address_and_links_act_for_nobody_the_new_playe
 def test_the_new_holders_one_click_link_works_where_the_old_one_is_refused():
     """issue 10 item 1: links are bound to the mailbox generation, so one rotation voids them all."""
     game, (alice, bob) = start_game(players=2, options={"rounds": 1})
-    old_links = LINK.findall(latest_prompt_mail(alice.email).body)
+    old_links = LINK.findall(latest_prompt_mail(alice.email).alternatives[0][0])
     carol = UserFactory()
     committed(lambda: admin_actions.seat_replace_player(game=game, by=staff(), position=0, user=carol))
-    new_links = LINK.findall(latest_prompt_mail(carol.email).body)
+    new_links = LINK.findall(latest_prompt_mail(carol.email).alternatives[0][0])
     client = Client()
     assert client.post(old_links[0]).status_code == 403
     assert not Submission.objects.exists()

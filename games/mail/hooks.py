@@ -1,0 +1,60 @@
+"""A player's webhook for their turns (issue 25): queued in the outbox like a mail, sent by delivery.py.
+
+    prompt opened -> notify.prompt_notifications_queue -> prompt_webhook_queue: a Notification of kind
+    webhook (dedupe key per prompt and seat holder), its JSON in body_text, with the prompt mail's rules
+    (not before the delay, only while the player is away, held by quiet hours)
+    -> delivery: the URL read and checked again at send time, one signed POST (hook_calls.py),
+       retried with the send task's back-off on a 5xx or a timeout, never sent twice (the row lock)
+
+The JSON is Discord- and Slack-compatible: ``content`` (Discord) and ``text`` (Slack) carry the same
+message: the game, what is asked, the link; ``faltisia`` has the same as fields for other receivers.
+Nothing secret goes in it: no reply address, no option list, just what the player is asked and where.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+
+from django.conf import settings
+from django.urls import reverse
+
+from accounts.models import User
+from games.models import Prompt
+
+from . import compose
+from .models import Notification, NotificationKind
+from .outbox import notification_queue
+from .recipients import loaded_preferences
+
+
+def webhook_wanted(user: User) -> bool:
+    return bool(user.is_active and loaded_preferences(user).webhook_url)
+
+
+def decision_url(game_id: int) -> str:
+    return settings.MAIL_BASE_URL.rstrip("/") + reverse("web:game", args=[game_id])
+
+
+def prompt_payload(*, prompt: Prompt) -> dict:
+    title = compose.game_name_number(prompt.game)
+    url = decision_url(prompt.game_id)
+    message = f"{title}: your turn. {prompt.text} {url}"
+    return {"content": message, "text": message, "username": "Faltisia",
+            "faltisia": {"game": prompt.game_id, "title": title, "asked": prompt.text, "url": url,
+                         "prompt": prompt.pk, "deadline": prompt.deadline.isoformat() if prompt.deadline else None}}
+
+
+def dedupe_key(prompt: Prompt) -> str:
+    return f"webhook:{prompt.pk}:seat{prompt.seat_id}"
+
+
+def prompt_webhook_queue(*, prompt: Prompt, user: User, not_before: datetime | None,
+                         away_only: bool) -> Notification | None:
+    body = json.dumps(prompt_payload(prompt=prompt), separators=(",", ":"))
+    return notification_queue(
+        kind=NotificationKind.WEBHOOK, dedupe_key=dedupe_key(prompt), to_email=f"webhook:user{user.pk}",
+        user_id=user.pk, game=prompt.game, seat=prompt.seat, prompt=prompt, not_before=not_before,
+        away_only=away_only,
+        render=lambda: compose.Rendered(subject=f"webhook: {compose.game_name_number(prompt.game)}", text=body,
+                                        html="", reply_to=""))

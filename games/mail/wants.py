@@ -1,0 +1,99 @@
+"""Which decisions a player wants mailed, and whether they are away from the game's page (issue 25).
+
+    prompt_modes(...)  the player's choice for a game: every decision / when away (default) / digest / never
+                       (the game's own choice, accounts.GamePromptMail, over the account's prompt_mail;
+                       the master switch email_prompts off is "never")
+    away_from(...)     None if the player is away now, else until when they count as on the page
+                       (a sign from the page or its live updates, or a pick on the web, within a minute)
+
+A prompt mailed "when away" waits MAIL_PROMPT_DELAY_SECONDS (the player may answer it on the page first),
+and its send re-checks both (delivery.py): so a player who plays on the page gets no prompt mail at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+
+from django.conf import settings
+
+from django.db.models import OuterRef, Subquery, Value
+from django.db.models.functions import Coalesce
+
+from accounts.models import GamePresence, GamePromptMail, NotificationPreferences, PromptMail
+from accounts.presence import PRESENCE_WINDOW, present_until
+from games.models import Submission, SubmissionSource
+
+EVERY, AWAY, DIGEST, NEVER = PromptMail.EVERY, PromptMail.AWAY, PromptMail.DIGEST, PromptMail.NEVER
+WANTS_PROMPTS = (EVERY, AWAY)  # the modes that mail prompts and deadline reminders
+
+
+def prompt_delay() -> timedelta:
+    """How long a prompt mailed "when away" waits for an answer on the page (MAIL_PROMPT_DELAY_SECONDS)."""
+    return timedelta(seconds=getattr(settings, "MAIL_PROMPT_DELAY_SECONDS", 120))
+
+
+def account_mode(prefs: NotificationPreferences) -> str:
+    return prefs.prompt_mail if prefs.email_prompts else NEVER
+
+
+def game_overrides(pairs: Iterable[tuple[int, int]]) -> dict[tuple[int, int], str]:
+    """{(user id, game id): mode} of the games among ``pairs`` that have their own choice: one query."""
+    pairs = set(pairs)
+    if not pairs:
+        return {}
+    users, games = {u for u, _ in pairs}, {g for _, g in pairs}
+    rows = GamePromptMail.objects.filter(user_id__in=users, game_id__in=games).values_list("user_id", "game_id", "mode")
+    return {(u, g): m for u, g, m in rows if (u, g) in pairs}
+
+
+def effective_mode(prefs: NotificationPreferences, *, game_id: int | None,
+                   overrides: dict[tuple[int, int], str] | None = None) -> str:
+    """The player's mode for this game; the master switch off wins over a game's own choice."""
+    if not prefs.email_prompts:
+        return NEVER
+    if game_id is not None:
+        if overrides is None:
+            overrides = game_overrides([(prefs.user_id, game_id)])
+        own = overrides.get((prefs.user_id, game_id))
+        if own:
+            return own
+    return prefs.prompt_mail or AWAY
+
+
+def last_web_pick_at(*, seat_id: int) -> datetime | None:
+    """The seat's latest pick made on the game page (a sign of presence the page gave by itself)."""
+    return (Submission.objects.filter(seat_id=seat_id, source=SubmissionSource.WEB).order_by("-id")
+            .values_list("created_at", flat=True).first())
+
+
+def away_from(*, user_id: int, game_id: int, seat_id: int | None, now: datetime) -> datetime | None:
+    """None if the player is away from the game's page at ``now``; else the time they stop counting as there."""
+    web_pick = last_web_pick_at(seat_id=seat_id) if seat_id is not None else None
+    until = present_until(user_id=user_id, game_id=game_id, web_pick_at=web_pick)
+    return until if until is not None and until > now else None
+
+
+def away_from_signs(*, seen_at: datetime | None, web_pick_at: datetime | None, now: datetime) -> datetime | None:
+    """away_from for signs the caller read already (annotations of a batch: notify.py)."""
+    signs = [t for t in (seen_at, web_pick_at) if t is not None]
+    until = max(signs) + PRESENCE_WINDOW if signs else None
+    return until if until is not None and until > now else None
+
+
+def own_mode_annotation() -> Subquery:
+    """Annotation of a Prompt query: the game's own mode of the seat's player ("" if none)."""
+    return Coalesce(Subquery(GamePromptMail.objects.filter(user_id=OuterRef("seat__user_id"), game_id=OuterRef("game_id"))
+                             .values("mode")[:1]), Value(""))
+
+
+def seen_at_annotation() -> Subquery:
+    """Annotation of a Prompt query: the player's last sign on the game's page (NULL: none)."""
+    return Subquery(GamePresence.objects.filter(user_id=OuterRef("seat__user_id"), game_id=OuterRef("game_id"))
+                    .values("seen_at")[:1])
+
+
+def web_pick_annotation() -> Subquery:
+    """Annotation of a Prompt query: the seat's latest pick on the page (NULL: none)."""
+    return Subquery(Submission.objects.filter(seat_id=OuterRef("seat_id"), source=SubmissionSource.WEB)
+                    .order_by("-id").values("created_at")[:1])
