@@ -11,6 +11,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from .lockout import LoginLockedOut
+from .preferences import webhook_set
+from .webhook_urls import MAX_URL, AddressNotAllowed, url_check, webhook_secret
 from .services import token_for_user, user_register
 from .throttle import signup_allowed
 from .new_usernames import username_clean
@@ -93,3 +95,43 @@ class TokenApi(APIView):
                 raise LoginLockedOut()  # 429 {error: "locked_out", detail}
             raise AuthenticationFailed("wrong username or password")
         return Response({"token": token_for_user(user=user)})
+
+
+class WebhookApi(APIView):
+    """PUT/DELETE /api/auth/webhook/: the caller's webhook for their turns (issue 25)."""
+
+    class Input(serializers.Serializer):
+        class Meta:
+            ref_name = "WebhookRequest"
+
+        url = serializers.CharField(max_length=MAX_URL, trim_whitespace=True,
+                                    help_text="https:// to a public address (Discord- and Slack-compatible JSON)")
+
+    class Output(serializers.Serializer):
+        class Meta:
+            ref_name = "WebhookResponse"
+
+        url = serializers.CharField()
+        secret = serializers.CharField(help_text="X-Faltisia-Signature is sha256=HMAC-SHA256(secret, body)")
+
+    @extend_schema(request=Input, responses={200: Output, **_error_responses(
+        e400="{error: \"address_not_allowed\", detail}: not https, or the host resolves to a private, loopback, "
+             "link-local or otherwise non-public address; {error: \"invalid\", ...} for a missing url.",
+        e401="Not logged in.")})
+    def put(self, request):
+        """Set the webhook the server posts each of your turns to."""
+        data = self.Input(data=request.data)
+        data.is_valid(raise_exception=True)
+        url = data.validated_data["url"]
+        try:
+            url_check(url)
+        except AddressNotAllowed as e:
+            return Response({"error": "address_not_allowed", "detail": str(e)}, status=status.HTTP_400_BAD_REQUEST)
+        webhook_set(user=request.user, url=url)
+        return Response({"url": url, "secret": webhook_secret(user_id=request.user.pk)})
+
+    @extend_schema(request=None, responses={204: None, **_error_responses(e401="Not logged in.")})
+    def delete(self, request):
+        """Remove your webhook (calls not made yet are dropped)."""
+        webhook_set(user=request.user, url="")
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -9,7 +9,8 @@ from django import forms
 from django.contrib.auth import password_validation
 from django.utils import timezone
 
-from .models import User
+from .models import PromptMail, User
+from .webhook_urls import AddressNotAllowed, url_check
 from .new_usernames import username_clean
 from .usernames import RULE, USERNAME_MAX_LENGTH
 
@@ -58,6 +59,44 @@ class PreferencesForm(forms.Form):
     reminder_lead_hours = forms.CharField(
         required=False, label="Reminders before a deadline (hours)",
         help_text="Comma-separated, e.g. 24, 2. Leave empty for no reminders.")
+    prompt_mail = forms.ChoiceField(
+        required=False, choices=PromptMail.choices, label="Which decisions to email",
+        help_text="\"When I'm away\": not while you have the game's page open, and not if you answer within "
+                  "a couple of minutes. A game below may have its own choice.")
+    quiet_start = forms.TimeField(required=False, label="Quiet hours from", widget=forms.TimeInput(attrs={"type": "time"}),
+                                  help_text="In your time zone. No mail then; what falls due comes in one mail when "
+                                            "they end. Deadlines do not move.")
+    quiet_end = forms.TimeField(required=False, label="Quiet hours until", widget=forms.TimeInput(attrs={"type": "time"}))
+    webhook_url = forms.CharField(
+        required=False, max_length=500, label="Webhook for your turns (Discord or Slack)",
+        help_text="An https:// address; each turn is posted there as a short message with the game and its link, "
+                  "signed with the secret shown below.")
+
+    def __init__(self, *args, games=(), **kwargs):
+        """``games``: (game id, title) of the player's games still running: each gets its own choice."""
+        super().__init__(*args, **kwargs)
+        for game_id, title in games:
+            self.fields[f"game_{game_id}"] = forms.ChoiceField(
+                required=False, label=f"Decisions of {title}",
+                choices=[("", "As chosen above"), *PromptMail.choices])
+
+    def clean_webhook_url(self) -> str:
+        url = self.cleaned_data["webhook_url"].strip()
+        if url:
+            try:
+                url_check(url)
+            except AddressNotAllowed as e:
+                raise forms.ValidationError(f"This address is not allowed: {e}.")
+        return url
+
+    def clean(self):
+        data = super().clean()
+        if (data.get("quiet_start") is None) != (data.get("quiet_end") is None):
+            self.add_error("quiet_end", "Give both ends of your quiet hours, or neither.")
+        return data
+
+    def game_modes(self) -> dict[int, str]:
+        return {int(name[5:]): value for name, value in self.cleaned_data.items() if name.startswith("game_")}
 
     def clean_reminder_lead_hours(self) -> list[int]:
         raw = self.cleaned_data["reminder_lead_hours"].replace(";", ",")

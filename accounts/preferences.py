@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, time
 
 from django.db import transaction
 from rest_framework.authtoken.models import Token
 
-from .models import NotificationPreferences, User, Vacation
+from .models import GamePromptMail, NotificationPreferences, PromptMail, User, Vacation
 
 
 @transaction.atomic
@@ -24,15 +24,43 @@ def preferences_for(*, user: User) -> NotificationPreferences:
 
 @transaction.atomic
 def preferences_update(*, user: User, timezone: str, email_prompts: bool, email_results: bool, digest: bool,
-                       reminder_lead_hours: list[int], email_chat: bool = True) -> NotificationPreferences:
-    """Save the player's time zone and which emails they get, and when."""
+                       reminder_lead_hours: list[int], email_chat: bool = True, prompt_mail: str = "",
+                       quiet_start: time | None = None, quiet_end: time | None = None,
+                       webhook_url: str | None = None, game_modes: dict[int, str] | None = None) -> NotificationPreferences:
+    """Save the player's time zone and which emails they get, and when (issue 25: which decisions, per
+    account and per game; quiet hours; a webhook). ``prompt_mail`` "" and ``webhook_url`` None keep theirs."""
     user.timezone = timezone
     user.save(update_fields=["timezone"])
     prefs = preferences_for(user=user)
     prefs.email_prompts, prefs.email_results, prefs.digest = email_prompts, email_results, digest
     prefs.email_chat = email_chat
     prefs.reminder_lead_hours = sorted(set(reminder_lead_hours), reverse=True)
+    if prompt_mail:
+        prefs.prompt_mail = prompt_mail
+        if prompt_mail == PromptMail.DIGEST:
+            prefs.digest = True  # "digest only": the digest is what they get
+    prefs.quiet_start, prefs.quiet_end = (quiet_start, quiet_end) if quiet_start and quiet_end else (None, None)
+    if webhook_url is not None:
+        prefs.webhook_url = webhook_url
     prefs.save()
+    for game_id, mode in (game_modes or {}).items():
+        game_mode_set(user=user, game_id=game_id, mode=mode)
+    return prefs
+
+
+def game_mode_set(*, user: User, game_id: int, mode: str) -> None:
+    """One game's own choice of decision mails ("" : as the account's)."""
+    if not mode:
+        GamePromptMail.objects.filter(user=user, game_id=game_id).delete()
+        return
+    GamePromptMail.objects.update_or_create(user=user, game_id=game_id, defaults={"mode": mode})
+
+
+def webhook_set(*, user: User, url: str) -> NotificationPreferences:
+    """Set (or with "" remove) the player's webhook; the caller checked the URL (accounts.webhook_urls)."""
+    prefs = preferences_for(user=user)
+    prefs.webhook_url = url
+    prefs.save(update_fields=["webhook_url"])
     return prefs
 
 

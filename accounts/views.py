@@ -21,6 +21,8 @@ from django.views.decorators.http import require_POST
 
 from .forms import PreferencesForm, ResendVerificationForm, SignupForm, VacationForm
 from .preferences import preferences_for, preferences_update, token_regenerate, vacation_delete, vacations_upcoming
+from .selectors import game_modes, running_games
+from .webhook_urls import webhook_secret
 from .services import token_for_user, user_register, vacation_create
 from .throttle import mail_request_allowed, signup_allowed, too_many_requests
 from .vacation_caps import VacationLimitError, per_game_cap, yearly_cap
@@ -84,15 +86,21 @@ def api_token(request):
 @login_required
 def preferences(request):
     prefs = preferences_for(user=request.user)
+    games = running_games(user=request.user)
     initial = {"timezone": request.user.timezone, "email_prompts": prefs.email_prompts,
                "email_results": prefs.email_results, "digest": prefs.digest, "email_chat": prefs.email_chat,
-               "reminder_lead_hours": ", ".join(str(h) for h in prefs.reminder_lead_hours)}
-    form = PreferencesForm(request.POST or None, initial=initial)
+               "reminder_lead_hours": ", ".join(str(h) for h in prefs.reminder_lead_hours),
+               "prompt_mail": prefs.prompt_mail, "quiet_start": prefs.quiet_start, "quiet_end": prefs.quiet_end,
+               "webhook_url": prefs.webhook_url,
+               **{f"game_{g}": mode for g, mode in game_modes(user=request.user).items()}}
+    form = PreferencesForm(request.POST or None, initial=initial, games=games)
     if request.method == "POST" and form.is_valid():
-        preferences_update(user=request.user, **form.cleaned_data)
+        data = {k: v for k, v in form.cleaned_data.items() if not k.startswith("game_")}
+        preferences_update(user=request.user, **data, game_modes=form.game_modes())
         messages.success(request, "Preferences saved.")
         return redirect("account-preferences")
-    return render(request, "accounts/preferences.html", {"form": form})
+    return render(request, "accounts/preferences.html",
+                  {"form": form, "webhook_secret": webhook_secret(user_id=request.user.pk) if prefs.webhook_url else None})
 
 
 @login_required

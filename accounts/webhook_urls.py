@@ -12,6 +12,8 @@ the resolver accepts (decimal 2130706433, octal, short forms) are judged by the 
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import ipaddress
 import socket
 from dataclasses import dataclass
@@ -73,7 +75,7 @@ def resolve(host: str, port: int) -> tuple[str, ...]:
     return tuple(dict.fromkeys(info[4][0] for info in infos))
 
 
-def url_check(url: str, *, resolve_host=resolve) -> CheckedTarget:
+def url_check(url: str, *, resolve_host=None) -> CheckedTarget:
     """The URL's target if the server may call it; raises AddressNotAllowed saying why."""
     if not isinstance(url, str) or not url.strip():
         raise AddressNotAllowed("a URL is required")
@@ -94,7 +96,7 @@ def url_check(url: str, *, resolve_host=resolve) -> CheckedTarget:
     if not host:
         raise AddressNotAllowed("the URL has no host")
     port = port or (443 if parts.scheme == "https" else 80)
-    addresses = resolve_host(host, port)
+    addresses = (resolve_host or resolve)(host, port)
     if not addresses:
         raise AddressNotAllowed(f"the host {host!r} has no address")
     refused = [a for a in addresses if not address_allowed(a)]
@@ -102,3 +104,9 @@ def url_check(url: str, *, resolve_host=resolve) -> CheckedTarget:
         raise AddressNotAllowed(f"the host {host!r} resolves to an address that is not public ({refused[0]})")
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     return CheckedTarget(scheme=parts.scheme, host=host, port=port, path=path, addresses=addresses)
+
+
+def webhook_secret(*, user_id: int) -> str:
+    """The player's webhook signing secret: derived from SECRET_KEY, so never stored; shown on their
+    preferences page and returned by PUT /api/auth/webhook/ so the receiver can check X-Faltisia-Signature."""
+    return hmac.new(settings.SECRET_KEY.encode(), f"webhook-secret:{user_id}".encode(), hashlib.sha256).hexdigest()[:40]

@@ -17,9 +17,8 @@ import http.client
 import socket
 import ssl
 
-from django.conf import settings
 
-from accounts.webhook_urls import AddressNotAllowed, CheckedTarget, url_check
+from accounts.webhook_urls import AddressNotAllowed, CheckedTarget, url_check, webhook_secret
 
 TIMEOUT_SECONDS = 10
 SIGNATURE_HEADER = "X-Faltisia-Signature"
@@ -31,12 +30,6 @@ class WebhookFailed(Exception):
 
 class WebhookRefused(Exception):
     """Not to be tried again: the address is not allowed, or the receiver refused the call."""
-
-
-def signing_secret(user_id: int) -> str:
-    """The player's webhook secret: derived from SECRET_KEY, so it is never stored; shown on their
-    preferences page and returned by PUT /api/auth/webhook/ so the receiver can check the signature."""
-    return hmac.new(settings.SECRET_KEY.encode(), f"webhook-secret:{user_id}".encode(), hashlib.sha256).hexdigest()[:40]
 
 
 def signature(body: bytes, *, secret: str) -> str:
@@ -65,13 +58,13 @@ class _PinnedHTTPSConnection(http.client.HTTPSConnection):
 def webhook_post(*, url: str, body: bytes, user_id: int, delivery_id: int, resolve_host=None) -> int:
     """Call the webhook once; returns the HTTP status of a delivered call (2xx)."""
     try:
-        target = url_check(url, **({"resolve_host": resolve_host} if resolve_host else {}))
+        target = url_check(url, resolve_host=resolve_host)
     except AddressNotAllowed as e:
         raise WebhookRefused(f"address_not_allowed: {e}") from e
     cls = _PinnedHTTPSConnection if target.scheme == "https" else _PinnedHTTPConnection
     conn = cls(target, timeout=TIMEOUT_SECONDS)
     headers = {"Content-Type": "application/json", "User-Agent": "Faltisia-Webhook/1",
-               SIGNATURE_HEADER: signature(body, secret=signing_secret(user_id)),
+               SIGNATURE_HEADER: signature(body, secret=webhook_secret(user_id=user_id)),
                "X-Faltisia-Delivery": str(delivery_id)}  # the same on a retry: the receiver may drop repeats
     try:
         conn.request("POST", target.path, body=body, headers=headers)

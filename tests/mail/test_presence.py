@@ -1,0 +1,228 @@
+"""Issue 25: a prompt is mailed only to a player who is away from the game's page and has not answered
+within MAIL_PROMPT_DELAY_SECONDS; "every decision" / "when I'm away" / "digest only" / "never", per account
+and per game; the reminder still reaches an away player; the outbox keeps its guarantees (the delay is the
+row's not_before, re-checked at send time: nothing lost, nothing sent twice)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.core import mail
+from django.core.cache import cache
+from django.db.models import F
+from django.test import TestCase, override_settings
+from django.utils import timezone
+
+from accounts.models import GamePresence, GamePromptMail, NotificationPreferences
+from accounts.presence import forget, presence_record
+from games.mail import delivery, notify, reminders
+from games.mail.models import Notification, NotificationKind, NotificationStatus
+from games.models import Prompt, Submission, SubmissionSource
+from tests.factories import make_started_game
+from tests.games.helpers import open_prompt, pick
+from tests.mail.helpers import mails_to
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _delay_and_fresh_cache(settings):
+    settings.MAIL_PROMPT_DELAY_SECONDS = 120  # the tests' default is 0 (faltisia/test_settings.py)
+    cache.clear()  # the presence throttle's keys of an earlier test (ids are reused)
+    yield
+    cache.clear()
+
+
+def started(**kwargs):
+    """A 2-seat tinygame, its start's prompt task not run yet (so a test can put a player on the page first)."""
+    with TestCase.captureOnCommitCallbacks(execute=False):
+        game, users = make_started_game(players=2, options={"rounds": 1}, **kwargs)
+    return game, users
+
+
+def open_task(game) -> None:
+    """The prompt task of the write that opened the game's prompts (as the worker runs it)."""
+    ids = list(Prompt.objects.filter(game=game, closed_at__isnull=True).values_list("pk", flat=True))
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        notify.prompt_notifications_queue(prompt_ids=ids)
+
+
+def row_of(prompt: Prompt, kind=NotificationKind.PROMPT) -> Notification | None:
+    return Notification.objects.filter(prompt=prompt, kind=kind).first()
+
+
+def send(row: Notification, *, at) -> str:
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        return delivery.notification_send(notification_id=row.pk, now=at)
+
+
+def sweep(*, at=None) -> int:
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        return notify.due_prompt_notifications_queue(now=at)
+
+
+def leave(user, game, *, minutes_ago: int = 2) -> None:
+    """The player's last sign on the page was ``minutes_ago`` minutes ago."""
+    GamePresence.objects.filter(user=user, game=game).update(seen_at=timezone.now() - timedelta(minutes=minutes_ago))
+    cache.clear()
+
+
+def test_an_away_player_is_mailed_after_the_delay_and_not_before():
+    game, (alice, bob) = started()
+    open_task(game)
+    prompt = open_prompt(game, 0)
+    row = row_of(prompt)
+    assert row.status == NotificationStatus.PENDING and row.away_only
+    assert row.not_before == prompt.opened_at + timedelta(seconds=120)
+    assert mails_to(alice.email) == []  # its task ran at once, found it not due and left it
+    assert send(row, at=prompt.opened_at + timedelta(seconds=60)) == NotificationStatus.PENDING
+    assert send(row, at=prompt.opened_at + timedelta(seconds=121)) == NotificationStatus.SENT
+    assert len(mails_to(alice.email)) == 1
+    assert send(row, at=prompt.opened_at + timedelta(seconds=300)) == NotificationStatus.SENT  # never twice
+    assert len(mails_to(alice.email)) == 1
+
+
+def test_a_prompt_answered_on_the_page_within_the_delay_is_never_mailed():
+    game, (alice, bob) = started()
+    open_task(game)
+    prompt = open_prompt(game, 0)
+    pick(game, 0, source=SubmissionSource.WEB)
+    assert send(row_of(prompt), at=prompt.opened_at + timedelta(seconds=121)) == NotificationStatus.SKIPPED
+    assert [m for m in mails_to(alice.email) if m.extra_headers.get("X-Faltisia-Prompt") == str(prompt.pk)] == []
+
+
+def test_a_player_on_the_page_gets_no_mail_until_they_leave_without_answering():
+    game, (alice, bob) = started()
+    presence_record(user_id=alice.pk, game_id=game.pk)  # the page's live update
+    open_task(game)
+    prompt = open_prompt(game, 0)
+    assert row_of(prompt) is None  # nothing rendered for a player who is there
+    assert Prompt.objects.get(pk=prompt.pk).mail_pending  # the sweep looks again
+    later = timezone.now() + timedelta(seconds=30)
+    assert sweep(at=later) == 0 and row_of(prompt) is None  # still there (a sign within the minute)
+    leave(alice, game)
+    Prompt.objects.filter(pk=prompt.pk).update(opened_at=F("opened_at") - timedelta(minutes=3))
+    assert sweep() == 1
+    assert row_of(prompt).status == NotificationStatus.SENT  # due already: the delay has passed
+    assert sweep() == 0  # settled: once
+
+
+def test_a_player_who_comes_to_the_page_after_the_mail_was_queued_is_not_mailed_while_there():
+    game, (alice, bob) = started()
+    open_task(game)
+    prompt = open_prompt(game, 0)
+    row = row_of(prompt)
+    presence_record(user_id=alice.pk, game_id=game.pk)
+    Notification.objects.filter(pk=row.pk).update(not_before=timezone.now() - timedelta(seconds=1))  # the delay passed
+    assert send(row, at=timezone.now()) == delivery.POSTPONED
+    row.refresh_from_db()
+    assert row.status == NotificationStatus.PENDING and row.not_before > timezone.now()  # until a minute after the sign
+    leave(alice, game)
+    assert send(row, at=row.not_before + timedelta(seconds=1)) == NotificationStatus.SENT
+
+
+def test_a_pick_on_the_page_is_a_sign_of_presence_too(settings):
+    settings.MAIL_FOLLOWUP_DELAY_SECONDS = 0  # the bet is not held back as a follow-up: presence holds it
+    game, (alice, bob) = started()
+    open_task(game)
+    pick(game, 0, source=SubmissionSource.WEB)  # alice plays her card on the page; the bet opens
+    bet = open_prompt(game, 0)
+    assert not notify.prompt_notifications_queue(prompt_ids=[bet.pk])
+    assert row_of(bet) is None
+    Submission.objects.update(created_at=F("created_at") - timedelta(minutes=20))
+    Prompt.objects.filter(pk=bet.pk).update(opened_at=F("opened_at") - timedelta(minutes=20))
+    assert sweep() == 1  # she left twenty minutes ago: mailed
+
+
+def test_every_decision_is_mailed_at_once_even_to_a_player_on_the_page():
+    game, (alice, bob) = started()
+    NotificationPreferences.objects.update_or_create(user=alice, defaults={"prompt_mail": "every"})
+    presence_record(user_id=alice.pk, game_id=game.pk)
+    open_task(game)
+    row = row_of(open_prompt(game, 0))
+    assert row.status == NotificationStatus.SENT and not row.away_only and row.not_before is None
+
+
+@pytest.mark.parametrize("mode", ["digest", "never"])
+def test_digest_only_and_never_mail_no_decision_and_no_reminder(mode):
+    clock = {"type": "fixed", "step_seconds": 3 * 3600, "extensions": 0}
+    game, (alice, bob) = started(clock=clock)
+    NotificationPreferences.objects.update_or_create(user=alice, defaults={"prompt_mail": mode})
+    open_task(game)
+    prompt = open_prompt(game, 0)
+    assert row_of(prompt) is None and not Prompt.objects.get(pk=prompt.pk).mail_pending
+    reminders.reminders_due_queue(now=prompt.deadline - timedelta(hours=1))
+    assert row_of(prompt, NotificationKind.REMINDER) is None
+    assert row_of(open_prompt(game, 1)) is not None  # bob, with the default, is mailed
+
+
+def test_a_games_own_choice_beats_the_accounts():
+    game, (alice, bob) = started()
+    NotificationPreferences.objects.update_or_create(user=alice, defaults={"prompt_mail": "never"})
+    GamePromptMail.objects.create(user=alice, game=game, mode="every")
+    GamePromptMail.objects.create(user=bob, game=game, mode="never")
+    open_task(game)
+    assert row_of(open_prompt(game, 0)).status == NotificationStatus.SENT
+    assert row_of(open_prompt(game, 1)) is None
+
+
+def test_the_master_switch_off_wins_over_a_games_own_choice():
+    game, (alice, bob) = started()
+    NotificationPreferences.objects.update_or_create(user=alice, defaults={"email_prompts": False})
+    GamePromptMail.objects.create(user=alice, game=game, mode="every")
+    open_task(game)
+    assert row_of(open_prompt(game, 0)) is None
+
+
+def test_the_reminder_goes_to_an_away_player_once_and_not_to_one_on_the_page():
+    clock = {"type": "fixed", "step_seconds": 3 * 3600, "extensions": 0}
+    game, (alice, bob) = started(clock=clock)
+    NotificationPreferences.objects.update_or_create(user=alice, defaults={"reminder_lead_hours": [2]})
+    NotificationPreferences.objects.update_or_create(user=bob, defaults={"reminder_lead_hours": [2]})
+    presence_record(user_id=bob.pk, game_id=game.pk)
+    open_task(game)
+    a, b = open_prompt(game, 0), open_prompt(game, 1)
+    at = a.deadline - timedelta(hours=2) + timedelta(seconds=1)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        reminders.reminders_due_queue(now=at)
+    ra, rb = row_of(a, NotificationKind.REMINDER), row_of(b, NotificationKind.REMINDER)
+    assert ra.away_only and rb.away_only
+    assert send(ra, at=timezone.now()) == NotificationStatus.SENT
+    assert send(rb, at=timezone.now()) == NotificationStatus.SKIPPED  # bob is on the page: he sees the countdown
+    assert Notification.objects.get(pk=ra.pk).subject.endswith(": 2 hours left")
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        reminders.reminders_due_queue(now=at + timedelta(minutes=5))
+    assert Notification.objects.filter(prompt=a, kind=NotificationKind.REMINDER).count() == 1  # once
+
+
+def test_a_postponed_row_is_swept_once_due_and_sent_once():
+    """The outbox sweep finds a row whose send was postponed (its task lost) once its new time passed."""
+    from games.mail import outbox
+
+    game, (alice, bob) = started()
+    open_task(game)
+    prompt = open_prompt(game, 0)
+    row = row_of(prompt)
+    presence_record(user_id=alice.pk, game_id=game.pk)
+    Notification.objects.filter(pk=row.pk).update(not_before=timezone.now() - timedelta(seconds=1))
+    assert send(row, at=timezone.now()) == delivery.POSTPONED
+    leave(alice, game)
+    row.refresh_from_db()
+    enqueued = []
+    outbox.outbox_sweep(now=row.not_before + timedelta(minutes=2), enqueue=lambda pk, kind: enqueued.append(pk))
+    assert row.pk in enqueued
+    assert outbox.outbox_sweep(now=row.not_before - timedelta(seconds=1), enqueue=lambda pk, kind: enqueued.append(-pk)) >= 0
+    assert -row.pk not in enqueued  # not before its new time
+    assert send(row, at=row.not_before + timedelta(seconds=1)) == NotificationStatus.SENT
+    assert len([m for m in mail.outbox if alice.email in m.to]) == 1
+
+
+def test_presence_is_stored_at_most_every_few_seconds_and_forgotten():
+    game, (alice, bob) = started()
+    presence_record(user_id=alice.pk, game_id=game.pk)
+    first = GamePresence.objects.get(user=alice, game=game).seen_at
+    presence_record(user_id=alice.pk, game_id=game.pk, now=first + timedelta(seconds=3))
+    assert GamePresence.objects.get(user=alice, game=game).seen_at == first  # throttled by the cache
+    forget(user_id=alice.pk, game_id=game.pk)
+    assert not GamePresence.objects.exists()
