@@ -18,6 +18,7 @@ class ErrorCode(str, Enum):
     RECLAIM_NEEDS_ADMIN = "reclaim_needs_admin"  # an admin handed the seat to a bot: only an admin gives it back
     INVITE_REQUIRED = "invite_required"
     ACCOUNT_DEACTIVATED = "account_deactivated"  # the seat's player is banned: it acts nowhere (issue 22)
+    CANNOT_UNDO = "cannot_undo"  # nothing to take back, or a checkpoint is in the way (issue 24)
 
     @property
     def http_status(self) -> int:
@@ -39,6 +40,7 @@ _HTTP_STATUS = {
     ErrorCode.RECLAIM_NEEDS_ADMIN: 403,
     ErrorCode.INVITE_REQUIRED: 403,
     ErrorCode.ACCOUNT_DEACTIVATED: 403,
+    ErrorCode.CANNOT_UNDO: 409,
 }
 
 

@@ -231,3 +231,56 @@ class Event(models.Model):
         # Not a private event's text (a card drawn, told to one seat): admin pages title rows with this.
         about = self.text[:40] if self.visibility is None else f"private to seat {self.visibility}"
         return f"game {self.game_id} phase {self.phase}: {about}"
+
+
+class TakeBack(models.Model):
+    """A pick its seat may still take back (issue 24): the engine state just before it, the events it stored
+    and what it was, for "Undo: ...". One row per player's pick since the seat's last checkpoint of the step;
+    the rows go when a checkpoint or the step's end makes them moot (games/services/undo.py)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="take_backs")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="take_backs")
+    phase = models.PositiveIntegerField()
+    submission = models.OneToOneField(Submission, on_delete=models.CASCADE, related_name="take_back")
+    # The engine state before the pick, as the JSON text the game row held (stored as is: no re-serialising).
+    state = models.TextField()
+    event_ids = models.JSONField(default=list)  # the events this pick and its automatic follow-ups stored
+    label = models.CharField(max_length=300)  # the option as the seat was offered it (its own secret)
+    prompt_text = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["game", "seat", "phase"], name="take_back_seat_phase")]
+
+    def __str__(self) -> str:
+        return f"take-back of {self.seat} at step {self.phase}"  # never the label: a secret while the game runs
+
+
+class UndoTo(models.TextChoices):
+    LAST = "last", "the last pick"
+    TURN = "turn", "back to the seat's first pick of its turn (or step)"
+
+
+class Undo(models.Model):
+    """One applied undo: who took back how many picks; the Idempotency-Key makes a resend a replay."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="undos")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="undos")
+    phase = models.PositiveIntegerField()
+    prompt_id = models.CharField(max_length=100)  # the prompt the request named
+    to = models.CharField(max_length=4, choices=UndoTo.choices)
+    moves = models.PositiveIntegerField()  # the player's picks taken back
+    idempotency_key = models.CharField(max_length=100, null=True, blank=True)
+    source = models.CharField(max_length=10, choices=SubmissionSource.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(fields=["seat", "idempotency_key"], condition=Q(idempotency_key__isnull=False),
+                                    name="undo_unique_idempotency_key"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.seat}: undo at step {self.phase}"

@@ -2,13 +2,14 @@
 
 from django.urls import path
 
-from . import chat_views, moderation_views, views
+from . import chat_views, moderation_views, undo_views, views
 
 urlpatterns = [
     path("games/", views.GameListCreateApi.as_view(), name="games"),
     path("games/<int:game_id>/", views.GameDetailApi.as_view(), name="game-detail"),
     path("games/<int:game_id>/join/", views.GameJoinApi.as_view(), name="game-join"),
     path("games/<int:game_id>/moves/", views.MoveApi.as_view(), name="game-moves"),
+    path("games/<int:game_id>/undo/", undo_views.UndoApi.as_view(), name="game-undo"),
     path("games/<int:game_id>/log/", views.LogApi.as_view(), name="game-log"),
     path("games/<int:game_id>/standing-orders/", views.StandingOrdersApi.as_view(), name="game-standing-orders"),
     path("games/<int:game_id>/pause/", views.GamePauseApi.as_view(), name="game-pause"),

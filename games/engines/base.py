@@ -152,6 +152,16 @@ class Engine(ABC):
     def result(self, state: State) -> Result | None:
         """Final scores, ranks and breakdown once the game is over, else None."""
 
+    # Optional: take-backs (docs/games.md "Take-backs"). A pick is a checkpoint when it made something new known or
+    # random (a card drawn, a tile or enemy revealed, a die rolled, a deck reshuffled, another seat asked or
+    # affected); a seat may take back its own picks of the step back to its last checkpoint.
+    def checkpoint_key(self, state: State, seat: int) -> Any:
+        """What a pick of ``seat`` that can be taken back leaves unchanged: a value (not a view into ``state``,
+        which the pick mutates) of the generator, every hidden zone, every other seat's part and who decides.
+        The server compares it before and after each pick of the seat: a change makes the pick a checkpoint.
+        None (the default): this game takes nothing back, every pick is a checkpoint."""
+        return None
+
     # Optional: standing orders a player may set ahead ("attend every lecture").
     def standing_orders(self) -> tuple[Option, ...]:
         """The standing orders this game offers (none by default)."""

@@ -11,6 +11,7 @@ from accounts.models import User
 from ..errors import ErrorCode, GameError, NotAnOption, StalePrompt
 from ..models import HUMAN_SOURCES, BotReason, Game, GameStatus, Prompt, Seat, Submission
 from .turn import Turn, pick_apply, prompts_sync, step_check, turn_load, turn_save
+from .undo_points import pick_record, pick_watch
 
 
 @dataclass(frozen=True)
@@ -93,10 +94,12 @@ def _submit(turn: Turn, position: int, *, prompt_id: str, option_id: str, idempo
                                                        "give it back to you")
     if option_id not in row.option_ids():
         raise NotAnOption(f"{option_id!r} is not one of the options of prompt {prompt_id}")
+    watch = pick_watch(turn, position, row, option_id)  # take-backs (issue 24): the state before the pick
     submission = pick_apply(turn, position=position, option_id=option_id, source=source,
                             idempotency_key=idempotency_key or None)
     prompts_sync(turn)
     step_check(turn)
+    pick_record(turn, position, submission, watch, source=source)
     turn_save(turn)
     submission.is_new = True
     return outcome(submission)

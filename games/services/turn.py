@@ -61,6 +61,10 @@ class Turn:
     picked: dict[int, tuple[int, str]] = field(default_factory=dict)
     # user id -> has a vacation ending after ``now`` (read with the seats by turn_load)
     vacation_ahead: dict[int, bool] = field(default_factory=dict)
+    # The engine state as the game row held it when loaded (its JSON text): what a take-back restores
+    # (games/services/undo.py), kept without serialising the state again.
+    state_text: str | None = None
+    stored_events: list[Event] = field(default_factory=list)  # every event row this write inserted
 
     def may_be_away(self, user_id: int | None) -> bool:
         """Whether the player's vacations must be read to compute a deadline from ``now``.
@@ -83,12 +87,12 @@ class Turn:
 
 def turn_load(*, game_id: int) -> Turn | None:
     """Lock the game row and load its seats and open prompts (None if the game is gone)."""
-    game = _game_locked(game_id)
+    game, state_text = _game_locked(game_id)
     if game is None:
         return None
     now = timezone.now()
     seats = {s.position: s for s in seats_with_open_prompts(game_id=game.pk, with_players=False, vacations_after=now)}
-    turn = Turn(game=game, engine=get_engine(game.engine), seats=seats, now=now)
+    turn = Turn(game=game, engine=get_engine(game.engine), seats=seats, now=now, state_text=state_text)
     for position, seat in seats.items():
         seat.game = game
         if seat.user_id is not None:
@@ -100,14 +104,19 @@ def turn_load(*, game_id: int) -> Turn | None:
 
 
 _GAME = ModelColumns(Game, "g")
+_STATE_COLUMN = _GAME.attnames.index("state")
 
 
-def _game_locked(game_id: int) -> Game | None:
-    """``Game.objects.select_for_update().filter(pk=game_id).first()``, without compiling it each time."""
+def _game_locked(game_id: int) -> tuple[Game | None, str | None]:
+    """``Game.objects.select_for_update().filter(pk=game_id).first()``, without compiling it each time, and the
+    state column's JSON text as read (None where the driver decoded it already)."""
     lock = for_update()  # checked on every call: a lock outside a transaction is a bug
     row = fetch_one(statement("game_locked", lambda: (
         f"SELECT {_GAME.sql()} FROM {table(Game)} g WHERE g.{quoted('id')} = %s{lock}")), [game_id])
-    return None if row is None else _GAME.instance(row)
+    if row is None:
+        return None, None
+    text = row[_STATE_COLUMN]
+    return _GAME.instance(row), text if isinstance(text, str) else None
 
 
 def prompt_close(turn: Turn, position: int, *, answered: bool) -> None:
@@ -133,6 +142,7 @@ def events_store(turn: Turn, events, *, phase: int) -> list[Event]:
     rows = [Event(game=turn.game, phase=phase, text=e.text, data=dict(e.data),
                   visibility=None if e.seats is None else list(e.seats)) for e in events]
     insert(rows)
+    turn.stored_events.extend(rows)
     return rows
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..base import ConventionalStateMixin, Engine, Event, IllegalPick, Option, Prompt, State
-from . import flow
+from . import flow, takebacks
 from .decisions import apply_pick, options
 from .setup import OPTION_SPECS, new_state
 from .view import view as _view
@@ -98,6 +98,9 @@ class FaltisiaEngine(ConventionalStateMixin, Engine):
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return _view(state, seat)
+
+    def checkpoint_key(self, state: State, seat: int) -> str:
+        return takebacks.checkpoint_key(state, seat)
 
     def default_option(self, state: State, seat: int) -> str:
         from .bots import GreedyBot  # the greedy bot is the deadline default

@@ -12,7 +12,7 @@ from typing import Any, Mapping
 
 from ..base import Engine, Event, IllegalPick, OneSeatAtATimeMixin, Option, State
 from ..rng import Rng
-from . import dummy, levels, rounds, turn
+from . import dummy, levels, rounds, takebacks, turn
 from .colours import BASIC
 from .rounds import TACTICS
 from .setup import OPTION_SPECS, parse_options, new_state
@@ -76,6 +76,9 @@ class MageKnightEngine(OneSeatAtATimeMixin, Engine):
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return _view(state, seat)
+
+    def checkpoint_key(self, state: State, seat: int) -> str:
+        return takebacks.checkpoint_key(state, seat)
 
     def default_option(self, state: State, seat: int) -> str:
         d = state["dec"]

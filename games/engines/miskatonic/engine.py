@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..base import Engine, Event, IllegalPick, OneSeatAtATimeMixin, Option, State
-from . import turn
+from . import takebacks, turn
 from .setup import new_state
 from .view import view as _view
 
@@ -59,6 +59,9 @@ class MiskatonicEngine(OneSeatAtATimeMixin, Engine):
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return _view(state, seat)
+
+    def checkpoint_key(self, state: State, seat: int) -> str:
+        return takebacks.checkpoint_key(state, seat)
 
     def default_option(self, state: State, seat: int) -> str:
         from .bots import GreedyBot  # the greedy bot is the deadline default

@@ -1,0 +1,164 @@
+"""Take-backs (issue 24): a seat undoes its own picks of the step back to its last checkpoint.
+
+The rule is the engine's: a pick is a checkpoint when it changes ``engine.checkpoint_key(state, seat)`` (something
+new was drawn, revealed or rolled, another seat asked or affected; games/engines/base.py), and the step's end (the
+turn passing, a simultaneous step complete) is a boundary too. The server never guesses.
+
+How: before each player's pick the write keeps the state the game row held (its JSON text, read anyway); if the
+pick and the automatic picks it set off (a forced single option, ...) are no checkpoint, that text is stored as a
+TakeBack row with the events the pick stored. A checkpoint deletes the seat's rows, a boundary the game's. An undo
+restores the state of the row it goes back to, exactly (the seeded generator with it: nobody fishes for a better
+draw), re-applies the other seats' later picks of the step (a simultaneous step: they touched only their own part
+of the state), deletes the taken-back picks and their events (from every view, the replay and the mails not yet
+written: a checkpoint comes before any result mail of the step) and reopens the prompt, with its old deadline.
+So the stored picks, replayed, give the stored state (games/web/replay.py, tests/undo/).
+
+Every write holds the game row lock (turn_load), as a pick does: an undo and a deadline default, another seat's pick
+or a second undo are applied one after the other, each once.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from django.db import transaction
+
+from accounts.models import User
+
+from ..engines.base import IllegalPick
+from ..errors import ErrorCode, GameError, StalePrompt
+from ..models import (HUMAN_SOURCES, Event, Game, GameStatus, Prompt, Submission, SubmissionSource, TakeBack, Undo,
+                      UndoTo)
+from ..presentation.wording import seat_in_words
+from ..sql_rows import insert
+from .turn import Turn, events_store, prompts_sync, step_check, turn_load, turn_save
+from .undo_points import take_backs_for_seat
+
+UNDO_TARGETS = tuple(UndoTo.values)  # "last", "turn"
+# Picks a seat did not make itself: one of them since a take-back point ends the seat's take-backs.
+NOT_THE_PLAYERS = (SubmissionSource.DEFAULT, SubmissionSource.BOT)
+
+
+# ------------------------------------------------------------------------------------------------------ undo
+
+@dataclass(frozen=True)
+class UndoOutcome:
+    game: Game
+    undo: Undo
+    replayed: bool  # a resend (same Idempotency-Key): nothing changed
+
+
+def _cannot(detail: str) -> GameError:
+    return GameError(ErrorCode.CANNOT_UNDO, detail)
+
+
+@transaction.atomic
+def undo_for_player(*, game_id: int, user: User, prompt_id: str, to: str = UndoTo.LAST,
+                    idempotency_key: str | None = None, source: str) -> UndoOutcome:
+    """Take back the last pick (``to="last"``) or every pick back to the first of the step (``"turn"``) of the
+    seat ``user`` holds. ``prompt_id``: the seat's open prompt, or a prompt it answered in this step (that
+    prompt is reopened, the seat's later picks withdrawn). Game.DoesNotExist, or GameError: not_your_seat,
+    stale_prompt, cannot_undo, game_not_active, idempotency_key_reused."""
+    if to not in UNDO_TARGETS:
+        raise GameError(ErrorCode.NOT_AN_OPTION, f"to: one of {', '.join(UNDO_TARGETS)}")
+    turn = turn_load(game_id=game_id)
+    if turn is None:
+        raise Game.DoesNotExist(f"no game {game_id}")
+    position = next((p for p, s in turn.seats.items() if s.user_id == user.pk), None)
+    if position is None:
+        raise GameError(ErrorCode.NOT_YOUR_SEAT, "you have no seat in this game")
+    return _undo(turn, position, prompt_id=prompt_id, to=to, idempotency_key=idempotency_key, source=source)
+
+
+def _undo(turn: Turn, position: int, *, prompt_id: str, to: str, idempotency_key: str | None,
+          source: str) -> UndoOutcome:
+    game, seat, engine = turn.game, turn.seats[position], turn.engine
+    if idempotency_key:
+        earlier = Undo.objects.filter(seat=seat, idempotency_key=idempotency_key).first()
+        if earlier is not None:
+            if earlier.prompt_id == prompt_id and earlier.to == to:
+                return UndoOutcome(game=game, undo=earlier, replayed=True)
+            raise GameError(ErrorCode.IDEMPOTENCY_KEY_REUSED, "this idempotency key was used for another undo")
+    if game.status != GameStatus.ACTIVE:
+        raise GameError(ErrorCode.GAME_NOT_ACTIVE, f"the game is {game.status}")
+    if source in HUMAN_SOURCES and seat.player_active is False:
+        raise GameError(ErrorCode.ACCOUNT_DEACTIVATED, "this account is deactivated; it cannot play")
+    points = take_backs_for_seat(game=game, seat_id=seat.pk)
+    open_row = turn.open_prompts.get(position)
+    named = None
+    if open_row is None or open_row.prompt_id != prompt_id:
+        named = next((i for i in range(len(points) - 1, -1, -1) if points[i].submission.prompt_id == prompt_id), None)
+        if named is None and not _answered_this_step(game, seat.pk, prompt_id):
+            raise StalePrompt("this prompt is not your open one, nor one you answered in this step")
+        if named is None:
+            raise _cannot("that pick can no longer be taken back (a checkpoint, a default or a bot came after it)")
+    if seat.is_bot:
+        raise _cannot("a bot plays this seat now")
+    if not points:
+        raise _cannot("nothing to take back: your last pick made something new known (a checkpoint), or you have "
+                      "made no pick this turn" if _picked_this_step(game, seat.pk) else
+                      "nothing to take back: you have made no pick this turn")
+    if engine.is_step_complete(turn.state):
+        raise _cannot("the step is complete and resolving")
+    start = 0 if to == UndoTo.TURN else (named if named is not None else len(points) - 1)
+    target = points[start]
+    later = list(Submission.objects.filter(game=game, phase=game.phase, id__gte=target.submission_id)
+                 .select_related("seat").order_by("id"))
+    mine = [s for s in later if s.seat_id == seat.pk]
+    if any(s.source in NOT_THE_PLAYERS for s in mine):
+        raise _cannot("the deadline's default or a bot has picked for you since")
+    deadline = open_row.deadline if open_row is not None else target.submission.prompt_row.deadline
+
+    state = json.loads(target.state)
+    try:
+        for s in later:  # the other seats' later picks of a simultaneous step, in their order
+            if s.seat_id != seat.pk:
+                engine.apply(state, s.seat.position, s.option_id)
+    except IllegalPick as e:  # the engine's picks would not commute: refuse rather than guess
+        raise _cannot(f"another seat's later pick depends on yours ({e})") from e
+    game.state = state
+
+    taken = points[start:]
+    event_ids = [i for p in taken for i in p.event_ids]
+    public = Event.objects.filter(pk__in=event_ids, visibility__isnull=True).exists() if event_ids else False
+    Event.objects.filter(pk__in=event_ids).delete()
+    Prompt.objects.filter(submission__in=[s.pk for s in mine]).update(answered=False)
+    TakeBack.objects.filter(pk__in=[p.pk for p in taken]).delete()
+    Submission.objects.filter(pk__in=[s.pk for s in mine]).delete()
+
+    undo = Undo(game=game, seat=seat, phase=game.phase, prompt_id=prompt_id, to=to, moves=len(taken),
+                idempotency_key=idempotency_key or None, source=source)
+    insert([undo])
+    events_store(turn, [_undo_event(seat, len(taken), public=public)], phase=game.phase)
+    prompts_sync(turn)
+    reopened = turn.open_prompts.get(position)
+    if reopened is not None and deadline != reopened.deadline:
+        # An undo buys no time: the reopened prompt keeps the deadline the seat had.
+        reopened.deadline = deadline
+        reopened.save(update_fields=["deadline"])
+    step_check(turn)
+    turn_save(turn)
+    return UndoOutcome(game=game, undo=undo, replayed=False)
+
+
+def _answered_this_step(game: Game, seat_id: int, prompt_id: str) -> bool:
+    return Submission.objects.filter(game=game, seat_id=seat_id, phase=game.phase, prompt_id=prompt_id).exists()
+
+
+def _picked_this_step(game: Game, seat_id: int) -> bool:
+    return Submission.objects.filter(game=game, seat_id=seat_id, phase=game.phase).exists()
+
+
+def _undo_event(seat, moves: int, *, public: bool):
+    """What everyone reads: how many picks were taken back when they were public moves; only that the seat changed
+    its decision when they were secret (a simultaneous step: not even how many)."""
+    from ..engines.base import Event as EngineEvent
+
+    who = seat_in_words(seat, capital=True)
+    if public:
+        n = f"{moves} move{'' if moves == 1 else 's'}"
+        return EngineEvent(f"{who} took back {n}.", data={"action": "undo", "seat": seat.position, "moves": moves,
+                                                          "wording": f"{{seat}} took back {n}."})
+    return EngineEvent(f"{who} changed their decision.",
+                       data={"action": "undo", "seat": seat.position, "wording": "{seat} changed their decision."})

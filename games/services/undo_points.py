@@ -1,0 +1,73 @@
+"""Take-back points (issue 24): on every player's pick, keep what an undo would restore, or clear what a checkpoint
+or the step's end made moot (games/services/undo.py says how an undo uses them)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from ..models import HUMAN_SOURCES, Game, GameStatus, Prompt, Submission, TakeBack
+from ..sql_rows import execute, insert, quoted, statement, table
+from .turn import Turn
+
+
+@dataclass
+class PickWatch:
+    """What a player's pick write keeps before the pick, to decide afterwards whether it can be taken back."""
+
+    key: Any  # engine.checkpoint_key before the pick (None: the game takes nothing back)
+    state_text: str
+    events_mark: int
+    label: str
+    text: str
+
+
+def pick_watch(turn: Turn, position: int, row: Prompt, option_id: str) -> PickWatch | None:
+    """Before a player's pick: the checkpoint key and the state to go back to (None if the game takes nothing back)."""
+    key = turn.engine.checkpoint_key(turn.state, position)
+    if key is None:
+        return None
+    text = turn.state_text if turn.state_text is not None else json.dumps(turn.state)
+    label = next((o["label"] for o in row.options if o["id"] == option_id), option_id)
+    return PickWatch(key=key, state_text=text, events_mark=len(turn.stored_events), label=label[:300],
+                     text=row.text)
+
+
+def _delete_take_backs(*, game_id: int, seat_id: int | None = None) -> None:
+    where = f"{quoted('game_id')} = %s" + (f" AND {quoted('seat_id')} = %s" if seat_id is not None else "")
+    execute(statement(("take_backs_delete", seat_id is None), lambda: f"DELETE FROM {table(TakeBack)} WHERE {where}"),
+            [game_id] if seat_id is None else [game_id, seat_id])
+
+
+def pick_record(turn: Turn, position: int, submission: Submission, watch: PickWatch | None, *, source: str) -> None:
+    """After the pick's write (its automatic follow-ups and step check done): store it as a take-back point, or
+    clear what it ended (a checkpoint: the seat's points; the step's end: the game's)."""
+    if watch is None:
+        return
+    game, seat = turn.game, turn.seats[position]
+    if turn.resolution_requested or turn.engine.is_over(turn.state) or game.status != GameStatus.ACTIVE:
+        _delete_take_backs(game_id=game.pk)
+        return
+    if source not in HUMAN_SOURCES or turn.engine.checkpoint_key(turn.state, position) != watch.key:
+        _delete_take_backs(game_id=game.pk, seat_id=seat.pk)
+        return
+    insert([TakeBack(game=game, seat=seat, phase=submission.phase, submission=submission, state=watch.state_text,
+                     event_ids=[e.pk for e in turn.stored_events[watch.events_mark:]], label=watch.label,
+                     prompt_text=watch.text)])
+
+
+def take_backs_for_seat(*, game: Game, seat_id: int) -> list[TakeBack]:
+    """The seat's picks it may take back now, oldest first (empty when nothing can be)."""
+    return list(TakeBack.objects.filter(game=game, seat_id=seat_id, phase=game.phase).select_related("submission")
+                .order_by("id"))
+
+
+def undo_offer(*, game: Game, seat_id: int) -> dict[str, Any] | None:
+    """What the seat's Undo buttons would take back, for its own page: ``{"last": label, "moves": n}``, or None."""
+    if game.status != GameStatus.ACTIVE:
+        return None
+    points = take_backs_for_seat(game=game, seat_id=seat_id)
+    if not points:
+        return None
+    return {"last": points[-1].label, "last_prompt": points[-1].submission.prompt_id, "moves": len(points)}
