@@ -6,6 +6,7 @@ route answers an outsider of a private game 404 with the body of an unknown id).
 
 import pytest
 
+from games.chat.services import message_post
 from games.models import Game, Seat
 from games.services import game_create, game_join
 from games.invites import invite_token
@@ -104,6 +105,9 @@ GAME_ROUTES = [
     ("get", ""), ("get", "log/"), ("get", "standing-orders/"), ("post", "standing-orders/"), ("post", "moves/"),
     ("post", "join/"), ("post", "pause/"), ("post", "resume/"), ("post", "abandon/"), ("post", "reclaim/"),
     ("get", "messages/"), ("post", "messages/"), ("get", "notes/"), ("put", "notes/"),  # table talk (issue 23)
+    ("post", "messages/<int:message_id>/report/"), ("put", "seats/<int:position>/mute/"),
+    ("delete", "seats/<int:position>/mute/"), ("put", "seats/<int:position>/block/"),
+    ("delete", "seats/<int:position>/block/"),
 ]
 
 
@@ -123,9 +127,14 @@ def test_an_outsider_of_a_private_game_gets_the_unknown_game_404_on_every_route(
     game, _, _ = private_started_game
     outsider = UserFactory()
     body = {"prompt": "p", "option": "o"} if route == "moves/" else {"text": "hi"} if route in (
-        "messages/", "notes/") else {"orders": []}
-    r = getattr(api.as_user(outsider), method)(f"/api/games/{game.pk}/{route}", body, format="json")
-    unknown = getattr(api.as_user(outsider), method)(f"/api/games/{UNKNOWN_ID}/{route}", body, format="json")
+        "messages/", "notes/") else {"reason": "spam"} if "<" in route else {"orders": []}
+    # A route's own path arguments name things that exist (seat 1, a table message), so only the game's
+    # visibility can refuse.
+    path = route.replace("<int:position>", "1")
+    if "<int:message_id>" in route:
+        path = path.replace("<int:message_id>", str(message_post(game=game, user=game.created_by, text="hi").pk))
+    r = getattr(api.as_user(outsider), method)(f"/api/games/{game.pk}/{path}", body, format="json")
+    unknown = getattr(api.as_user(outsider), method)(f"/api/games/{UNKNOWN_ID}/{path}", body, format="json")
     assert unknown.status_code == 404
     assert (r.status_code, r.json()) == (unknown.status_code, unknown.json())
     game.refresh_from_db()
