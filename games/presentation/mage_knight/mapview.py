@@ -28,6 +28,41 @@ def place_of(option: dict[str, str]) -> tuple[str, tuple[int, int]] | None:
     return None
 
 
+COST = re.compile(r"\((\d+)\)\s*$")
+
+
+def tap_action(opts: list[dict[str, Any]], where: str) -> dict[str, Any] | None:
+    """What tapping a hex (or an explorable tile) does: the first move/explore pick there, exactly as offered (its
+    option id is posted through the map's form like the decision box's button), with its Move cost and a name
+    for screen readers. None: the hex is inert."""
+    if not opts:
+        return None
+    o = opts[0]
+    m = COST.search(o["label"] or "")
+    cost = int(m.group(1)) if m else None
+    verb = o["verb"].capitalize()
+    spoken = f"{verb} {'to' if o['verb'] == 'move' else 'at'} {where}" + (f", cost {cost} Move" if cost is not None else "")
+    return {"id": o["id"], "verb": verb, "cost": cost, "aria": spoken}
+
+
+def text_line(h: dict[str, Any]) -> str:
+    """The hex in words, for the map's text equivalent: terrain, place, site and owner, tokens, heroes, what a tap
+    does. Face-down tokens are their back's colour only (drawn from the view, as the map is)."""
+    parts = [h["title"]]
+    for t in h["tokens"]:
+        if t.get("ruins"):
+            parts.append(f"ruins token {t['name']}" if t["face_up"] else "face-down ruins token")
+        elif t["face_up"]:
+            parts.append(f"enemy {t['name']} (armor {t['armor']}, attack {t['attacks']})")
+        else:
+            parts.append(f"face-down {t['back']} enemy token")
+    for f in h["heroes"]:
+        parts.append(f"hero of seat {f['number']}" + (" (you)" if f["me"] else ""))
+    if h.get("go"):
+        parts.append(h["go"]["aria"].lower())
+    return "; ".join(parts)
+
+
 def enemy_token(e: dict[str, Any]) -> dict[str, Any]:
     """A token as drawn: face-down shows its back's colour only; face-up its name, armor and attacks."""
     colour = e.get("colour")
@@ -86,6 +121,7 @@ def draw_hex(h: dict[str, Any], me: int | None, targets: dict[tuple[int, int], l
         "conquered": bool(h.get("conquered")), "burned": bool(h.get("burned")), "rampaging": bool(h.get("rampaging")),
         "tokens": tokens, "heroes": heroes, "title": "; ".join(title),
         "target": bool(targets.get((q, r))),
+        "go": tap_action(targets.get((q, r)) or [], f"{tname} {q},{r}"),
     }
 
 
@@ -104,7 +140,9 @@ def map_context(view: dict[str, Any], me: int | None, prompt_options: list[dict[
         q, r = hg.parse(key)
         cx, cy = hg.centre(q, r)
         frontier.append({"key": key, "x": round(cx, 1), "y": round(cy, 1),
-                         "outlines": [hg.points(a, b) for a, b in hg.tile_hexes(q, r) if (a, b) not in known]})
+                         "outlines": [hg.points(a, b) for a, b in hg.tile_hexes(q, r) if (a, b) not in known],
+                         "go": tap_action([o for o in targets.get((q, r)) or [] if o["verb"] == "explore"],
+                                          f"the unexplored tile {key}")})
     cells = set(known)
     for f in frontier:
         cells.update(hg.tile_hexes(*hg.parse(f["key"])))
@@ -127,8 +165,12 @@ def map_context(view: dict[str, Any], me: int | None, prompt_options: list[dict[
             legend.append({"terrain": t, "name": name, "fill": fill,
                            "cost": "impassable" if day is None else f"{day} by day, {night} by night"})
     revealed = [dict(t, at=h["key"], site=h["site_name"]) for h in hexes for t in h["tokens"] if t["face_up"]]
+    for drawn in hexes:
+        drawn["text"] = text_line(drawn)
+    # On a touch screen the map keeps each hex at least 48 CSS px wide (it scrolls inside its frame instead).
+    min_width = round(w / hex_w * 48)
     return {
-        "hexes": hexes, "frontier": frontier, "clickable": clickable, "legend": legend, "revealed": revealed,
+        "min_width": min_width, "hexes": hexes, "frontier": frontier, "clickable": clickable, "legend": legend, "revealed": revealed,
         "view_box": f"{x0:.1f} {y0:.1f} {w:.1f} {h:.1f}", "aspect": round(w / h, 4) if h else 1,
         "tiles_left": vmap.get("tiles_left"),
         "face_down_count": sum(1 for h in hexes for t in h["tokens"] if not t["face_up"]),

@@ -70,6 +70,63 @@
       .then(function () { busy = false; schedule(); });
   });
 
+  /* --- tapping a board piece that stands for a pick (Mage Knight's reachable hexes, issue 26 item 1): it presses
+     the map form's own button for that option, so the same prompt id and option id go through the same POST
+     (and the fetch above) as the buttons; the server still checks every pick. Enter or Space does it too. --- */
+  function tapButton(el) {
+    var form = el.closest(".mk-map-wrap") && el.closest(".mk-map-wrap").querySelector("form.decision-form");
+    if (!form) return null;
+    var id = el.getAttribute("data-option");
+    return Array.prototype.find.call(form.querySelectorAll("button[name=option]"), function (b) { return b.value === id; }) || null;
+  }
+  function press(el) {
+    var button = tapButton(el);
+    if (!button || button.disabled) return;
+    if (button.form.requestSubmit) { button.form.requestSubmit(button); } else { button.click(); }
+  }
+  document.addEventListener("click", function (ev) {
+    var el = ev.target.closest && ev.target.closest("[data-option]");
+    if (el && el.closest(".mk-map-wrap")) { ev.preventDefault(); press(el); }
+  });
+  document.addEventListener("keydown", function (ev) {
+    var el = ev.target.closest && ev.target.closest("[data-option]");
+    if (el && el.closest(".mk-map-wrap") && (ev.key === "Enter" || ev.key === " ")) { ev.preventDefault(); press(el); }
+  });
+  /* the path preview: a dashed line from the viewer's hero to the hex under the pointer or the keyboard focus */
+  function centreOf(g) {
+    var b = g.getBBox();
+    return [b.x + b.width / 2, b.y + b.height / 2];
+  }
+  function preview(el, on) {
+    var svg = el.ownerSVGElement || el.closest("svg");
+    if (!svg) return;
+    el.classList.toggle("preview", on);
+    var old = svg.querySelector(".mk-path");
+    if (old) old.remove();
+    var me = svg.querySelector(".mk-figure.me");
+    if (!on || !me) return;
+    var m = /translate\(([-\d.]+)[ ,]+([-\d.]+)\)/.exec(me.getAttribute("transform") || "");
+    if (!m) return;
+    var to = centreOf(el.querySelector("polygon") || el);
+    var line = document.createElementNS("http://www.w3.org/2000/svg", "line");
+    line.setAttribute("class", "mk-path");
+    line.setAttribute("x1", m[1]); line.setAttribute("y1", m[2]);
+    line.setAttribute("x2", to[0]); line.setAttribute("y2", to[1]);
+    svg.appendChild(line);
+  }
+  ["pointerover", "focusin"].forEach(function (type) {
+    document.addEventListener(type, function (ev) {
+      var el = ev.target.closest && ev.target.closest(".mk-tap");
+      if (el) preview(el, true);
+    });
+  });
+  ["pointerout", "focusout"].forEach(function (type) {
+    document.addEventListener(type, function (ev) {
+      var el = ev.target.closest && ev.target.closest(".mk-tap");
+      if (el) preview(el, false);
+    });
+  });
+
   /* --- countdowns to each deadline --- */
   function fmt(ms) {
     if (ms <= 0) return "deadline passed";
