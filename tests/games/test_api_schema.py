@@ -23,6 +23,8 @@ REQUEST_BODIES = {
     ("put", "/api/games/{game_id}/notes/"): ("NotesRequest", {"text"}),
     ("post", "/api/games/{game_id}/messages/{message_id}/report/"): ("MessageReportRequest", {"reason"}),
     ("put", "/api/games/{game_id}/seats/{position}/mute/"): ("SeatMuteRequest", {"reason"}),
+    ("post", "/api/games/{game_id}/undo/"): ("UndoRequest", {"prompt", "to"}),  # take-backs (issue 24)
+    ("put", "/api/auth/webhook/"): ("WebhookRequest", {"url"}),  # turn webhooks (issue 25)
     ("post", "/api/tournaments/"): ("TournamentCreateRequest", {"name", "game", "format", "table_size", "clock"}),
     ("post", "/api/tournaments/{tournament_id}/cancel/"): ("TournamentCancelRequest", {"reason"}),
     # drop and replace are one endpoint (EntryManageApi) with one body: {player, by}.

@@ -108,6 +108,7 @@ GAME_ROUTES = [
     ("post", "messages/<int:message_id>/report/"), ("put", "seats/<int:position>/mute/"),
     ("delete", "seats/<int:position>/mute/"), ("put", "seats/<int:position>/block/"),
     ("delete", "seats/<int:position>/block/"),
+    ("post", "undo/"),  # take-backs (issue 24)
 ]
 
 
@@ -126,7 +127,8 @@ def test_an_outsider_of_a_private_game_gets_the_unknown_game_404_on_every_route(
     """Issue 10 item 13: standing-orders, moves and pause answered 403 on today's main (join: 200)."""
     game, _, _ = private_started_game
     outsider = UserFactory()
-    body = {"prompt": "p", "option": "o"} if route == "moves/" else {"text": "hi"} if route in (
+    body = {"prompt": "p", "option": "o"} if route == "moves/" else {"prompt": "p", "to": "last"} if (
+        route == "undo/") else {"text": "hi"} if route in (
         "messages/", "notes/") else {"reason": "spam"} if "<" in route else {"orders": []}
     # A route's own path arguments name things that exist (seat 1, a table message), so only the game's
     # visibility can refuse.
