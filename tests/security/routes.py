@@ -61,7 +61,7 @@ def admin_model_pages() -> list[str]:
 # --- how each route is called --------------------------------------------------------------------------
 
 GAME_ROUTES = {  # route name -> its kind of game argument (GAME_KINDS)
-    "game-detail", "game-join", "game-moves", "game-log", "game-standing-orders", "game-pause", "game-resume",
+    "game-detail", "game-join", "game-moves", "game-undo", "game-log", "game-standing-orders", "game-pause", "game-resume",
     "game-abandon", "game-reclaim", "game-messages", "game-notes", "game-message-report", "game-seat-mute",
     "game-seat-block", "web:game-chat", "web:chat-report",
     "web:game-notes", "web:game-mute", "web:game-block", "web:game", "web:game-live", "web:game-move", "web:game-orders",
@@ -121,6 +121,9 @@ def body_of(key: str, method: str, variant: str, world: World, role: str) -> dic
         if prompt is None:
             return {"prompt": "p1", "option": "a"}
         return {"prompt": prompt.prompt_id, "option": prompt.options[0]["id"]}
+    if key == "game-undo":  # the seat's open prompt (tinygame takes nothing back: 409 cannot_undo for the seat)
+        prompt = Prompt.objects.filter(game_id=world.game_id(variant), seat__position=0, closed_at__isnull=True).first()
+        return {"prompt": prompt.prompt_id if prompt is not None else "p1", "to": "last"}
     user = world.users.get(role)
     return {
         "games": {"game": "tinygame", "seats": 2, "options": {"rounds": 1}},

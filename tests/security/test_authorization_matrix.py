@@ -129,6 +129,20 @@ MATRIX = {
             "unknown":      (401, 404, 404, 404, 404, 404, 401),
         },
     },
+    # Issue 24: only the seat's player may undo its picks; tinygame takes nothing back, so the seat gets 409
+    # (cannot_undo while playing, game_not_active before the start and after the end), the other seat's player a
+    # 409 too (the seat's prompt is not theirs: stale_prompt), and nothing changes for the seat.
+    "game-undo": {
+        "GET": {"*": (401, 405, 405, 405, 405, 405, 401)},
+        "POST": {
+            "public":       (401, 403, 403, 409, 409, 403, 401),
+            "private":      (401, 404, 404, 409, 409, 403, 401),
+            "public_open":  (401, 403, 403, 409, 409, 403, 401),
+            "private_open": (401, 404, 404, 409, 409, 403, 401),
+            "finished":     (401, 403, 403, 409, 409, 403, 401),
+            "unknown":      (401, 404, 404, 404, 404, 404, 401),
+        },
+    },
     "game-log": {
         "GET": {
             "public":       (401, 200, 200, 200, 200, 200, 401),
