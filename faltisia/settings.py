@@ -364,3 +364,7 @@ CHAT_MAIL_BATCH_SECONDS = env.int("CHAT_MAIL_BATCH_SECONDS", default=1800)
 # How often beat looks for chat mails due (mail.send_chat_batches); a batch goes at most this much late.
 CHAT_MAIL_SWEEP_SECONDS = env.float("CHAT_MAIL_SWEEP_SECONDS", default=60.0)
 CELERY_BEAT_SCHEDULE["mail-chat-batches"] = {"task": "mail.send_chat_batches", "schedule": CHAT_MAIL_SWEEP_SECONDS}
+# The site's own name, in every page's header and title (issue 26: the server hosts several games, so it is not
+# "Faltisia", one of them).
+SITE_NAME = env.str("SITE_NAME", default="Turn Table")
+TEMPLATES[0]["OPTIONS"]["context_processors"].append("games.web.context_processors.site")

@@ -18,3 +18,9 @@ def chat_unread(request) -> dict:
         return {}
     return {"chat_unread_total": SimpleLazyObject(lambda: unread_messages_total(user=user)),
             "unread_poll_ms": settings.WEB_UNREAD_POLL_INTERVAL_MS}
+
+
+def site(request) -> dict:
+    """The site's own name for the header and page titles (settings.SITE_NAME, issue 26): the server hosts several
+    games, so its brand is not one of theirs."""
+    return {"site_name": settings.SITE_NAME}

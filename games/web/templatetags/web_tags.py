@@ -4,6 +4,8 @@ from django import template
 from django.urls import reverse
 from django.utils.html import format_html
 
+from games.engines.registry import game_name as registry_name
+
 register = template.Library()
 
 
@@ -46,3 +48,10 @@ def gloss(text, glossary):
     if glossary is None or not text:
         return text
     return glossary.gloss(text)
+
+
+@register.filter
+def game_name(slug: str) -> str:
+    """A game's real name from its slug ("mage_knight" -> "Mage Knight"), as the engine registry names it (issue 26:
+    the lobby showed "Mage_Knight")."""
+    return registry_name(str(slug))

@@ -24,7 +24,18 @@
     var head = document.getElementById("game-head");
     if (head && typeof data.head === "string") { head.innerHTML = data.head; }
     tick();
+    announce();
     document.dispatchEvent(new CustomEvent("game:updated", { detail: data }));
+  }
+
+  /* the live region: one short sentence per update (the decision asked now, or that the board changed) */
+  function announce() {
+    var status = document.getElementById("live-status");
+    if (!status) return;
+    var asked = live && live.querySelector("#decision .prompt-text");
+    var result = live && live.querySelector("#result");
+    status.textContent = result ? "The game is over." :
+      asked ? "Your decision: " + asked.textContent.trim() : "The board was updated.";
   }
 
   /* --- polling: the server answers 204 (for one small query) until the game's version moves --- */
