@@ -126,6 +126,8 @@ def board(*, view: dict[str, Any], seats: list[dict[str, Any]], prompt_options) 
         "bands": BAND_RANGES, "kind_labels": KIND_LABELS,
         "option_cards": option_cards(view, prompt_options), "result": result_table(view, boards),
         "view": view,
+        # the page's layout on a phone: the board (hand first) before the players list and standing orders
+        "phone_board_first": True,
     }
 
 
