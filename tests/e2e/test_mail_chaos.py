@@ -44,6 +44,7 @@ MAIL_ENV = {
     "MAIL_PROMPT_SWEEP_SECONDS": "1",
     "MAIL_REMINDER_INTERVAL_SECONDS": "1",  # and the outbox sweep of lost sends with it
     "MAIL_FOLLOWUP_DELAY_SECONDS": "0",  # every prompt is emailed at once, so every prompt has its email
+    "MAIL_PROMPT_DELAY_SECONDS": "0",  # issue 25: no wait for an answer on the page (these players are away)
 }
 
 
