@@ -244,8 +244,7 @@ EVENT_HEADERS = ("Since your last decision:", "What happened:", "Last events:")
 
 
 def mail_problems(game: Game, users) -> list[str]:
-    """The game mails' event lines in plain English (issue 11 item 1), seats 1-based everywhere in them,
-    and what happened before the decision asked (issue 11 item 4: "what happened, then the decision")."""
+    """The game mails' event lines in plain English (issue 11 item 1), seats 1-based everywhere in them."""
     ids = set(Notification.objects.filter(game=game, kind__in=GAME_MAIL).values_list("message_id", flat=True))
     addresses = {u.email for u in users}
     problems = []
@@ -263,9 +262,7 @@ def mail_problems(game: Game, users) -> list[str]:
                 in_events = False
         if re.search(r"\bseat 0\b", body, re.IGNORECASE):
             problems.append(f"to {m.to[0]}: a 0-based seat in {m.subject!r}")
-        happened, asked = body.find("Since your last decision:"), body.find("YOUR DECISION:")
-        if happened >= 0 and asked >= 0 and happened > asked:
-            problems.append(f"to {m.to[0]}: the decision before what happened")
+        # (Issue 25 put the decision's options first in a prompt mail, what happened after them: no order check.)
     return problems
 
 

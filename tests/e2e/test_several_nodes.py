@@ -52,6 +52,7 @@ NODE_ENV = {
     "MAIL_PROMPT_SWEEP_SECONDS": "1",
     "MAIL_REMINDER_INTERVAL_SECONDS": "1",
     "MAIL_FOLLOWUP_DELAY_SECONDS": "0",
+    "MAIL_PROMPT_DELAY_SECONDS": "0",  # issue 25: these players are away; no wait for an answer on the page
 }
 WEB_NODES = ("web-a", "web-b")
 WORKER_NODES = ("worker-a", "worker-b")
