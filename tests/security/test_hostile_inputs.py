@@ -164,7 +164,8 @@ DEEP_BODIES = {
     "closed lists": "[" * DEPTH + "]" * DEPTH,
     "nested dicts": '{"a":' * DEPTH + "1" + "}" * DEPTH,
 }
-JSON_ROUTES = ["/api/games/", "/api/games/{id}/moves/", "/api/games/{id}/standing-orders/", "/api/auth/register/",
+JSON_ROUTES = ["/api/games/", "/api/games/{id}/moves/", "/api/games/{id}/undo/", "/api/games/{id}/standing-orders/",
+               "/api/auth/register/",
                "/api/auth/token/", "/api/tournaments/", "/api/games/{id}/join/", "/api/games/{id}/pause/"]
 # Routes that take no body (request=None in the schema): the body is never read, so the junk is ignored
 # and the request does what it does without one (staff may pause); it must still never be a 5xx.
@@ -212,6 +213,7 @@ API_BODIES = {  # route -> (who calls it, a body that would be accepted)
     "/api/games/{id}/moves/": ("player", "move"),
     "/api/games/{id}/standing-orders/": ("player", {"orders": ["attend"]}),
     "/api/games/{id}/messages/": ("player", {"text": "good luck"}),  # issue 23
+    "/api/games/{id}/undo/": ("player", {"prompt": "1.0.0", "to": "last"}),  # issue 24
     "/api/tournaments/": ("staff", {"name": "Cup", "game": "tinygame", "format": "round_robin", "table_size": "2"}),
 }
 API_STRING_FIELDS = [(route, f) for route, (_, body) in API_BODIES.items()
