@@ -10,7 +10,7 @@ from accounts.models import User
 
 from ..errors import ErrorCode, GameError, NotAnOption, StalePrompt
 from ..models import HUMAN_SOURCES, BotReason, Game, GameStatus, Prompt, Seat, Submission
-from .turn import Turn, pick_apply, prompts_sync, step_check, turn_load, turn_save
+from .turn import Turn, pick_apply, prompts_sync, step_check, turn_load, turn_load_for_player, turn_save
 from .undo_points import pick_record, pick_watch
 
 
@@ -48,12 +48,7 @@ def submission_create_for_player(*, game_id: int, user: User, prompt_id: str, op
     The seat is found among the seats the locked write loads anyway, so a pick costs no lookup before
     its transaction. Raises Game.DoesNotExist for an unknown game, NOT_YOUR_SEAT without a seat.
     """
-    turn = turn_load(game_id=game_id)
-    if turn is None:
-        raise Game.DoesNotExist(f"no game {game_id}")
-    position = next((p for p, s in turn.seats.items() if s.user_id == user.pk), None)
-    if position is None:
-        raise GameError(ErrorCode.NOT_YOUR_SEAT, "you have no seat in this game")
+    turn, position = turn_load_for_player(game_id=game_id, user_id=user.pk)
     return _submit(turn, position, prompt_id=prompt_id, option_id=option_id, idempotency_key=idempotency_key,
                    source=source)
 

@@ -23,7 +23,7 @@ from ..bots import bot_pick
 from ..engines.base import Engine, IllegalPick, State
 from ..engines.base import Event as EngineEvent
 from ..engines.registry import get_engine
-from ..errors import NotAnOption
+from ..errors import ErrorCode, GameError, NotAnOption
 from ..models import HUMAN_SOURCES, BotReason, Event, Game, GameStatus, Prompt, Seat, Submission, SubmissionSource
 from ..presentation.wording import seat_in_words
 from ..selectors import loaded_open_prompt, seats_with_open_prompts, users_with_vacation_ahead
@@ -101,6 +101,18 @@ def turn_load(*, game_id: int) -> Turn | None:
         if loaded_open_prompt(seat) is not None:
             turn.open_prompts[position] = loaded_open_prompt(seat)
     return turn
+
+
+def turn_load_for_player(*, game_id: int, user_id: int) -> tuple[Turn, int]:
+    """``turn_load`` and the position of the seat ``user_id`` holds, found among the seats it loads anyway (no
+    lookup before the lock). Raises Game.DoesNotExist for an unknown game, NOT_YOUR_SEAT without a seat."""
+    turn = turn_load(game_id=game_id)
+    if turn is None:
+        raise Game.DoesNotExist(f"no game {game_id}")
+    position = next((p for p, s in turn.seats.items() if s.user_id == user_id), None)
+    if position is None:
+        raise GameError(ErrorCode.NOT_YOUR_SEAT, "you have no seat in this game")
+    return turn, position
 
 
 _GAME = ModelColumns(Game, "g")

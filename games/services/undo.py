@@ -26,13 +26,14 @@ from django.db import transaction
 
 from accounts.models import User
 
+from ..engines.base import Event as EngineEvent
 from ..engines.base import IllegalPick
 from ..errors import ErrorCode, GameError, StalePrompt
 from ..models import (HUMAN_SOURCES, Event, Game, GameStatus, Prompt, Submission, SubmissionSource, TakeBack, Undo,
                       UndoTo)
 from ..presentation.wording import seat_in_words
 from ..sql_rows import insert
-from .turn import Turn, events_store, prompts_sync, step_check, turn_load, turn_save
+from .turn import Turn, events_store, prompts_sync, step_check, turn_load_for_player, turn_save
 from .undo_points import take_backs_for_seat
 
 UNDO_TARGETS = tuple(UndoTo.values)  # "last", "turn"
@@ -62,12 +63,7 @@ def undo_for_player(*, game_id: int, user: User, prompt_id: str, to: str = UndoT
     stale_prompt, cannot_undo, game_not_active, idempotency_key_reused."""
     if to not in UNDO_TARGETS:
         raise GameError(ErrorCode.NOT_AN_OPTION, f"to: one of {', '.join(UNDO_TARGETS)}")
-    turn = turn_load(game_id=game_id)
-    if turn is None:
-        raise Game.DoesNotExist(f"no game {game_id}")
-    position = next((p for p, s in turn.seats.items() if s.user_id == user.pk), None)
-    if position is None:
-        raise GameError(ErrorCode.NOT_YOUR_SEAT, "you have no seat in this game")
+    turn, position = turn_load_for_player(game_id=game_id, user_id=user.pk)
     return _undo(turn, position, prompt_id=prompt_id, to=to, idempotency_key=idempotency_key, source=source)
 
 
@@ -153,8 +149,6 @@ def _picked_this_step(game: Game, seat_id: int) -> bool:
 def _undo_event(seat, moves: int, *, public: bool):
     """What everyone reads: how many picks were taken back when they were public moves; only that the seat changed
     its decision when they were secret (a simultaneous step: not even how many)."""
-    from ..engines.base import Event as EngineEvent
-
     who = seat_in_words(seat, capital=True)
     if public:
         n = f"{moves} move{'' if moves == 1 else 's'}"
