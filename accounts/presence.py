@@ -52,8 +52,13 @@ def last_seen(*, user_id: int, game_id: int) -> datetime | None:
 def present_until(*, user_id: int, game_id: int, web_pick_at: datetime | None = None) -> datetime | None:
     """Until when the player counts as on the page from the signs so far (None: never seen). A pick on
     the web is a sign too (the page sent it)."""
-    signs = [t for t in (last_seen(user_id=user_id, game_id=game_id), web_pick_at) if t is not None]
-    return max(signs) + PRESENCE_WINDOW if signs else None
+    return present_until_signs(last_seen(user_id=user_id, game_id=game_id), web_pick_at)
+
+
+def present_until_signs(*signs: datetime | None) -> datetime | None:
+    """``present_until`` for signs the caller has read already (None where there is none)."""
+    known = [t for t in signs if t is not None]
+    return max(known) + PRESENCE_WINDOW if known else None
 
 
 def forget(*, user_id: int, game_id: int) -> None:

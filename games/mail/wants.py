@@ -21,7 +21,7 @@ from django.db.models import OuterRef, Subquery, Value
 from django.db.models.functions import Coalesce
 
 from accounts.models import GamePresence, GamePromptMail, NotificationPreferences, PromptMail
-from accounts.presence import PRESENCE_WINDOW, present_until
+from accounts.presence import last_seen, present_until_signs
 from games.models import Submission, SubmissionSource
 
 EVERY, AWAY, DIGEST, NEVER = PromptMail.EVERY, PromptMail.AWAY, PromptMail.DIGEST, PromptMail.NEVER
@@ -30,7 +30,7 @@ WANTS_PROMPTS = (EVERY, AWAY)  # the modes that mail prompts and deadline remind
 
 def prompt_delay() -> timedelta:
     """How long a prompt mailed "when away" waits for an answer on the page (MAIL_PROMPT_DELAY_SECONDS)."""
-    return timedelta(seconds=getattr(settings, "MAIL_PROMPT_DELAY_SECONDS", 120))
+    return timedelta(seconds=settings.MAIL_PROMPT_DELAY_SECONDS)
 
 
 def account_mode(prefs: NotificationPreferences) -> str:
@@ -70,14 +70,12 @@ def last_web_pick_at(*, seat_id: int) -> datetime | None:
 def away_from(*, user_id: int, game_id: int, seat_id: int | None, now: datetime) -> datetime | None:
     """None if the player is away from the game's page at ``now``; else the time they stop counting as there."""
     web_pick = last_web_pick_at(seat_id=seat_id) if seat_id is not None else None
-    until = present_until(user_id=user_id, game_id=game_id, web_pick_at=web_pick)
-    return until if until is not None and until > now else None
+    return away_from_signs(seen_at=last_seen(user_id=user_id, game_id=game_id), web_pick_at=web_pick, now=now)
 
 
 def away_from_signs(*, seen_at: datetime | None, web_pick_at: datetime | None, now: datetime) -> datetime | None:
     """away_from for signs the caller read already (annotations of a batch: notify.py)."""
-    signs = [t for t in (seen_at, web_pick_at) if t is not None]
-    until = max(signs) + PRESENCE_WINDOW if signs else None
+    until = present_until_signs(seen_at, web_pick_at)
     return until if until is not None and until > now else None
 
 
