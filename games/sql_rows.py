@@ -60,10 +60,19 @@ def table(model: type[Model]) -> str:
 
 def for_update() -> str:
     """The row-lock clause of a SELECT that a transaction must hold (SQLite locks the whole database on
-    write instead, as Django's ``select_for_update`` does)."""
+    write instead, as Django's ``select_for_update`` does).
+
+    FOR NO KEY UPDATE, not FOR UPDATE: writers of the row still wait for each other, but a transaction
+    that inserts a row referring to it (a mail for the game) can check its foreign key (FOR KEY SHARE, at
+    commit: Django's keys are deferred) without waiting for the lock holder. With FOR UPDATE, a mail
+    worker holding a prompt row and committing a mail for the game deadlocked with a pick that held the
+    game and went on to close that prompt (issue 25)."""
     if not connection.in_atomic_block:
         raise RuntimeError("a locking read outside a transaction locks nothing")
-    return " FOR UPDATE" if connection.features.has_select_for_update else ""
+    features = connection.features
+    if features.has_select_for_no_key_update:
+        return " FOR NO KEY UPDATE"
+    return " FOR UPDATE" if features.has_select_for_update else ""
 
 
 def db_value(model: type[Model], field_name: str, value: Any) -> Any:

@@ -28,7 +28,7 @@ def game_rated_set(*, game: Game, rated: bool) -> Game:
     (a tournament table of bots may already be over by then; its game_finished signal is sent on
     commit and reads the flag from the row). A game whose ratings already moved cannot change.
     """
-    game = Game.objects.select_for_update().get(pk=game.pk)
+    game = Game.objects.select_for_update(no_key=True).get(pk=game.pk)
     if game.rated == rated:
         return game
     if RatedGame.objects.filter(game=game).exists():
@@ -46,7 +46,7 @@ def ratings_update_for_game(*, game: Game) -> RatedGame | None:
     counts (they chose to leave it, or a tournament director handed it over). Fewer than two rated
     players: nothing to rate.
     """
-    game = Game.objects.select_for_update().get(pk=game.pk)
+    game = Game.objects.select_for_update(no_key=True).get(pk=game.pk)
     if not game.rated or game.status != GameStatus.FINISHED or not game.result or not game.result.get("ranks"):
         return None
     if RatedGame.objects.filter(game=game).exists():

@@ -64,7 +64,7 @@ def game_create(*, created_by: User, engine: str, players: int, options: dict[st
 @transaction.atomic
 def game_join(*, game: Game, user: User) -> Seat:
     """Take the lowest free seat (or return the user's seat); the game starts when every seat is taken."""
-    game = Game.objects.select_for_update().get(pk=game.pk)
+    game = Game.objects.select_for_update(no_key=True).get(pk=game.pk)
     mine = Seat.objects.filter(game=game, user=user).first()
     if mine is not None:
         return mine
@@ -113,7 +113,7 @@ def _check_admin(game: Game, user: User) -> None:
 @transaction.atomic
 def game_pause(*, game: Game, by: User) -> Game:
     """Stop the clocks: no picks, no deadlines, until game_resume."""
-    game = Game.objects.select_for_update().get(pk=game.pk)
+    game = Game.objects.select_for_update(no_key=True).get(pk=game.pk)
     _check_admin(game, by)
     if game.status != GameStatus.ACTIVE:
         raise GameError(ErrorCode.GAME_NOT_ACTIVE, f"the game is {game.status}")
@@ -127,7 +127,7 @@ def game_pause(*, game: Game, by: User) -> Game:
 @transaction.atomic
 def game_resume(*, game: Game, by: User) -> Game:
     """Restart the clocks, pushing every open deadline back by the time spent paused."""
-    game = Game.objects.select_for_update().get(pk=game.pk)
+    game = Game.objects.select_for_update(no_key=True).get(pk=game.pk)
     _check_admin(game, by)
     if game.status != GameStatus.PAUSED:
         raise GameError(ErrorCode.GAME_NOT_ACTIVE, "the game is not paused")
@@ -146,7 +146,7 @@ def game_resume(*, game: Game, by: User) -> Game:
 @transaction.atomic
 def game_abandon(*, game: Game, by: User) -> Game:
     """End a game without a result (creator or staff): its prompts close and no deadline fires."""
-    game = Game.objects.select_for_update().get(pk=game.pk)
+    game = Game.objects.select_for_update(no_key=True).get(pk=game.pk)
     _check_admin(game, by)
     if game.status in (GameStatus.FINISHED, GameStatus.ABANDONED):
         raise GameError(ErrorCode.GAME_NOT_ACTIVE, f"the game is already {game.status}")

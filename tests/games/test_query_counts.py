@@ -19,7 +19,7 @@ from tests.games.helpers import play_step
 
 GET_BUDGET = 3  # token + user; game + creator; seats + players + open prompts
 NOT_MODIFIED_BUDGET = 2  # token + user; the game's version, whether it is public and whether the caller sits
-# token; game FOR UPDATE; seats + open prompts + which players have a vacation ahead; the pick's events
+# token; game FOR NO KEY UPDATE; seats + open prompts + which players have a vacation ahead; the pick's events
 # (tinygame reports one per pick); close the prompt; insert the submission; open the follow-up prompt;
 # the game row
 PICK_BUDGET = 8

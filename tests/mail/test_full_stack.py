@@ -70,11 +70,9 @@ def newest_prompt_row(user) -> Notification | None:
         .order_by("-id").first())
 
 
-# Known defect (issue 25, to fix first next stop): on PostgreSQL a reply's pick can deadlock on its games_prompt row
-# with the mail worker (prompts_close vs the presence-aware prompt mail's send-time re-check); the reply gets
-# "451 try again later" (an MTA retries it, nothing is lost), which this client does not retry.
-@pytest.mark.xfail(reason="issue 25: a reply's pick can deadlock with the mail worker on games_prompt (451)",
-                   raises=smtplib.SMTPDataError, strict=False)
+# Issue 25 found a deadlock here: a reply's pick held the game FOR UPDATE and closed a prompt the mail worker had locked,
+# while the worker's commit checked its mail's foreign key to the game (FOR KEY SHARE). The game is now locked FOR NO KEY
+# UPDATE (games/sql_rows.py for_update); a 451 fails this test, whose client does not retry.
 def test_a_whole_faltisia_game_by_email_over_smtp_with_a_real_worker(mail_stack):
     stack, smtp_port = mail_stack
     game, users = start_game(players=3, engine="faltisia", seed=23)
