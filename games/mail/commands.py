@@ -15,9 +15,13 @@ _PICK = re.compile(rf"^(?:(?:pick|option|choose|choice)\s*)?[#(\[]?\s*({DIGITS}{
 _WHOLE_NUMBER = re.compile(rf"{DIGITS}{{1,4}}")
 
 
+# A take-back line (issue 24): "undo" takes back the last pick, "undo turn" every pick back to the turn's start.
+UNDO_LINES = {("undo",): "last", ("undo", "last"): "last", ("undo", "turn"): "turn"}
+
+
 @dataclass(frozen=True)
 class Command:
-    name: str  # "pick", one of COMMANDS, or "empty"
+    name: str  # "pick", "undo", one of COMMANDS, or "empty"
     args: tuple[str, ...] = ()
     number: int | None = None  # a pick by its number in the list
     text: str = ""  # the line as written (a pick by option id or label)
@@ -31,12 +35,20 @@ def command_parse(line: str | None) -> Command:
     head = words[0].lower().rstrip(":.!")
     if head in COMMANDS or head == "?":
         return Command("help" if head == "?" else head, tuple(w.strip(",") for w in words[1:6]), text=text)
+    target = undo_target(text)
+    if target is not None:
+        return Command("undo", (target,), text=text)
     if head == "order" or head == "standing":
         return Command("orders", tuple(w.strip(",") for w in words[1:6] if w.lower() != "orders"), text=text)
     m = _PICK.match(text)
     if m:
         return Command("pick", number=int(m.group(1)), text=text)
     return Command("pick", text=text)
+
+
+def undo_target(line: str) -> str | None:
+    """"last" or "turn" if ``line`` is a take-back line ("undo", "undo turn"), else None."""
+    return UNDO_LINES.get(tuple(line.strip().lower().rstrip(".!").split()))
 
 
 def whole_number(word: str) -> int | None:

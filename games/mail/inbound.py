@@ -32,7 +32,8 @@ from .models import (InboundMessage, InboundOutcome, Notification, NotificationK
                      SeatMailbox)
 from .outbox import notification_queue
 from .parser import MAX_PICK_LINES, GarbledMessage, ParsedMessage, parse_message
-from .pick_lines import AppliedPick, StoppedAt, applied_sentence, completed_steps_resolve, lines_apply, open_prompt
+from .pick_lines import (AppliedPick, StoppedAt, applied_sentence, completed_steps_resolve, lines_apply, open_prompt,
+                         undo_line_apply)
 from .tokens import mailbox_for_token, retired_token
 
 logger = logging.getLogger(__name__)
@@ -54,6 +55,8 @@ HELP_LINES = [
     "  vacation <days>          - you are away: deadlines wait for you (1-30 days, 30 a year)",
     "  say <message>            - to the whole table: the rest of your reply (above the quoted part)",
     "  tell <seat> <message>    - privately to that seat (numbered from 1; several: tell 2,3 ...)",
+    "  undo                     - take back your last choice of this turn (if it revealed nothing)",
+    "  undo turn                - take back your choices back to the start of this turn",
     "  help                     - this text",
     "Several choices in one reply: put one per line, in the order you would make them, e.g.",
     "  2",
@@ -278,6 +281,8 @@ def _commands(parsed: ParsedMessage, seat: Seat) -> _Reply:
         return _orders(seat, command)
     if command.name == "vacation":
         return _vacation(seat, command)
+    if command.name == "undo":
+        return _undo(parsed, seat, command)
     if command.name == "empty":
         return _Reply(False, "We found no choice in your message",
                       ["Put the option number (or a command such as 'status' or 'help') on the first line, "
@@ -341,6 +346,28 @@ def _pick(parsed: ParsedMessage, seat: Seat, command: Command) -> _Reply:
     if open_prompt(seat) is None:
         lines.append("Nothing to decide now; we will email you when you have a decision to make.")
     return _Reply(True, "Recorded", lines, "recorded", InboundOutcome.RECORDED, show_prompt=True)
+
+
+def _undo(parsed: ParsedMessage, seat: Seat, command: Command) -> _Reply:
+    """A reply whose first line is "undo" or "undo turn" (issue 24): take back from the decision the reply is
+    about (a stale one is refused, as in the API), then apply the later lines as picks."""
+    if seat.game.status in (GameStatus.FINISHED, GameStatus.ABANDONED):
+        return _game_over(seat)
+    prompt, given = _referenced_prompt(parsed, seat)
+    if given and prompt is None:
+        return _Reply(False, "Unknown decision",
+                      ["The decision your message refers to does not exist for your seat."], "unknown-prompt")
+    outcome = undo_line_apply(seat, command.text, 1, to=command.args[0],
+                              prompt_id=prompt.prompt_id if prompt is not None else None)
+    if isinstance(outcome, StoppedAt):
+        return _Reply(False, "Nothing was taken back", [outcome.why.removeprefix("nothing taken back: ").capitalize() + "."],
+                      "cannot-undo")
+    if len(parsed.lines) > 1:
+        return _several_picks(parsed, seat, outcome)
+    lines = [f"Done: you {outcome.label.removeprefix('undo: ')}."]
+    if open_prompt(seat) is None:
+        lines.append("Nothing to decide now; we will email you when you have a decision to make.")
+    return _Reply(True, "Taken back", lines, "undo", InboundOutcome.RECORDED, show_prompt=True)
 
 
 def _several_picks(parsed: ParsedMessage, seat: Seat, first: AppliedPick) -> _Reply:
