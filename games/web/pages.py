@@ -13,6 +13,7 @@ from games.presentation.registry import presentation_for
 from games.presentation.worded_events import worded_events_for_game
 from games.selectors import events_for_user, game_view_for_seat, open_prompt_for_seat
 from games.services import seat_web_seen_set
+from games.services.undo_points import undo_offer
 
 from games.invites import game_title, invite_url
 from .selectors import Viewer, history_newest_first, page_version, seats_for_page, since_last_visit
@@ -48,6 +49,8 @@ def game_context(*, request, game: Game, viewer: Viewer, visit: bool = False) ->
     return {
         "game": game, "title": game_title(game), "viewer": viewer, "seats": seats, "view": view,
         "prompt": prompt, "board": board, "started": started,
+        # What the Undo buttons would take back (issue 24); their prompt: the open one, else the one answered.
+        "undo": _undo_buttons(game, viewer, prompt),
         "deciding": [s for s in seats if s["deciding"] and s["position"] != viewer.position],
         "history": history_newest_first(events, step_label=presentation.step_labeller(seats),
                                         opens_step=presentation.opens_step),
@@ -66,3 +69,12 @@ def game_context(*, request, game: Game, viewer: Viewer, visit: bool = False) ->
         "glossary": presentation_for(game.engine).glossary(),
         "rules_url": reverse("web:game-rules", args=[game.engine]),
     }
+
+
+def _undo_buttons(game: Game, viewer: Viewer, prompt) -> dict[str, Any] | None:
+    if not viewer.is_player or game.status != GameStatus.ACTIVE:
+        return None
+    offer = undo_offer(game=game, seat_id=viewer.seat.pk)
+    if offer is None:
+        return None
+    return {**offer, "prompt": prompt.prompt_id if prompt is not None else offer["last_prompt"]}

@@ -22,6 +22,7 @@ urlpatterns = [
     path("games/<slug:slug>/rules/", rules_views.game_rules, name="game-rules"),
     path("games/<int:game_id>/live/", game_views.game_live, name="game-live"),
     path("games/<int:game_id>/move/", game_views.game_move, name="game-move"),
+    path("games/<int:game_id>/undo/", game_views.game_undo, name="game-undo"),
     path("games/<int:game_id>/orders/", game_views.game_orders, name="game-orders"),
     path("games/<int:game_id>/replay/", game_views.game_replay, name="game-replay"),
     path("games/<int:game_id>/chat/", chat_views.game_chat, name="game-chat"),

@@ -64,7 +64,7 @@ GAME_ROUTES = {  # route name -> its kind of game argument (GAME_KINDS)
     "game-detail", "game-join", "game-moves", "game-undo", "game-log", "game-standing-orders", "game-pause", "game-resume",
     "game-abandon", "game-reclaim", "game-messages", "game-notes", "game-message-report", "game-seat-mute",
     "game-seat-block", "web:game-chat", "web:chat-report",
-    "web:game-notes", "web:game-mute", "web:game-block", "web:game", "web:game-live", "web:game-move", "web:game-orders",
+    "web:game-notes", "web:game-mute", "web:game-block", "web:game", "web:game-live", "web:game-move", "web:game-undo", "web:game-orders",
     "web:game-replay", "web:game-join", "web:game-invite",
 }
 TOKEN_ROUTES = {"mail-pick", "mail-unsubscribe", "web:invite"}  # valid / forged signed token in the path
@@ -121,7 +121,7 @@ def body_of(key: str, method: str, variant: str, world: World, role: str) -> dic
         if prompt is None:
             return {"prompt": "p1", "option": "a"}
         return {"prompt": prompt.prompt_id, "option": prompt.options[0]["id"]}
-    if key == "game-undo":  # the seat's open prompt (tinygame takes nothing back: 409 cannot_undo for the seat)
+    if key in ("game-undo", "web:game-undo"):  # the seat's open prompt (tinygame takes nothing back: 409 cannot_undo for the seat)
         prompt = Prompt.objects.filter(game_id=world.game_id(variant), seat__position=0, closed_at__isnull=True).first()
         return {"prompt": prompt.prompt_id if prompt is not None else "p1", "to": "last"}
     user = world.users.get(role)

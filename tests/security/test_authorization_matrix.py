@@ -396,6 +396,19 @@ MATRIX = {
             "unknown":      (302, 404, 404, 404, 404, 404, 302),
         },
     },
+    # The page's Undo buttons (issue 24): like a pick, every answer redirects back to the page (a refusal, such
+    # as a spectator's undo or tinygame's cannot_undo, is a message on it); a 404 where the page is one.
+    "web:game-undo": {
+        "GET": {"*": (302, 405, 405, 405, 405, 405, 302)},
+        "POST": {
+            "public":       (302, 302, 302, 302, 302, 302, 302),
+            "private":      (302, 404, 404, 302, 302, 404, 302),
+            "public_open":  (302, 302, 302, 302, 302, 302, 302),
+            "private_open": (302, 404, 404, 302, 302, 404, 302),
+            "finished":     (302, 302, 302, 302, 302, 302, 302),
+            "unknown":      (302, 404, 404, 404, 404, 404, 302),
+        },
+    },
     "web:game-orders": {
         "GET": {"*": (302, 405, 405, 405, 405, 405, 302)},
         "POST": {
