@@ -24,6 +24,7 @@ from games.engines.registry import get_engine
 from games.errors import ErrorCode, GameError
 from games.models import GameStatus, Prompt, Seat, SubmissionSource
 from games.services import seat_standing_orders_set, submission_create
+from games.services.undo import moves_in_words
 
 from . import compose
 from .chat_lines import talk_find, talk_post
@@ -33,7 +34,7 @@ from .models import (InboundMessage, InboundOutcome, Notification, NotificationK
 from .outbox import notification_queue
 from .parser import MAX_PICK_LINES, GarbledMessage, ParsedMessage, parse_message
 from .pick_lines import (AppliedPick, StoppedAt, applied_sentence, completed_steps_resolve, lines_apply, open_prompt,
-                         undo_line_apply)
+                         take_back)
 from .tokens import mailbox_for_token, retired_token
 
 logger = logging.getLogger(__name__)
@@ -357,14 +358,13 @@ def _undo(parsed: ParsedMessage, seat: Seat, command: Command) -> _Reply:
     if given and prompt is None:
         return _Reply(False, "Unknown decision",
                       ["The decision your message refers to does not exist for your seat."], "unknown-prompt")
-    outcome = undo_line_apply(seat, command.text, 1, to=command.args[0],
-                              prompt_id=prompt.prompt_id if prompt is not None else None)
-    if isinstance(outcome, StoppedAt):
-        return _Reply(False, "Nothing was taken back", [outcome.why.removeprefix("nothing taken back: ").capitalize() + "."],
-                      "cannot-undo")
+    taken = take_back(seat, to=command.args[0], prompt_id=prompt.prompt_id if prompt is not None else None)
+    if isinstance(taken, str):
+        return _Reply(False, "Nothing was taken back", [taken.capitalize() + "."], "cannot-undo")
+    done = f"took back {moves_in_words(taken)}"
     if len(parsed.lines) > 1:
-        return _several_picks(parsed, seat, outcome)
-    lines = [f"Done: you {outcome.label.removeprefix('undo: ')}."]
+        return _several_picks(parsed, seat, AppliedPick(0, f"undo: {done}"))
+    lines = [f"Done: you {done}."]
     if open_prompt(seat) is None:
         lines.append("Nothing to decide now; we will email you when you have a decision to make.")
     return _Reply(True, "Taken back", lines, "undo", InboundOutcome.RECORDED, show_prompt=True)

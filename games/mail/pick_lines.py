@@ -21,7 +21,7 @@ from typing import Sequence
 from games.errors import GameError
 from games.models import Game, GameStatus, Prompt, Seat, SubmissionSource
 from games.services import phase_resolve, submission_create
-from games.services.undo import undo_for_player
+from games.services.undo import moves_in_words, undo_for_player
 
 from .commands import option_for_line, undo_target
 
@@ -79,7 +79,7 @@ def _line_apply(seat: Seat, line: str, line_no: int) -> AppliedPick | StoppedAt:
         return StoppedAt(line_no, line, GAME_OVER if status == GameStatus.FINISHED else f"the game is {status}")
     to = undo_target(line)
     if to is not None:
-        return undo_line_apply(seat, line, line_no, to=to, prompt_id=None)
+        return _undo_line_apply(seat, line, line_no, to)
     prompt = open_prompt(seat)
     if prompt is None:  # the step passed to another seat, or waits for the others: say no more than that
         return StoppedAt(line_no, line, NOTHING_TO_DECIDE)
@@ -96,22 +96,26 @@ def _line_apply(seat: Seat, line: str, line_no: int) -> AppliedPick | StoppedAt:
     return AppliedPick(prompt.options.index(option) + 1, option["label"])
 
 
-def undo_line_apply(seat: Seat, line: str, line_no: int, *, to: str, prompt_id: str | None) -> AppliedPick | StoppedAt:
-    """A take-back line, through the same service as the API's undo. ``prompt_id``: the decision it is about
-    (the reply's own, on its first line); None takes back from the seat's latest decision, as the lines before
-    it left things."""
+def take_back(seat: Seat, *, to: str, prompt_id: str | None) -> int | str:
+    """A take-back line, through the same service as the API's undo: the picks taken back, or why none was.
+    ``prompt_id``: the decision it is about (the reply's own, on its first line); None takes back from the
+    seat's latest decision, as the lines before it left things."""
     if prompt_id is None:
-        latest = Prompt.objects.filter(seat=seat).order_by("-id").values_list("prompt_id", flat=True).first()
-        if latest is None:
-            return StoppedAt(line_no, line, "nothing to take back")
-        prompt_id = latest
+        prompt_id = Prompt.objects.filter(seat=seat).order_by("-id").values_list("prompt_id", flat=True).first()
+        if prompt_id is None:
+            return "you have made no pick"
     try:
-        outcome = undo_for_player(game_id=seat.game_id, user=seat.user, prompt_id=prompt_id, to=to,
-                                  source=SubmissionSource.EMAIL)
+        return undo_for_player(game_id=seat.game_id, user=seat.user, prompt_id=prompt_id, to=to,
+                               source=SubmissionSource.EMAIL).undo.moves
     except GameError as e:
-        return StoppedAt(line_no, line, f"nothing taken back: {e.detail}")
-    moves = outcome.undo.moves
-    return AppliedPick(0, f"undo: took back {moves} move{'' if moves == 1 else 's'}")
+        return e.detail
+
+
+def _undo_line_apply(seat: Seat, line: str, line_no: int, to: str) -> AppliedPick | StoppedAt:
+    taken = take_back(seat, to=to, prompt_id=None)
+    if isinstance(taken, str):
+        return StoppedAt(line_no, line, f"nothing taken back: {taken}")
+    return AppliedPick(0, f"undo: took back {moves_in_words(taken)}")
 
 
 def lines_apply(*, seat: Seat, lines: Sequence[str], first_line_no: int) -> LineRun:

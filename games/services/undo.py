@@ -151,8 +151,13 @@ def _undo_event(seat, moves: int, *, public: bool):
     its decision when they were secret (a simultaneous step: not even how many)."""
     who = seat_in_words(seat, capital=True)
     if public:
-        n = f"{moves} move{'' if moves == 1 else 's'}"
+        n = moves_in_words(moves)
         return EngineEvent(f"{who} took back {n}.", data={"action": "undo", "seat": seat.position, "moves": moves,
                                                           "wording": f"{{seat}} took back {n}."})
     return EngineEvent(f"{who} changed their decision.",
                        data={"action": "undo", "seat": seat.position, "wording": "{seat} changed their decision."})
+
+
+def moves_in_words(moves: int) -> str:
+    """"1 move", "3 moves": how many picks an undo took back, as every surface says it."""
+    return f"{moves} move{'' if moves == 1 else 's'}"

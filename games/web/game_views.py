@@ -18,7 +18,7 @@ from games.models import Game, GameStatus, SubmissionSource
 from games.presentation.worded_events import worded_events_for_game
 from games.selectors import events_for_user
 from games.services import seat_standing_orders_set, submission_create
-from games.services.undo import undo_for_player
+from games.services.undo import moves_in_words, undo_for_player
 
 from games.presentation.registry import presentation_for
 
@@ -78,14 +78,25 @@ def game_live(request, game_id: int):
     return _fragment(request, game, viewer_for(game=game, user=request.user))
 
 
-@login_required
-@require_POST
-def game_move(request, game_id: int):
+def _seat_form_answer(request, game_id: int, *, watching: str, act) -> HttpResponse:
+    """A player's form on the decision (a pick, an undo): ``act(viewer)`` does it and says how it went; a
+    spectator is told ``watching``. The answer is the live fragment for the page's script, else the page."""
     game = get_object_or_404(Game, pk=game_id)
     viewer = viewer_for(game=game, user=request.user)
     if not viewer.is_player:
-        messages.error(request, "You are watching this game; only its players make decisions.")
+        messages.error(request, watching)
     else:
+        act(viewer)
+        game.refresh_from_db()
+    if _wants_fragment(request):
+        return _fragment(request, game, viewer)
+    return redirect("web:game", game_id=game.pk)
+
+
+@login_required
+@require_POST
+def game_move(request, game_id: int):
+    def pick(viewer):
         prompt_id, option_id = request.POST.get("prompt", ""), request.POST.get("option", "")
         try:
             if "\x00" in prompt_id or "\x00" in option_id:  # no id holds a NUL; PostgreSQL refuses it in text
@@ -102,40 +113,29 @@ def game_move(request, game_id: int):
         else:
             if not submission.is_new:
                 messages.info(request, "That pick was already recorded (sent twice?); it counts once.")
-        game.refresh_from_db()
-    if _wants_fragment(request):
-        return _fragment(request, game, viewer)
-    return redirect("web:game", game_id=game.pk)
+
+    return _seat_form_answer(request, game_id, watching="You are watching this game; only its players make decisions.",
+                             act=pick)
 
 
 @login_required
 @require_POST
 def game_undo(request, game_id: int):
-    """The decision's Undo buttons (issue 24): the API's undo service, answered as a pick is (a message, then
-    the page or its live fragment)."""
-    game = get_object_or_404(Game, pk=game_id)
-    viewer = viewer_for(game=game, user=request.user)
-    if not viewer.is_player:
-        messages.error(request, "You are watching this game; only its players take back their moves.")
-    else:
+    """The decision's Undo buttons (issue 24): the API's undo service, answered as a pick is."""
+    def undo(viewer):
         prompt_id, to = request.POST.get("prompt", ""), request.POST.get("to", "last")
         try:
             if "\x00" in prompt_id or "\x00" in to:  # no id holds a NUL; PostgreSQL refuses it in text
                 raise GameError(ErrorCode.STALE_PROMPT, "not a prompt of yours")
-            outcome = undo_for_player(game_id=game.pk, user=request.user, prompt_id=prompt_id, to=to,
+            outcome = undo_for_player(game_id=game_id, user=request.user, prompt_id=prompt_id, to=to,
                                       source=SubmissionSource.WEB)
         except GameError as e:
-            if e.code == ErrorCode.STALE_PROMPT:
-                messages.warning(request, STALE)
-            else:
-                messages.warning(request, f"Nothing was taken back: {e.detail}.")
+            messages.warning(request, STALE if e.code == ErrorCode.STALE_PROMPT else f"Nothing was taken back: {e.detail}.")
         else:
-            moves = outcome.undo.moves
-            messages.success(request, f"Taken back: {moves} move{'' if moves == 1 else 's'}.")
-        game.refresh_from_db()
-    if _wants_fragment(request):
-        return _fragment(request, game, viewer)
-    return redirect("web:game", game_id=game.pk)
+            messages.success(request, f"Taken back: {moves_in_words(outcome.undo.moves)}.")
+
+    return _seat_form_answer(request, game_id, act=undo,
+                             watching="You are watching this game; only its players take back their moves.")
 
 
 @login_required
