@@ -32,7 +32,7 @@ def test_the_buttons_say_what_they_take_back_and_take_it_back():
     moves = TakeBack.objects.filter(game=game, phase=game.phase).count()
     assert f"Undo: {last}" in html
     assert f"Undo to start of turn ({moves} moves)" in html
-    prompt = re.search(r'class="undo-form".*?name="prompt" value="([^"]+)"', html, re.S).group(1)
+    prompt = re.search(r'class="decision-form undo-form".*?name="prompt" value="([^"]+)"', html, re.S).group(1)
     assert prompt == open_prompt(game, 0).prompt_id
 
     answer = client.post(reverse("web:game-undo", args=[game.pk]), {"prompt": prompt, "to": "last"}, follow=True)
@@ -44,7 +44,7 @@ def test_the_buttons_say_what_they_take_back_and_take_it_back():
     client.post(reverse("web:game-undo", args=[game.pk]), {"prompt": prompt, "to": "turn"})
     game.refresh_from_db()
     assert TakeBack.objects.filter(game=game, phase=game.phase).count() == 0
-    assert 'class="undo-form"' not in _page(client, game)  # nothing left to take back: no button
+    assert 'class="decision-form undo-form"' not in _page(client, game)  # nothing left to take back: no button
 
 
 def test_a_stale_or_foreign_undo_changes_nothing_and_spectators_see_no_button():
@@ -60,7 +60,7 @@ def test_a_stale_or_foreign_undo_changes_nothing_and_spectators_see_no_button():
     client.post(reverse("web:game-undo", args=[game.pk]), {"prompt": "\x00", "to": "last"})
     watcher = Client()
     watcher.force_login(UserFactory())
-    assert 'class="undo-form"' not in _page(watcher, game)
+    assert 'class="decision-form undo-form"' not in _page(watcher, game)
     watcher.post(reverse("web:game-undo", args=[game.pk]), {"prompt": open_prompt(game, 0).prompt_id, "to": "last"})
     game.refresh_from_db()
     assert frozen(game.state) == before
