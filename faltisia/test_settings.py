@@ -1,8 +1,22 @@
 """Test settings: the base settings (still chosen by the environment) plus fast hashing and the tiny
 test engine. CI runs these with DATABASE_URL=postgres://... and CELERY_BROKER_URL=redis://..."""
 
-from .settings import *  # noqa: F401,F403
-from .settings import GAME_ENGINES
+import os
+import re
+
+# The suite runs in parallel (pytest-xdist, README "Tests"): each worker process gets Redis databases of its own
+# for the broker and the cache, because a test clears the cache (FLUSHDB) and a queue must not be drained by
+# another worker's test. Set before the base settings read them, and in the environment, so the processes a test
+# starts (end-to-end stacks) inherit them. (The database is per worker already: pytest-django's test_<name>_gwN.)
+_worker = re.fullmatch(r"gw(\d+)", os.environ.get("PYTEST_XDIST_WORKER", ""))
+if _worker:
+    for _name in ("CELERY_BROKER_URL", "CACHE_URL"):
+        _redis = re.fullmatch(r"(redis://[^/]*/)(\d+)", os.environ.get(_name, ""))
+        if _redis:
+            os.environ[_name] = f"{_redis[1]}{(int(_redis[2]) + 8 * int(_worker[1])) % 16}"
+
+from .settings import *  # noqa: E402,F401,F403
+from .settings import GAME_ENGINES  # noqa: E402
 
 # A long test-only key: the end-to-end stacks (DEBUG=false, which refuses short keys) share it.
 SECRET_KEY = "test-only-secret-key-" + "x7Kp2mQv9Lw4Rt8Yb3Nc6Hd1Fg5Js0Za" * 2
