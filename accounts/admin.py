@@ -2,6 +2,7 @@
 
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
+from django.template.defaultfilters import pluralize
 from django.utils import timezone
 
 from games.ratings.models import Rating
@@ -110,7 +111,7 @@ class FaltisiaUserAdmin(UserAdmin):
         return (f"{r['decisions_on_time']} decisions on time, {r['decisions_missed']} missed ({share}); "
                 f"{r['missed_deadlines_now']} consecutive misses open now; "
                 f"{'on vacation now' if r['on_vacation'] else 'not on vacation'}, "
-                f"{r['vacations_ahead']} vacation(s) booked ahead")
+                f"{r['vacations_ahead']} vacation{pluralize(r['vacations_ahead'])} booked ahead")
 
 
 @admin.register(NotificationPreferences)

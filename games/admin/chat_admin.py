@@ -13,6 +13,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ActionForm
 from django.db.models import Count, Q
+from django.template.defaultfilters import pluralize
 
 from games.chat.audience import recipients
 from games.chat.errors import ChatError
@@ -124,7 +125,7 @@ class ChatMessageAdmin(admin.ModelAdmin):
                 count += 1
             except ChatError as e:
                 self.message_user(request, f"Message {message.pk}: {e.detail}", messages.ERROR)
-        self.message_user(request, f"{count} message(s) {done}; each act is logged and its author told.")
+        self.message_user(request, f"{count} message{pluralize(count)} {done}; each act is logged and its author told.")
 
     @admin.action(description="Hide the selected messages (their authors are told)")
     def hide_messages(self, request, queryset):

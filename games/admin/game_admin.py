@@ -12,6 +12,7 @@ from django.apps import apps
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ActionForm
 from django.db.models import Exists, F, OuterRef, Q
+from django.template.defaultfilters import pluralize
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
@@ -231,7 +232,7 @@ class GameAdmin(SecretFieldsAdminMixin, admin.ModelAdmin):
             except GameError as e:
                 self.message_user(request, f"game {game.pk}: {e.detail}", messages.ERROR)
         if done:
-            self.message_user(request, f"{verb} {done} game(s).", messages.SUCCESS)
+            self.message_user(request, f"{verb} {done} game{pluralize(done)}.", messages.SUCCESS)
 
     def _param(self, request, name: str, *, required: str | None = None):
         form = self.action_form(request.POST)

@@ -23,6 +23,7 @@ from ..bots import bot_pick
 from ..engines.base import Engine, IllegalPick, State
 from ..engines.base import Event as EngineEvent
 from ..engines.registry import get_engine
+from ..engines.wording import sentence
 from ..errors import ErrorCode, GameError, NotAnOption
 from ..models import HUMAN_SOURCES, BotReason, Event, Game, GameStatus, Prompt, Seat, Submission, SubmissionSource
 from ..presentation.wording import seat_in_words
@@ -202,7 +203,9 @@ def forced_pick_note(row: Prompt, *, position: int, option_id: str) -> EngineEve
     It says no more than the prompt the seat would have been shown, so it reveals nothing to anyone else.
     """
     label = next((o["label"] for o in row.options if o["id"] == option_id), option_id)
-    return EngineEvent(f"{row.text} Only one choice: {label} (picked for you).", seats=(position,),
+    # Two sentences (issue 26 item 6): "Your turn. Only one choice, picked for you: end turn."
+    ending = "" if label.rstrip().endswith((".", "?", "!")) else "."
+    return EngineEvent(f"{sentence(row.text)} Only one choice, picked for you: {label}{ending}", seats=(position,),
                        data={"action": "forced", "seat": position, "option": option_id})
 
 

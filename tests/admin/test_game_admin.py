@@ -293,7 +293,7 @@ def test_an_admin_who_plays_in_a_game_cannot_act_on_it(site, admin_user):
     data = {"action": "pause_games", "_selected_action": [own.pk, other.pk], "index": 0}
     r = site.post(CHANGELIST, data, follow=True)
     said = [str(m) for m in r.context["messages"]]
-    assert said == [f"game {own.pk}: you play in this game; another admin must do this.", "Paused 1 game(s)."]
+    assert said == [f"game {own.pk}: you play in this game; another admin must do this.", "Paused 1 game."]
     own.refresh_from_db()
     other.refresh_from_db()
     assert own.status == GameStatus.ACTIVE and other.status == GameStatus.PAUSED

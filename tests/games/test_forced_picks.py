@@ -57,11 +57,11 @@ def test_the_forced_pick_is_in_its_seats_log_only():
     _to_last_round(game)
     card = game.state["draft"][0]["card"]
     alice_log = [e.text for e in events_for_user(game=game, user=alice) if e.phase == LAST_ROUND]
-    assert any("Only one choice: Card %d" % card in t for t in alice_log), alice_log
+    assert any("Only one choice, picked for you: Card %d." % card in t for t in alice_log), alice_log
     note = Event.objects.get(game=game, phase=LAST_ROUND, data__action="forced", data__seat=0)
     assert note.visibility == [0]
     bob_log = " ".join(e.text for e in events_for_user(game=game, user=bob))
-    assert f"Card {card}" not in bob_log and "Only one choice: Card %d" % card not in bob_log
+    assert f"Card {card}" not in bob_log and "Only one choice, picked for you: Card %d." % card not in bob_log
 
 
 def test_an_ask_anyway_prompt_still_reaches_the_player():

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from ..wording import plural  # "1 wound", "2 wounds" (issue 11), shared by every engine (issue 26)
 from .colours import ALL, BASIC
 from .specials_registry import SPECIALS
 
@@ -100,9 +101,6 @@ ELEMENT_WORD = {"fire": "fire", "ice": "ice", "cold_fire": "cold fire"}
 ANY_MANA = ["any", [["atom", "mana", c] for c in ANY_COLOURS]]
 
 
-def plural(n: int, word: str, many: str | None = None) -> str:
-    """"1 wound", "2 wounds" (issue 11: correct plurals)."""
-    return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
 def _counted(tree: list, n: int) -> str:

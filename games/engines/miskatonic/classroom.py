@@ -11,6 +11,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from ..base import Event
+from ..wording import noun
 from .cards import CARDS
 from .flow import draw, gain, locker_bonus, lose, name, seat_event
 
@@ -32,7 +33,7 @@ def begin(state: dict, seat: int, resume: str, ev: list) -> None:
             room.append(cid)
     ev.append(seat_event(f"Class for {{seat}}: {', '.join([name(c) for c in faculty])} in the Classroom; draws "
                          + (", ".join(name(c) for c in bffs) or "no BFFs")
-                         + (f" and Pet Teacher(s) {', '.join(name(c) for c in pets)}" if pets else "") + ".",
+                         + (f" and {noun(len(pets), 'Pet Teacher')} {', '.join(name(c) for c in pets)}" if pets else "") + ".",
                          kind="class", seat=seat, faculty=faculty, bffs=list(bffs), pets=list(pets)))
     # Expel: each Expel Faculty sends the first remaining BFF to the Discard before BFF Abilities resolve
     # ("If the Student is removed from the classroom before its effect resolves, the effect is canceled").

@@ -9,6 +9,7 @@ auto, or done).
 from __future__ import annotations
 
 from ..base import Event, Option
+from ..wording import plural
 from . import classroom
 from .cards import CARDS
 from .flow import draw, gain, left_of, name, points, seat_event, stock
@@ -119,8 +120,8 @@ def _draw_hand(state: dict, seat: int, ev: list) -> None:
         if cid is None:
             break
         s["hand"].append(cid)
-    ev.append(seat_event(f"Round {state['round']}: {{seat}}'s turn. They take {len(bought)} card(s) from their "
-                         f"Purchase Pile and hold {len(s['hand'])} cards.",
+    ev.append(seat_event(f"Round {state['round']}: {{seat}}'s turn. They take {plural(len(bought), 'card')} from "
+                         f"their Purchase Pile and hold {plural(len(s['hand']), 'card')}.",
                          kind="turn", seat=seat, round=state["round"], purchase=len(bought), hand=len(s["hand"])))
     ev.append(Event("Your hand: " + ", ".join(name(c) for c in s["hand"]) + ".", seats=(seat,),
                     data={"kind": "hand", "seat": seat, "cards": list(s["hand"])}))
@@ -164,8 +165,8 @@ def options(state: dict, d: dict) -> tuple[str, list[Option]]:
     if kind == "produce":
         c = CARDS[d["card"]]
         return (f"{c.name} shows {c.friendship} Friendship and {c.nightmare} Nightmare: which does she produce?",
-                [Option("friendship", f"{c.friendship} Friendship Point(s)"),
-                 Option("nightmare", f"{c.nightmare} Nightmare Point(s)")])
+                [Option("friendship", plural(c.friendship, "Friendship Point")),
+                 Option("nightmare", plural(c.nightmare, "Nightmare Point"))])
     if kind == "student":
         f, n = state["pts"]
         ops = [Option(f"buy:{c}", f"Buy {name(c)} ({_cost(CARDS[c])})") for c in _affordable(state, "student")]

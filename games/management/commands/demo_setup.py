@@ -2,6 +2,7 @@
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+from django.template.defaultfilters import pluralize
 from rest_framework.authtoken.models import Token
 
 from accounts.models import User
@@ -73,6 +74,6 @@ class Command(BaseCommand):
             self.stdout.write(f"  {user.username} / {DEMO_PASSWORD}   curl -H 'Authorization: Token {token}' "
                               f"{base_url}/api/games/{demo.pk}/")
         if clock_seconds is not None or bots:
-            self.stdout.write(f"  Clock:  {clock_seconds or 'default'} seconds per decision; {bots} bot seat(s)")
+            self.stdout.write(f"  Clock:  {clock_seconds or 'default'} seconds per decision; {bots} bot seat{pluralize(bots)}")
         if settings.EMAIL_BACKEND.endswith("filebased.EmailBackend"):
             self.stdout.write(f"  Mail:   every email is a file in {settings.EMAIL_FILE_PATH}/")

@@ -4,6 +4,7 @@ import time
 
 from django.core.management.base import BaseCommand
 from django.db import close_old_connections
+from django.template.defaultfilters import pluralize
 
 from games.services import due_phases_sweep, phase_resolve
 
@@ -23,7 +24,7 @@ class Command(BaseCommand):
                 self.stderr.write(f"sweep failed: {e!r}")
                 n = 0
             if n:
-                self.stdout.write(f"swept {n} due step(s)")
+                self.stdout.write(f"swept {n} due step{pluralize(n)}")
             if not loop:
                 return
             time.sleep(loop)

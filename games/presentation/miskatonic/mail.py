@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.engines.wording import plural
+
 from ..generic.mail import Section
 from .board import is_faculty, phase_label
 
@@ -33,7 +35,7 @@ def situation(view: dict[str, Any], seat: int) -> list[Section]:
     you = view.get("you") or {}
     sections: list[Section] = []
     lines = [f"{me['house']}: Sanity {me['sanity']} of 20 ({me['band']})",
-             f"Deck {me['deck_count']} cards; Purchase Pile: {names(me['purchase'])}; Discard pile {len(me['discard'])}",
+             f"Deck {plural(me['deck_count'], 'card')}; Purchase Pile: {names(me['purchase'])}; Discard pile {len(me['discard'])}",
              f"Classroom: {names(me['classroom'])}; Locker: {names(me['locker'])}"]
     if you.get("points"):
         lines.append(f"Points left this Tuition: {you['points']['friendship']} Friendship, "
