@@ -178,6 +178,7 @@ class HistoryStep:
     phase: int
     events: list[Event]
     label: str = ""  # e.g. "Term 3 · Lecture", from the first event's data (empty when unknown)
+    seat: int | None = None  # the seat of the event the game's opens_step marked as this group's start, if any
 
 
 @dataclass
@@ -202,7 +203,9 @@ def history_by_round(events: list[Event], *,
 
     A step is the events written under one phase; an event the game's ``opens_step`` marks (Mage Knight: "Bot 2's
     turn begins", written by the pick that ended the turn before) starts a group of its own within it, so the
-    heading it gives sits above what that seat did.
+    heading it gives sits above what that seat did. Such a group goes on into the next phases while their events
+    name the same ``data["seat"]`` (issue 26 item 6: a Mage Knight turn is one group, not a one-line "turn begins"
+    group, the turn, and a one-line "turn ends" group); games without ``opens_step`` group by phase only.
 
     An engine that stamps ``data["round"]`` on its events (Faltisia: round 0 is setup) is grouped by
     that number; events without one (the server's own: the game begins, admin actions) stay in the
@@ -221,8 +224,13 @@ def history_by_round(events: list[Event], *,
                 rounds.append(HistoryRound(title="Setup" if r == 0 else f"Round {r}", steps=[]))
         steps = rounds[-1].steps
         data = e.data if isinstance(e.data, dict) else {}
-        if not steps or steps[-1].phase != e.phase or (steps[-1].events and opens_step(data)):
-            steps.append(HistoryStep(phase=e.phase, events=[]))
+        seat = data.get("seat")
+        seat = seat if isinstance(seat, int) and not isinstance(seat, bool) else None
+        opens = opens_step(data)
+        if steps and steps[-1].phase != e.phase and not opens and seat is not None and steps[-1].seat == seat:
+            steps[-1].phase = e.phase  # the same seat's turn, on into the next phase
+        elif not steps or steps[-1].phase != e.phase or (steps[-1].events and opens):
+            steps.append(HistoryStep(phase=e.phase, events=[], seat=seat if opens else None))
         if not steps[-1].label:
             steps[-1].label = step_label(data)
         steps[-1].events.append(e)

@@ -51,10 +51,10 @@ def test_a_mage_knight_turn_is_headed_by_its_own_seat_though_the_turn_before_wro
         _ev(7, "The Dummy Player flips 3 cards.", seat=-1, flipped=["march", "rage", "swiftness"]),
     ]
     steps = history_by_round(events, step_label=mk.step_labeller(seats), opens_step=mk.opens_step)[0].steps
+    # Issue 26 item 6: a turn is one group, its "turn begins" and "turn ends" included, across the steps.
     assert [[e.text[:8] for e in s.events] for s in steps] == [
-        ["alice's ", "alice pl"], ["alice's "], ["Bot 2's "], ["Bot 2 mo"], ["The Dumm"]]
-    assert [s.label for s in steps] == ["alice's turn", "alice's turn", "Bot 2's turn", "Bot 2's turn",
-                                        "The Dummy Player's turn"]
+        ["alice's ", "alice pl", "alice's "], ["Bot 2's ", "Bot 2 mo"], ["The Dumm"]]
+    assert [s.label for s in steps] == ["alice's turn", "Bot 2's turn", "The Dummy Player's turn"]
     # Without the game's hook the step is the only grouping (the generic presentation's behaviour).
     assert len(history_by_round(events)[0].steps) == 3
 

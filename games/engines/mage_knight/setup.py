@@ -10,6 +10,7 @@ from typing import Any, Mapping
 
 from ..options import OptionSpec
 from ..rng import Rng, seed_state
+from ..wording import noun
 from . import cards, enemies, hexmap, sites, units
 from .colours import BASIC
 from .heroes import HERO_ORDER, HEROES
@@ -37,7 +38,8 @@ def parse_options(players: int, options: Mapping[str, Any]) -> dict[str, Any]:
         raise ValueError("Mage Knight (First Reconnaissance) takes 1-4 players")
     unknown = set(options) - {spec.name for spec in OPTION_SPECS}
     if unknown:
-        raise ValueError(f"unknown option(s): {', '.join(sorted(unknown))}; known: heroes, elite_units")
+        raise ValueError(f"unknown {noun(len(unknown), 'option')}: {', '.join(sorted(unknown))}; "
+                         "known: heroes, elite_units")
     heroes = options.get("heroes")
     if heroes is None:
         heroes = list(HERO_ORDER[:players])

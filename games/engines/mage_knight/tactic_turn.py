@@ -10,6 +10,8 @@ Moment) and returns Sparing Power's stored cards at the end of the round.
 Public state: ``seat["tactic_used"]`` (a once-a-round tactic is spent, or Sparing Power flipped),
 ``turn["tactic_done"]`` (a once-a-turn tactic is spent this turn), ``state["tactics"]["extra_turn"]``.
 Hidden: ``seat["stored"]``, the cards under Sparing Power (view.py shows only their count).
+A tactic used mid-turn is logged with ``{"seat", "kind": "tactic_use", "tactic"}`` (the history keeps it in the
+turn's group; a tactic *taken*, rounds.py, has no kind and heads a "Tactics" group of its own).
 """
 
 from __future__ import annotations
@@ -110,7 +112,7 @@ def apply(state, seat: int, arg: str, events: list) -> None:
         s["tactic_used"] = True
         state["tactics"]["extra_turn"] = seat
         events.append(Event(f"{who} uses The Right Moment: another turn follows this one", None,
-                            {"seat": seat, "tactic": "the_right_moment"}))
+                            {"seat": seat, "kind": "tactic_use", "tactic": "the_right_moment"}))
     elif arg == "night":
         s["tactic_used"] = True
         _shuffle(state, s["discard"])
@@ -118,7 +120,7 @@ def apply(state, seat: int, arg: str, events: list) -> None:
         s["deck"] = s["discard"][:k]
         s["discard"] = s["discard"][k:]
         events.append(Event(f"{who} uses Long Night: {k} card{'' if k == 1 else 's'} from the discard pile become "
-                            "the deed deck", None, {"seat": seat, "tactic": "long_night"}))
+                            "the deed deck", None, {"seat": seat, "kind": "tactic_use", "tactic": "long_night"}))
     elif arg == "search":
         turn["tactic_done"] = True
         turn["pending"] = {"kind": "search", "dice": []}
@@ -137,14 +139,15 @@ def apply(state, seat: int, arg: str, events: list) -> None:
         turn["tactic_done"] = True
         s.setdefault("stored", []).append(s["deck"].pop())
         events.append(Event(f"{who} stores a card under Sparing Power", None,
-                            {"seat": seat, "tactic": "sparing_power", "stored": len(s["stored"])}))
+                            {"seat": seat, "kind": "tactic_use", "tactic": "sparing_power",
+                             "stored": len(s["stored"])}))
     elif arg == "flip":
         turn["tactic_done"] = True
         s["tactic_used"] = True
         got = s.pop("stored", [])
         s["hand"] += got
         events.append(Event(f"{who} flips Sparing Power and takes {len(got)} stored card{'' if len(got) == 1 else 's'}",
-                            None, {"seat": seat, "tactic": "sparing_power", "took": len(got)}))
+                            None, {"seat": seat, "kind": "tactic_use", "tactic": "sparing_power", "took": len(got)}))
         if got:
             events.append(Event("You take " + ", ".join(cards.name(c) for c in got) + ".", (seat,), {"cards": got}))
 
@@ -159,14 +162,15 @@ def _done(state, seat: int, events: list) -> None:
         _shuffle(state, s["deck"])
         events.append(Event(f"Seat {seat + 1} uses Midnight Meditation on {len(aside)} card"
                             f"{'' if len(aside) == 1 else 's'}", None,
-                            {"seat": seat, "tactic": "midnight_meditation", "cards": len(aside)}))
+                            {"seat": seat, "kind": "tactic_use", "tactic": "midnight_meditation", "cards": len(aside)}))
         draw(state, seat, len(aside), events)
         return
     dice = state["source"]["dice"]
     for i in pending["dice"]:
         dice[i] = mana.roll(state)
     events.append(Event(f"Seat {seat + 1} uses Mana Search: the Source now shows " + ", ".join(dice), None,
-                        {"seat": seat, "tactic": "mana_search", "rerolled": len(pending["dice"])}))
+                        {"seat": seat, "kind": "tactic_use", "tactic": "mana_search",
+                         "rerolled": len(pending["dice"])}))
 
 
 def end_of_round(seat_state: dict) -> None:
