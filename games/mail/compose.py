@@ -31,6 +31,9 @@ from .tokens import mailbox_for_seat, reply_address
 
 MAX_SUMMARY_EVENTS = 40
 MAIL_EVENTS_SHOWN = 6  # a decision mail shows the latest few of what happened; the page has the rest
+# A decision mail's plain text stays under this many lines (issue 25: "under 40 lines for a typical Mage Knight
+# decision"): when the options and the situation leave no room, fewer of the latest events are shown.
+MAIL_TEXT_LINES = 40
 
 
 @dataclass
@@ -134,10 +137,15 @@ def events_since_last_decision(*, seat: Seat) -> list[Event]:
     return worded_events_for_game(reversed(visible[:MAX_SUMMARY_EVENTS]), game=seat.game)
 
 
-def situation_sections(*, engine_slug: str, view: dict[str, Any], seat: int) -> list[Section]:
-    """The seat's situation as text sections, by the game's presentation package (or the generic one)."""
+def situation_sections(*, engine_slug: str, view: dict[str, Any], seat: int, short: bool = False) -> list[Section]:
+    """The seat's situation as text sections, by the game's presentation package (or the generic one).
+
+    ``short``: a decision mail's (issue 25), by the presentation's ``mail_sections_short`` where it has one
+    (the same facts in fewer lines); the "status" answer and the HTML part keep the whole ``mail_sections``."""
     try:
-        return presentation_for(engine_slug).mail_sections(view, seat)
+        presentation = presentation_for(engine_slug)
+        shorter = getattr(presentation, "mail_sections_short", None) if short else None
+        return (shorter or presentation.mail_sections)(view, seat)
     except (KeyError, TypeError, IndexError):
         # A view whose shape moved on must not stop a player's mail: fall back to the generic listing.
         return generic_situation(view, seat)
@@ -149,6 +157,24 @@ def where_in_game(view: dict[str, Any], *, engine_slug: str) -> str:
         return presentation_for(engine_slug).where(view)
     except (KeyError, TypeError, IndexError):
         return f"Step {view.get('step', '?')}"
+
+
+def has_short_sections(engine_slug: str) -> bool:
+    try:
+        return hasattr(presentation_for(engine_slug), "mail_sections_short")
+    except KeyError:
+        return False
+
+
+def _short_sections(ctx: dict[str, Any]) -> None:
+    """A decision mail: its text part gets the short situation, one-line sections as "Title: line"
+    (templates/email/_situation.txt); the HTML part keeps the whole one."""
+    game, seat, view = ctx.get("game"), ctx.get("seat"), ctx.get("view")
+    if game is None or seat is None or not view or not has_short_sections(game.engine):
+        return
+    ctx["sections_html"] = ctx["sections"]
+    ctx["sections"] = situation_sections(engine_slug=game.engine, view=view, seat=seat.position, short=True)
+    ctx["compact"] = True
 
 
 def _base_context(*, game: Game, seat: Seat | None, user: User | None) -> dict[str, Any]:
@@ -176,6 +202,21 @@ def _render(template: str, context: dict[str, Any]) -> tuple[str, str]:
             render_to_string(f"email/{template}.html", context))
 
 
+def _render_decision(template: str, ctx: dict[str, Any]) -> tuple[str, str]:
+    """A decision mail: its text under MAIL_TEXT_LINES lines, by showing fewer of the latest events when
+    the options and the situation need the room (the page has them all; the HTML part shows as many)."""
+    html = render_to_string(f"email/{template}.html", ctx)
+    text = render_to_string(f"email/{template}.txt", ctx).strip() + "\n"
+    events = list(ctx.get("events_shown") or [])
+    excess = len(text.splitlines()) - (MAIL_TEXT_LINES - 1)
+    if excess > 0 and events:
+        keep = max(0, len(events) - excess)  # none shown: one line says how many the page has
+        ctx["events_shown"] = events[len(events) - keep:] if keep else []
+        ctx["events_more"] = ctx.get("events_more", 0) + len(events) - keep
+        text = render_to_string(f"email/{template}.txt", ctx).strip() + "\n"
+    return text, html
+
+
 def prompt_context(*, prompt: Prompt, user: User, reminder_hours: int | None = None,
                    mailbox: SeatMailbox | None = None) -> dict[str, Any]:
     """``mailbox``: the seat's, when the caller read it already (a batch: tokens.mailboxes_for_seats)."""
@@ -196,7 +237,8 @@ def render_prompt(*, prompt: Prompt, user: User, reminder_hours: int | None = No
     ctx = prompt_context(prompt=prompt, user=user, reminder_hours=reminder_hours, mailbox=mailbox)
     ctx["chat"] = chat
     _events_shown(ctx)
-    text, html = _render("prompt", ctx)
+    _short_sections(ctx)
+    text, html = _render_decision("prompt", ctx)
     return Rendered(subject=prompt_subject(prompt.game, ctx["view"], reminder_hours=reminder_hours), text=text,
                     html=html, reply_to=ctx["reply_to"], unsubscribe=unsubscribe_url(user_id=user.pk))
 
@@ -278,10 +320,11 @@ def render_answer(*, seat: Seat | None, user: User | None, title: str, lines: li
                         "deadline": deadline_local(prompt.deadline, user),
                         "events": events_since_last_decision(seat=seat)})
             _events_shown(ctx)
+            _short_sections(ctx)
         elif not show_situation:
             ctx["sections"] = []
         reply_to = reply_address(seat=seat, prompt_pk=prompt.pk if prompt else None)
         subject = answer_subject(game, title=title, ok=ok, carries_prompt=carried)
-    text, html = _render("answer", ctx)
+    text, html = _render_decision("answer", ctx) if ctx.get("prompt") is not None else _render("answer", ctx)
     return Rendered(subject=subject, text=text, html=html, reply_to=reply_to,
                     unsubscribe=unsubscribe_url(user_id=user.pk) if user is not None else None)

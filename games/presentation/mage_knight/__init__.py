@@ -4,7 +4,8 @@
     labels.py      words and colours: terrains, sites, enemy and mana colours, seats, tactics, scoring
     mapview.py     the SVG map's drawing instructions and the hexes a move or explore pick makes clickable
     board.py       the drawn board: map, hero areas, hand, source, offers, tactics, turn totals, combat, result
-    mail.py        the situation in a prompt email, and the "round, day or night, whose turn" line
+    mail.py        the situation in a prompt email (short in a decision mail, whole in the "status" answer), and
+                   the "round, day or night, whose turn" line
     history.py     the history's step headings ("Round 2 · alice's turn")
     options.py     the lobby's fields: a hero per seat, elite units
     templates/     board.html, map.html, card.html, status.html, result.html, rules.html (games/mage_knight/<file>)
@@ -29,6 +30,10 @@ class MageKnightPresentation(Presentation):
 
     def mail_sections(self, view, seat):
         return mail.situation(view, seat)
+
+    def mail_sections_short(self, view, seat):
+        """The decision mail's situation in fewer lines (issue 25); the "status" answer keeps mail_sections."""
+        return mail.short_situation(view, seat)
 
     def where(self, view):
         return mail.where_in_game(view)
