@@ -78,9 +78,13 @@ def prompt_subject(game: Game, view: dict[str, Any], *, reminder_hours: int | No
 
 
 def finished_subject(game: Game, seat: Seat | None) -> str:
-    """"Mage Knight #4: game over, you placed 2nd" (a seat without a rank: "game over")."""
+    """"Mage Knight #4: game over, you placed 2nd" (a seat without a rank: "game over"); a solo game, where
+    nobody else could place: "game over, you scored 57"."""
     ranks = (game.result or {}).get("ranks") or []
     rank = ranks[seat.position] if seat is not None and seat.position < len(ranks) else None
+    scores = (game.result or {}).get("scores") or []
+    if len(ranks) == 1 and rank is not None and len(scores) == 1 and isinstance(scores[0], int):
+        return f"{game_title(game)}: game over, you scored {scores[0]}"
     if isinstance(rank, int) and rank > 0:
         tied = sum(1 for r in ranks if r == rank) > 1
         return f"{game_title(game)}: game over, you placed {ordinal(rank)}" + (" (tied)" if tied else "")
