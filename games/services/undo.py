@@ -107,13 +107,21 @@ def _undo(turn: Turn, position: int, *, prompt_id: str, to: str, idempotency_key
     deadline = open_row.deadline if open_row is not None else target.submission.prompt_row.deadline
 
     state = json.loads(target.state)
+    # The other seats' take-back points after the target hold states with this seat's taken-back picks in them:
+    # each gets the state before its pick as it is now (else a later undo of theirs would bring those picks back).
+    others_points = {p.submission_id: p for p in TakeBack.objects.filter(
+        submission_id__in=[s.pk for s in later if s.seat_id != seat.pk])}
     try:
         for s in later:  # the other seats' later picks of a simultaneous step, in their order
             if s.seat_id != seat.pk:
+                if s.pk in others_points:
+                    others_points[s.pk].state = json.dumps(state)
                 engine.apply(state, s.seat.position, s.option_id)
     except IllegalPick as e:  # the engine's picks would not commute: refuse rather than guess
         raise _cannot(f"another seat's later pick depends on yours ({e})") from e
     game.state = state
+    if others_points:
+        TakeBack.objects.bulk_update(list(others_points.values()), ["state"])
 
     taken = points[start:]
     event_ids = [i for p in taken for i in p.event_ids]
