@@ -1,6 +1,11 @@
 """Mails per player per step in a seeded 3-player Faltisia game (issue 11 item 4).
 
     .venv/bin/python benchmarks/mail_per_step.py --players 3 --seed 11 --source email
+    .venv/bin/python benchmarks/mail_per_step.py --engine mage_knight --players 2 --seed 8 --source web --present
+
+Issue 25: ``--present`` makes a web player stay on the game's page (a presence sign before every pick, as the
+page's live updates give): their mails per player per step should be <= 0.05, reminders aside. For an
+``email`` player it prints the prompt mails per decision shown (target 1: each decision mailed once).
 
 Plays a whole Faltisia game on a throw-away test database: every seat is a person (confirmed address,
 default preferences) whose picks the greedy bot chooses, submitted through the services with the given
@@ -23,28 +28,35 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from benchmarks import _django  # noqa: E402
 
 
-def play(*, players: int, seed: int, source: str) -> None:
+def play(*, players: int, seed: int, source: str, engine_slug: str = "faltisia", present: bool = False) -> None:
     from games.engines.bots import make_bot
     from games.engines.registry import get_engine
     from games.mail.models import MailJob, Notification, NotificationKind
     from games.models import Game, Prompt, Seat, Submission, SubmissionSource
     from games.services import submission_create
+    from accounts.presence import presence_record
     from tests.factories import make_started_game
 
-    game, users = make_started_game(players=players, engine="faltisia", seed=seed)
-    engine, bot = get_engine("faltisia"), make_bot("faltisia", "greedy")
+    game, users = make_started_game(players=players, engine=engine_slug, seed=seed)
+    engine, bot = get_engine(engine_slug), make_bot(engine_slug, "greedy")
     for _ in range(20_000):
         prompt = Prompt.objects.filter(game=game, closed_at__isnull=True).order_by("seat__position").first()
         if prompt is None:
             break
         game = Game.objects.get(pk=game.pk)
+        if present:  # the player is on the page: its live updates sign it (accounts/presence.py)
+            from django.core.cache import cache
+            cache.clear()  # the sign's write throttle: each pick comes a moment after the last here
+            for u in users:
+                presence_record(user_id=u.pk, game_id=game.pk)
         option = bot.choose(engine, game.state, prompt.seat.position)
         submission_create(seat=Seat.objects.get(pk=prompt.seat_id), prompt_id=prompt.prompt_id,
                           option_id=option, source=source)
     game.refresh_from_db()
     steps = MailJob.objects.filter(game=game, kind="result").count()
     rows = list(Notification.objects.filter(game=game).select_related("prompt").order_by("id"))
-    print(f"game {game.pk}: {game.status}, {steps} steps resolved, source={source}, seed={seed}")
+    print(f"game {game.pk} ({engine_slug}): {game.status}, {steps} steps resolved, source={source}, seed={seed}"
+          + (", players on the page" if present else ""))
     kinds = (NotificationKind.PROMPT, NotificationKind.RESULT, NotificationKind.FINISHED)
     totals: Counter = Counter()
     for user in users:
@@ -71,8 +83,14 @@ def play(*, players: int, seed: int, source: str) -> None:
               f" most mails about one step {max(per_step.values(), default=0)};"
               f" steps with both a result and a prompt mail {both}; results queued after a later prompt {late};"
               f" prompts shown {shown}, single options picked by the server {forced}")
+    sent = [r for r in rows if r.status == "sent" and r.kind in kinds]
+    shown_total = Submission.objects.filter(game=game).exclude(source=SubmissionSource.FORCED).count()
+    prompt_sent = sum(1 for r in sent if r.kind == NotificationKind.PROMPT)
     print("  total: " + ", ".join(f"{k} {totals[k]}" for k in kinds)
           + f"; mails per player per step {sum(totals.values()) / players / max(steps, 1):.2f}")
+    print(f"  sent (reminders aside): {len(sent)}; mails sent per player per step "
+          f"{len(sent) / players / max(steps, 1):.3f}; decisions shown {shown_total}; "
+          f"prompt mails sent per decision {prompt_sent / max(shown_total, 1):.3f}")
 
 
 def main() -> None:
@@ -80,10 +98,12 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=3)
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--source", choices=("email", "api", "web"), default="email")
+    ap.add_argument("--engine", default="faltisia")
+    ap.add_argument("--present", action="store_true", help="the players stay on the game's page (issue 25)")
     args = ap.parse_args()
     old = _django.setup()
     try:
-        play(players=args.players, seed=args.seed, source=args.source)
+        play(players=args.players, seed=args.seed, source=args.source, engine_slug=args.engine, present=args.present)
     finally:
         _django.teardown(old)
 
