@@ -134,3 +134,20 @@ def test_other_games_still_group_by_step():
     """Faltisia and Miskatonic have no opens_step: a step is a phase, as before."""
     events = [_ev(1, "a", seat=0), _ev(2, "b", seat=0), _ev(2, "c", seat=1)]
     assert [len(s.events) for s in history_by_round(events)[0].steps] == [1, 2]
+
+
+# --- Mage Knight's glossary ---------------------------------------------------------------------------------------
+
+def test_mage_knight_has_a_glossary_from_its_rulebook(client, db):
+    """Issue 26 item 6: "the Mage Knight rules page has no glossary (0 terms, against 38 for Faltisia)"."""
+    glossary = presentation_for("mage_knight").glossary()
+    keys = {t.key for t in glossary.terms}
+    assert len(keys) >= 30
+    assert {"move", "influence", "attack", "block", "ranged-siege", "fame", "reputation", "armor", "hand-limit",
+            "crystals", "mana-source", "wound", "rampaging", "fortified", "resistances", "level-up", "unit",
+            "sideways", "day-night", "explore", "tactics", "dummy-player"} <= keys
+    html = client.get("/games/mage_knight/rules/").content.decode()
+    assert html.count('<dt id="term-') == len(keys) and 'id="term-dummy-player"' in html
+    sections = set(re.findall(r'id="(rules-[\w-]+)"', html))
+    assert {t.rules for t in glossary.terms} <= sections  # every "More" link lands on a section
+    assert "gl-rest" in glossary.gloss("Seat 1 rests.") and "gl-ranged-siege" in glossary.gloss("Ranged Attack 3")
