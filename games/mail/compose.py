@@ -77,9 +77,31 @@ def prompt_subject(game: Game, view: dict[str, Any], *, reminder_hours: int | No
     return f"{game_title(game)}: your turn" + (f" (round {rnd})" if rnd is not None else "")
 
 
-def finished_subject(game: Game, seat: Seat | None) -> str:
+SOLO_OUTCOME = {"win": "you beat the Classmate", "loss": "the Classmate won", "draw": "a draw with the Classmate"}
+
+
+def solo_line(view: dict[str, Any] | None) -> str | None:
+    """A solo game's result in words, not a lone player's rank (issue 26 item 6): Faltisia's Solo Mode is won or
+    lost against the Classmate's score (in the view's result once the game is over: Game.result has no
+    Classmate); Mage Knight's Dummy Player scores no Fame, so the rules name no winner: the score is the result."""
+    result = view.get("result") if isinstance(view, dict) else None
+    if not isinstance(result, dict):
+        return None
+    if result.get("outcome") in SOLO_OUTCOME and isinstance(result.get("classmate"), dict):
+        mine = (result.get("scores") or [None])[0]
+        return f"{SOLO_OUTCOME[result['outcome']]}, {mine} to {result['classmate'].get('score')}"
+    if view.get("solo") and view.get("dummy") is not None:
+        return f"your score {(result.get('scores') or [0])[0]} (the Dummy Player scores none)"
+    return None
+
+
+def finished_subject(game: Game, seat: Seat | None, view: dict[str, Any] | None = None) -> str:
     """"Mage Knight #4: game over, you placed 2nd" (a seat without a rank: "game over"); a solo game, where
-    nobody else could place: "game over, you scored 57"."""
+    nobody else could place: "game over, you scored 57", or against the Classmate (``view``: the seat's final
+    view): "game over, you beat the Classmate, 54 to 19"."""
+    solo = solo_line(view)
+    if solo and "Classmate" in solo:
+        return f"{game_title(game)}: game over, {solo}"
     ranks = (game.result or {}).get("ranks") or []
     rank = ranks[seat.position] if seat is not None and seat.position < len(ranks) else None
     scores = (game.result or {}).get("scores") or []
@@ -283,8 +305,9 @@ def render_finished(*, game: Game, seat: Seat, user: User) -> Rendered:
     # the seat's one email of that step (no result email once the game is over, issue 11 item 4).
     ctx.update({"rows": result_rows(game), "events": events_since_last_decision(seat=seat)})
     ctx["sections"] = []  # the situation is moot once the game is over
+    ctx["solo_line"] = solo_line(ctx.get("view"))
     text, html = _render("finished", ctx)
-    return Rendered(subject=finished_subject(game, seat), text=text, html=html, reply_to=reply_address(seat=seat),
+    return Rendered(subject=finished_subject(game, seat, ctx.get("view")), text=text, html=html, reply_to=reply_address(seat=seat),
                     unsubscribe=unsubscribe_url(user_id=user.pk))
 
 

@@ -151,3 +151,26 @@ def test_mage_knight_has_a_glossary_from_its_rulebook(client, db):
     sections = set(re.findall(r'id="(rules-[\w-]+)"', html))
     assert {t.rules for t in glossary.terms} <= sections  # every "More" link lands on a section
     assert "gl-rest" in glossary.gloss("Seat 1 rests.") and "gl-ranged-siege" in glossary.gloss("Ranged Attack 3")
+
+
+# --- the solo end screens: the final mail ------------------------------------------------------------------------
+
+def test_a_solo_faltisias_final_mail_names_the_classmate_and_the_outcome_not_a_place(db):
+    """Solo Scoring: "the player or Classmate with the most MP wins the game" (faltisia-rulebook-en.txt). The
+    game-over mail of a Solo Mode game says the win or loss and both scores, never "you placed 2nd" alone."""
+    from games.mail.compose import render_finished
+    from games.models import GameStatus, Seat
+    from games.services import game_create
+    from tests.factories import UserFactory
+    from tests.web.conftest import play_until
+
+    user = UserFactory()
+    game = game_create(created_by=user, engine="faltisia", players=1, seed=5, is_public=True,
+                       options={"solo": {"difficulty": "beginner"}})
+    play_until(game, lambda g: g.status == GameStatus.FINISHED)
+    game.refresh_from_db()
+    mail = render_finished(game=game, seat=Seat.objects.get(game=game, position=0), user=user)
+    assert "placed" not in mail.subject
+    assert re.search(r"game over, (you beat the Classmate|the Classmate won|a draw with the Classmate), "
+                     r"\d+ to \d+$", mail.subject), mail.subject
+    assert "Solo game: " in mail.text and "Solo game: " in mail.html
