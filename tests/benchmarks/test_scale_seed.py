@@ -31,7 +31,7 @@ def test_the_seeded_due_work_is_what_each_periodic_job_finds():
         assert 0 < notify.due_prompt_notifications_queue(now=now) <= DUE["new_prompts"]
         assert notify.digests_queue(now=now) == DUE["digests"]
         assert outbox.outbox_sweep(now=now, enqueue=lambda pk, kind: None) == DUE["outbox"]
-        assert jobs.jobs_sweep(now=now) == DUE["mail_jobs"]
+        assert jobs.jobs_sweep(now=now, budget_seconds=0) == DUE["mail_jobs"]  # every job, however busy the machine
     assert Notification.objects.filter(kind=NotificationKind.REMINDER).count() == DUE["reminders"]
 
 
@@ -113,7 +113,7 @@ def test_a_seed_used_long_after_it_ran_is_moved_to_the_runs_start_with_its_desig
         assert notify.reminders_due_queue(now=now) == DUE["reminders"]
         assert notify.digests_queue(now=now) == DUE["digests"]
         assert outbox.outbox_sweep(now=now, enqueue=lambda pk, kind: None) == DUE["outbox"]
-        assert jobs.jobs_sweep(now=now) == DUE["mail_jobs"]
+        assert jobs.jobs_sweep(now=now, budget_seconds=0) == DUE["mail_jobs"]  # every job, however busy the machine
     assert shift_to(start=now, games=500, vacuum=False)["shifted_s"] == 0.0  # moved already: nothing to do
 
 
