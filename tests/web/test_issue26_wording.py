@@ -174,3 +174,21 @@ def test_a_solo_faltisias_final_mail_names_the_classmate_and_the_outcome_not_a_p
     assert re.search(r"game over, (you beat the Classmate|the Classmate won|a draw with the Classmate), "
                      r"\d+ to \d+$", mail.subject), mail.subject
     assert "Solo game: " in mail.text and "Solo game: " in mail.html
+
+
+def test_a_mage_knight_solo_finished_page_shows_the_dummy_player_not_a_lone_first_place(db, login):
+    """First Reconnaissance's solo variant: the Dummy Player takes turns but scores no Fame and "no titles are
+    awarded" (scenario data); the final table shows it beside the player, and no "#1" rank for one player."""
+    from games.models import GameStatus
+    from games.services import game_create
+    from tests.factories import UserFactory
+    from tests.web.conftest import play_until
+
+    user = UserFactory()
+    game = game_create(created_by=user, engine="mage_knight", players=1, seed=3, is_public=True, options={})
+    play_until(game, lambda g: g.status == GameStatus.FINISHED, limit=20000)
+    html = login(user).get(f"/games/{game.pk}/").content.decode()
+    table = html[html.index('id="result"'):]
+    table = table[:table.index("</section>")]
+    assert 'id="solo-outcome"' in table and 'id="dummy-row"' in table and "The Dummy Player" in table
+    assert 'class="rank rank-1"' not in table
