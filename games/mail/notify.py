@@ -267,7 +267,9 @@ def result_notifications_queue(*, game_id: int, phase: int, event_ids: list[int]
     events = list(Event.objects.filter(game=game, pk__in=event_ids).order_by("id"))
     sent = 0
     # Each seat's player and preferences in the one query (not a query per player: this runs per resolution).
-    for seat in Seat.objects.filter(game=game).select_related("user", "user__notification_preferences", "game"):
+    seats = (Seat.objects.filter(game=game).select_related("user", "user__notification_preferences", "game")
+             .annotate(**wants.seat_presence_annotations()))
+    for seat in seats:
         user = mailable(seat)
         if user is None or seat.pk in asked:
             continue
@@ -275,7 +277,7 @@ def result_notifications_queue(*, game_id: int, phase: int, event_ids: list[int]
         if not prefs.email_results or prefs.digest:
             continue
         visible = [e for e in events if e.visible_to(seat.position)]
-        if not visible:
+        if not visible or _watching_the_page(prefs, seat=seat):
             continue
         if notification_queue(kind=NotificationKind.RESULT, dedupe_key=f"result:{game.pk}:{phase}:user{user.pk}",
                               to_email=user.email, user_id=user.pk, game=seat.game, seat=seat,
@@ -283,6 +285,15 @@ def result_notifications_queue(*, game_id: int, phase: int, event_ids: list[int]
                                   game=s.game, seat=s, user=u, phase=phase, events=v)):
             sent += 1
     return sent
+
+
+def _watching_the_page(prefs: NotificationPreferences, *, seat: Seat) -> bool:
+    """Whether a player who is mailed "when away" is on the game's page now (issue 25): its live update shows
+    them what happened, so no result email follows them there. "Every decision" still gets it. ``seat`` carries
+    wants.seat_presence_annotations."""
+    mode = wants.effective_mode(prefs, game_id=seat.game_id, overrides={(seat.user_id, seat.game_id): seat.own_mode})
+    return mode != wants.EVERY and wants.away_from_signs(seen_at=seat.seen_at, web_pick_at=seat.web_pick_at,
+                                                        now=timezone.now()) is not None
 
 
 def finished_notifications_queue(*, game_id: int) -> int:

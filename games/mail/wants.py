@@ -95,3 +95,15 @@ def web_pick_annotation() -> Subquery:
     """Annotation of a Prompt query: the seat's latest pick on the page (NULL: none)."""
     return Subquery(Submission.objects.filter(seat_id=OuterRef("seat_id"), source=SubmissionSource.WEB)
                     .order_by("-id").values("created_at")[:1])
+
+
+def seat_presence_annotations() -> dict[str, Subquery]:
+    """Annotations of a Seat query: its player's own mode for the game, last sign on the page, latest pick on
+    the page (as the Prompt annotations above, for the seats a resolution's result emails walk)."""
+    return {"own_mode": Coalesce(Subquery(GamePromptMail.objects.filter(user_id=OuterRef("user_id"),
+                                                                        game_id=OuterRef("game_id")).values("mode")[:1]),
+                                 Value("")),
+            "seen_at": Subquery(GamePresence.objects.filter(user_id=OuterRef("user_id"), game_id=OuterRef("game_id"))
+                                .values("seen_at")[:1]),
+            "web_pick_at": Subquery(Submission.objects.filter(seat_id=OuterRef("pk"), source=SubmissionSource.WEB)
+                                    .order_by("-id").values("created_at")[:1])}

@@ -226,3 +226,34 @@ def test_presence_is_stored_at_most_every_few_seconds_and_forgotten():
     assert GamePresence.objects.get(user=alice, game=game).seen_at == first  # throttled by the cache
     forget(user_id=alice.pk, game_id=game.pk)
     assert not GamePresence.objects.exists()
+
+
+def test_a_result_email_does_not_follow_a_player_watching_the_page_but_reaches_one_away():
+    """Issue 25 ("a player on the page gets no mail"): the step's result email (issue 11 item 4: to a seat with
+    nothing to decide next) is for a player away from the page; on the page the live update shows it."""
+    from tests.games.helpers import play_step
+    from tests.mail.helpers import start_game
+
+    def results_to(user) -> int:
+        return Notification.objects.filter(user=user, kind=NotificationKind.RESULT).count()
+
+    for watching in (False, True):
+        game, (alice, bob) = start_game(players=2, options={"rounds": 1})
+        if watching:
+            presence_record(user_id=bob.pk, game_id=game.pk)
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            play_step(game)  # the draft: alice is asked next (her prompt carries it), bob has nothing to decide
+        assert results_to(alice) == 0
+        assert results_to(bob) == (0 if watching else 1)
+        cache.clear()
+
+
+def test_a_player_who_wants_every_decision_mailed_gets_the_result_email_on_the_page_too():
+    from tests.games.helpers import play_step
+    from tests.mail.helpers import start_game
+    game, (alice, bob) = start_game(players=2, options={"rounds": 1})
+    NotificationPreferences.objects.filter(user=bob).update(prompt_mail="every")
+    presence_record(user_id=bob.pk, game_id=game.pk)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        play_step(game)
+    assert Notification.objects.filter(user=bob, kind=NotificationKind.RESULT).count() == 1
