@@ -29,6 +29,6 @@ def test_a_short_clock_and_bots_for_the_demo(tmp_path):
     """issue 11 item 10: DEMO_CLOCK_SECONDS and DEMO_BOTS, so deadlines fire within minutes."""
     port = free_port()
     out = run_sh(tmp_path, ADDR=f"127.0.0.1:{port}", DEMO_CLOCK_SECONDS="120", DEMO_BOTS="1")
-    assert "Clock:  120 seconds per decision; 1 bot seat(s)" in out.text
+    assert "Clock:  120 seconds per decision; 1 bot seat" in out.text
     assert "carol /" not in out.text  # the third seat is a bot's
     assert len([body for body in out.mails if "Or decide on the page:" in body]) == 2
