@@ -32,7 +32,7 @@ from hypothesis import strategies as st
 
 from games.engines.registry import get_engine
 from games.errors import ErrorCode, GameError
-from games.models import Event, Game, GameStatus, Submission
+from games.models import Event, Game, GameStatus, Submission, TakeBack
 from games.web.replay import state_after_step
 from tests.factories import make_started_game
 
@@ -52,7 +52,7 @@ GAMES = {
     "mage_knight-2": ("mage_knight", 2, {}),
 }
 
-KINDS = ("free", "free", "free", "any", "undo", "undo", "turn", "named", "again")
+KINDS = ("free", "free", "free", "any", "any", "undo", "undo", "turn", "named", "again")
 ACTIONS = st.lists(st.tuples(st.sampled_from(KINDS), st.integers(0, 5), st.integers(0, 63)), min_size=8, max_size=28)
 PROPERTY = settings(max_examples=int(os.environ.get("UNDO_EXAMPLES", "4")),
                     phases=tuple(Phase) if os.environ.get("UNDO_SHRINK", "1") == "1" else (Phase.explicit, Phase.generate),
@@ -113,6 +113,7 @@ class Model:
                 self.points[p] = []
                 self.other_picked[p] = False
         elif self.engine.checkpoint_key(after, position) != key:
+            TALLY[self.game.engine, "checkpoint mid-step", bool(self.points[position])] += 1
             self.points[position] = []
             self.other_picked[position] = False
         else:
@@ -123,7 +124,19 @@ class Model:
                 for q in pts:
                     q.others.extend(added)
         resolve_all(self.game)
+        self.check_rows()
         return after
+
+    def check_rows(self) -> None:
+        """(b) at every moment: the server's take-back points are exactly the picks the rule allows, no checkpoint
+        among them, each keeping the state recorded before its pick (unless another seat moved since)."""
+        for p, pts in self.points.items():
+            rows = TakeBack.objects.filter(game=self.game, seat__position=p).select_related("submission")
+            rows = [r for r in rows if r.phase == self.game.phase]
+            assert [(r.submission.prompt_id, r.submission.option_id) for r in rows] == [
+                (q.prompt_id, q.option_id) for q in pts], f"seat {p}: the server's take-backs are not the rule's"
+            if not self.other_picked[p]:
+                assert [_frozen(json.loads(r.state)) for r in rows] == [q.state for q in pts]
 
     def undo(self, position: int, *, to: str, named: int | None = None) -> None:
         """Undo through the service and check (a) and (b) against the record."""
@@ -178,6 +191,7 @@ class Model:
         for p, pts in self.points.items():  # the others' recorded states held the picks this undo took back
             if p != position and pts:
                 self.other_picked[p] = True
+        self.check_rows()
 
 
 def _seat_to_move(game: Game, who: int) -> int | None:
@@ -190,11 +204,12 @@ def _free_options(game: Game, position: int) -> list[str]:
     return [o["id"] for o in row.options if not is_checkpoint(game.engine, game.state, position, o["id"])]
 
 
-def _play(name: str, seed: int, actions) -> None:
+def _play(name: str, seed: int, warm: int, actions) -> None:
     slug, players, options = GAMES[name]
     game, _ = make_started_game(players=players, engine=slug, options=options, seed=seed)
     model = Model(game)
-    for kind, who, n in actions:
+    # First some random legal picks (deeper into the game, where checkpoints come mid-turn), then the actions.
+    for kind, who, n in [("any", i, (seed >> (i % 16)) + i) for i in range(warm)] + actions:
         model.state()
         if game.status != GameStatus.ACTIVE:
             break
@@ -223,9 +238,9 @@ def _play(name: str, seed: int, actions) -> None:
 
 @pytest.mark.parametrize("name", list(GAMES))
 @PROPERTY
-@given(seed=st.integers(0, 10 ** 6), actions=ACTIONS)
-def test_random_picks_and_undos_follow_the_rule(name, seed, actions):
-    _play(name, seed, actions)
+@given(seed=st.integers(0, 10 ** 6), warm=st.integers(0, 24), actions=ACTIONS)
+def test_random_picks_and_undos_follow_the_rule(name, seed, warm, actions):
+    _play(name, seed, warm, actions)
 
 
 def teardown_module(module):
