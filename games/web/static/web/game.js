@@ -6,6 +6,11 @@
 
   function csrfHeaders() { return { "X-Requested-With": "fetch" }; }
 
+  /* Every fetch that brings a fragment takes a number; a fragment is shown only if no later-sent fetch's fragment is
+     shown already. A poll answered after a pick's POST would otherwise put back the answered prompt. */
+  var sent = 0, shown = 0;
+  function ticket() { sent += 1; var n = sent; return function (data) { if (n > shown) { shown = n; swap(data); } }; }
+
   function swap(data) {
     if (!live || !data || typeof data.html !== "string") return;
     // Table talk and notes stay as they are (a message being typed, the messages shown): the fragment has a
@@ -44,11 +49,12 @@
   function poll() {
     if (!live || busy || document.hidden) { schedule(); return; }
     busy = true;
+    var show = ticket();
     fetch(live.dataset.liveUrl + "?v=" + encodeURIComponent(live.dataset.version || ""),
           { headers: csrfHeaders(), credentials: "same-origin" })
       .then(function (r) {
         failures = 0;
-        if (r.status === 200) { return r.json().then(swap); }
+        if (r.status === 200) { return r.json().then(show); }
         if (r.status === 401 || r.status === 403 || r.redirected) { live = null; }
       })
       .catch(function () { failures += 1; })
@@ -74,9 +80,10 @@
     form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });  // no double submit
     if (ev.submitter) { ev.submitter.classList.add("sending"); }
     busy = true;
+    var show = ticket();
     fetch(form.action, { method: "POST", body: body, headers: csrfHeaders(), credentials: "same-origin" })
       .then(function (r) { if (!r.ok) { throw new Error("HTTP " + r.status); } return r.json(); })
-      .then(swap)
+      .then(show)
       .catch(function () { window.location.reload(); })
       .then(function () { busy = false; schedule(); });
   });
