@@ -12,6 +12,9 @@ the runs it plays random legal options. "checkpoint share": of all the player's 
 kept no TakeBack row (the engine's checkpoint_key changed, or the step ended): the server's own decision.
 "Pick cost": the same games played again with the take-back bookkeeping switched off (pick_watch returns None),
 mean ``submission_create`` wall ms of the picks either way. Reproducible with --seed (same games, same picks).
+
+With the production settings (DEBUG off; tasks published to an in-memory broker as a web process publishes them to
+Redis): the timed undo is what the request does, not the mail that a worker renders and sends after it.
 """
 
 from __future__ import annotations
@@ -23,6 +26,16 @@ import random
 import statistics
 import sys
 import time
+
+# Before Django starts: the production settings, tasks published rather than run in the request.
+os.environ["DJANGO_SETTINGS_MODULE"] = "faltisia.settings"
+os.environ.setdefault("DEBUG", "false")
+os.environ.setdefault("ALLOWED_HOSTS", "testserver")
+os.environ.setdefault("SITE_URL", "http://testserver")  # DEBUG=false needs the links' base (mail.E003)
+os.environ.setdefault("SECRET_KEY", "undo-bench-" + "x7Kp2mQv9Lw4Rt8Yb3Nc6Hd1Fg5Js0Za" * 2)
+os.environ["CELERY_BROKER_URL"] = "memory://"
+os.environ["CELERY_TASK_ALWAYS_EAGER"] = "false"
+os.environ.setdefault("LOG_LEVEL", "WARNING")
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from _django import setup, teardown  # noqa: E402

@@ -66,6 +66,8 @@ class Turn:
     # (games/services/undo.py), kept without serialising the state again.
     state_text: str | None = None
     stored_events: list[Event] = field(default_factory=list)  # every event row this write inserted
+    # position -> the deadline a prompt opened for the seat keeps (an undo reopens a prompt: it buys no time)
+    kept_deadlines: dict[int, datetime | None] = field(default_factory=dict)
 
     def may_be_away(self, user_id: int | None) -> bool:
         """Whether the player's vacations must be read to compute a deadline from ``now``.
@@ -258,11 +260,14 @@ def prompts_sync(turn: Turn) -> None:
                 continue
             (must_ask.add if wanted.ask_anyway else must_ask.discard)(position)
             seat = turn.seats[position]
-            bank_before = seat.bank_seconds
-            deadline = clock.prompt_deadline(game=turn.game, seat=seat, now=turn.now,
-                                             may_be_away=turn.may_be_away(seat.user_id))
-            if seat.bank_seconds != bank_before:
-                turn.dirty_seats.add(position)  # a time bank was initialised
+            if position in turn.kept_deadlines:
+                deadline = turn.kept_deadlines.pop(position)
+            else:
+                bank_before = seat.bank_seconds
+                deadline = clock.prompt_deadline(game=turn.game, seat=seat, now=turn.now,
+                                                 may_be_away=turn.may_be_away(seat.user_id))
+                if seat.bank_seconds != bank_before:
+                    turn.dirty_seats.add(position)  # a time bank was initialised
             new_rows.append(Prompt(game=turn.game, seat=seat, prompt_id=wanted.id, phase=turn.engine.step(turn.state),
                                    text=wanted.text, options=[o.as_dict() for o in wanted.options],
                                    deadline=deadline, opened_at=turn.now))

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..models import HUMAN_SOURCES, Game, GameStatus, Prompt, Submission, TakeBack
-from ..sql_rows import execute, insert, quoted, statement, table
+from ..sql_rows import ModelColumns, execute, fetch_all, fetch_one, insert, quoted, statement, table
 from .turn import Turn
 
 
@@ -57,10 +57,40 @@ def pick_record(turn: Turn, position: int, submission: Submission, watch: PickWa
                      prompt_text=watch.text)])
 
 
+# Without the state (an engine state's JSON text, kilobytes): an undo reads only the one it goes back to
+# (take_back_state), the page's buttons none.
+_TAKE_BACK = ModelColumns(TakeBack, "t", [f.name for f in TakeBack._meta.concrete_fields if f.name != "state"])
+_SUBMISSION = ModelColumns(Submission, "s")
+_PROMPT_DEADLINE = ModelColumns(Prompt, "p", ["id", "deadline"])
+
+
+def _take_backs_sql() -> str:
+    q = quoted
+    return (f"SELECT {_TAKE_BACK.sql()}, {_SUBMISSION.sql()}, {_PROMPT_DEADLINE.sql()} FROM {table(TakeBack)} t"
+            f" JOIN {table(Submission)} s ON s.{q('id')} = t.{q('submission_id')}"
+            f" JOIN {table(Prompt)} p ON p.{q('id')} = s.{q('prompt_row_id')}"
+            f" WHERE t.{q('game_id')} = %s AND t.{q('seat_id')} = %s AND t.{q('phase')} = %s ORDER BY t.{q('id')}")
+
+
 def take_backs_for_seat(*, game: Game, seat_id: int) -> list[TakeBack]:
-    """The seat's picks it may take back now, oldest first (empty when nothing can be)."""
-    return list(TakeBack.objects.filter(game=game, seat_id=seat_id, phase=game.phase).select_related("submission")
-                .order_by("id"))
+    """The seat's picks it may take back now, oldest first (empty when nothing can be), each with its submission
+    and the deadline of the prompt it answered (``point.submission.prompt_row.deadline``) but not its state
+    (take_back_state), in one hand-written query (sql_rows: an undo runs it under the game's lock, and every view
+    of the seat's page for its buttons)."""
+    points = []
+    for row in fetch_all(statement("take_backs_for_seat", _take_backs_sql), [game.pk, seat_id, game.phase]):
+        point = _TAKE_BACK.instance(row)
+        point.submission = _SUBMISSION.instance(row, len(_TAKE_BACK))
+        point.submission.prompt_row = _PROMPT_DEADLINE.instance(row, len(_TAKE_BACK) + len(_SUBMISSION))
+        points.append(point)
+    return points
+
+
+def take_back_state(point: TakeBack) -> str:
+    """The engine state (JSON text) the take-back point goes back to."""
+    row = fetch_one(statement("take_back_state", lambda: (
+        f"SELECT {quoted('state')} FROM {table(TakeBack)} WHERE {quoted('id')} = %s")), [point.pk])
+    return row[0]
 
 
 def undo_offer(*, game: Game, seat_id: int) -> dict[str, Any] | None:
