@@ -47,7 +47,13 @@ class Presentation:
           ``status_template``       pills for the status line over the board (round, phase...);
           ``result`` and ``result_template``  the final scores table, drawn when ``result`` is set (else the
                                     page shows the generic table of ``Game.result``);
-          ``view``                  the view itself (the replay passes it on to the template).
+          ``view``                  the view itself (the replay passes it on to the template);
+          ``phone_focus``           the id of the board's element the viewer's current decision is about (Mage
+                                    Knight's combat panel in a fight, the hand for a card to play, the map for a
+                                    move): on a phone the page puts it right under the decision box, and the rest
+                                    of the board can be folded with a tap
+                                    (issue 26 item 2; game.js, board_layout.css). None: no such part;
+          ``phone_board_first``     without a focus too, the board before the players list on a phone.
         """
         return {"template": "games/generic/board.html", "tree": view_tree(view), "option_cards": {}, "view": view}
 

@@ -129,6 +129,21 @@ def option_cards(view: dict[str, Any], options: list[dict[str, str]]) -> dict[st
     return out
 
 
+def phone_focus(view: dict[str, Any], options: list[dict[str, str]]) -> str | None:
+    """The part of the board the viewer's decision is about, for the phone's layout (base.Presentation.board): a
+    card to play or discard -> the hand; an item to buy -> the store; a route, a Big Ben bonus or a Peacekeeping
+    move -> the Peacekeeping board. A draft pick draws its cards in the decision box itself: no focus."""
+    ids = {o["id"] for o in options or ()}
+    kinds = {i.partition(":")[0] for i in ids}
+    if view.get("london") and (kinds & {"route", "bb"} or ids & {"peace", "fb:peace"}):
+        return "peacekeeping"
+    if kinds & {"play", "discard"}:
+        return "my-hand"
+    if "shop" in kinds:
+        return "store"
+    return None
+
+
 def result_table(view: dict[str, Any], boards: list[dict[str, Any]]) -> dict[str, Any] | None:
     result = view.get("result")
     if not result:
@@ -171,5 +186,7 @@ def board(*, view: dict[str, Any], seats: list[dict[str, Any]], prompt_options) 
         "option_cards": {**option_cards(view, prompt_options), **london.option_cards(view, prompt_options)},
         "result": result_table(view, boards),
         "classmate": classmate_board(view), "london": london.london_board(view),
+        "phone_focus": phone_focus(view, prompt_options),
+        "choosing_route": any(o["id"].startswith("route:") for o in prompt_options or ()),
         "view": view,
     }

@@ -105,7 +105,9 @@ def london_board(view: dict[str, Any]) -> dict[str, Any] | None:
     """The expansion's part of the board context, or None in a base game."""
     if not view.get("london"):
         return None
-    return {"routes": route_rows(view), "big_ben": big_ben_rows(view), "paladins": paladin_rows(view),
+    routes = route_rows(view)
+    return {"routes": routes, "big_ben": big_ben_rows(view), "paladins": paladin_rows(view),
+            "free_routes": [r["route"] for r in routes if r["seat"] is None],  # folded on the page unless choosing
             "current_paladin": next((p for p in paladin_rows(view) if p["current"]), None)}
 
 

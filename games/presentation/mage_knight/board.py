@@ -207,6 +207,24 @@ def option_cards(view: dict[str, Any], options: list[dict[str, str]]) -> dict[st
     return out
 
 
+def phone_focus(view: dict[str, Any], options: list[dict[str, str]]) -> str | None:
+    """The part of the board the viewer's decision is about, for the phone's layout (base.Presentation.board):
+    a fight -> the combat panel; a move or an explore -> the map; a Tactic -> the tactics; a card to play -> the
+    hand. None without a decision."""
+    if not options:
+        return None
+    if view.get("combat"):
+        return "mk-combat"
+    if any(place_of(o) for o in options):
+        return "mk-map-panel"
+    kinds = {o["id"].partition(":")[0] for o in options}
+    if kinds & {"tactic", "t-tactic"}:
+        return "mk-tactics"
+    if kinds & {"play", "t-play"} and (view.get("me") or {}).get("hand"):
+        return "my-hand"
+    return None
+
+
 def _played_names() -> dict[str, str]:
     """Card id -> name for cards in play areas (the view lists them by id; they are public once played)."""
     try:
@@ -243,5 +261,6 @@ def board(*, view: dict[str, Any], seats: list[dict[str, Any]], prompt_options) 
                       crystals=crystals(dummy.get("crystals"))) if dummy else None,
         "combat": combat(view), "result": result_table(view, heroes),
         "option_cards": option_cards(view, prompt_options or []),
+        "phone_focus": phone_focus(view, prompt_options or []),
         "view": view,
     }

@@ -126,7 +126,9 @@ def board(*, view: dict[str, Any], seats: list[dict[str, Any]], prompt_options) 
         "bands": BAND_RANGES, "kind_labels": KIND_LABELS,
         "option_cards": option_cards(view, prompt_options), "result": result_table(view, boards),
         "view": view,
-        # the page's layout on a phone: the board (hand first) before the players list and standing orders
+        # the page's layout on a phone: every Miskatonic decision is about the hand (production, Classroom, Locker),
+        # which comes right under the decision box; the board before the players list and standing orders
+        "phone_focus": "my-hand" if prompt_options and you and you.get("hand") is not None else None,
         "phone_board_first": True,
     }
 

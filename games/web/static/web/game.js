@@ -17,12 +17,18 @@
     // slot where they go back (issue 23).
     var talk = document.getElementById("talk");
     if (talk && live.contains(talk)) { talk.remove(); }
-    var open = Array.prototype.map.call(live.querySelectorAll("details"), function (d) { return d.open; });
+    // Keep the sections the player opened or closed (history rounds, the folded rest of the board, a discard pile),
+    // each found again by its id or by its place and summary; a section new to the page opens as the server drew it,
+    // so a new round of the history shows its newest event (issue 26 item 5).
+    var seen = {};
+    live.querySelectorAll("details").forEach(function (d) { seen[detailsKey(d)] = d.open; });
     live.innerHTML = data.html;
     live.dataset.version = data.version;
-    // keep the history sections the player opened or closed
-    var details = live.querySelectorAll("details");
-    if (open.length === details.length) { details.forEach(function (d, i) { d.open = open[i]; }); }
+    placeFocus(seen);
+    live.querySelectorAll("details").forEach(function (d) {
+      var key = detailsKey(d);
+      if (key in seen) { d.open = seen[key]; }
+    });
     var slot = document.getElementById("talk-slot");
     if (talk && slot) { slot.replaceWith(talk); }
     // the title line (status badge, Replay button) is rendered by the server like the rest
@@ -31,6 +37,26 @@
     tick();
     announce();
     document.dispatchEvent(new CustomEvent("game:updated", { detail: data }));
+  }
+
+  /* --- the phone's layout (issue 26 item 2): the part of the board the decision is about (the presentation names it,
+     board.phone_focus) goes right under the decision box; the rest of the board can be folded with one tap. On a wider screen, or without this file, the board stays as drawn. --- */
+  var phone = window.matchMedia ? window.matchMedia("(max-width: 760px)") : null;
+  function placeFocus(seen) {
+    var slot = document.getElementById("phone-focus");
+    if (!slot || !phone || !phone.matches) return;
+    var part = document.getElementById(slot.dataset.focus);
+    if (!part || slot.contains(part)) return;
+    slot.appendChild(part);
+    slot.classList.add("filled");
+  }
+  placeFocus(null);
+
+  function detailsKey(d) {
+    if (d.id) return "#" + d.id;
+    var home = d.parentElement && d.parentElement.closest("[id]");
+    var summary = d.querySelector("summary");
+    return (home ? home.id : "") + "|" + (summary ? summary.textContent.replace(/\s+/g, " ").trim() : "");
   }
 
   /* the live region: one short sentence per update (the decision asked now, or that the board changed) */

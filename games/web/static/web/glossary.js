@@ -13,4 +13,7 @@
     term.classList.toggle("open");
   });
   document.addEventListener("keydown", function (e) { if (e.key === "Escape") closeAll(null); });
+  // the page's list of terms folds (its length; issue 26 item 5) unless the address points into it
+  var fold = document.getElementById("glossary-fold");
+  if (fold && !(location.hash && fold.querySelector(location.hash.replace(/[^\w#-]/g, "")))) { fold.open = false; }
 })();
