@@ -9,6 +9,20 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def production_settings(name: str) -> None:
+    """Before Django starts: the production settings (DEBUG off), tasks published to an in-memory broker as a web
+    process publishes them to Redis, rather than run in the request; warnings only in the log."""
+    os.environ["DJANGO_SETTINGS_MODULE"] = "faltisia.settings"
+    os.environ.setdefault("DEBUG", "false")
+    os.environ.setdefault("ALLOWED_HOSTS", "testserver")
+    os.environ.setdefault("SITE_URL", "http://testserver")  # DEBUG=false needs the links' base (mail.E003)
+    # DEBUG=false refuses a short or default SECRET_KEY (faltisia/settings.py)
+    os.environ.setdefault("SECRET_KEY", f"{name}-" + "x7Kp2mQv9Lw4Rt8Yb3Nc6Hd1Fg5Js0Za" * 2)
+    os.environ["CELERY_BROKER_URL"] = "memory://"
+    os.environ["CELERY_TASK_ALWAYS_EAGER"] = "false"
+    os.environ.setdefault("LOG_LEVEL", "WARNING")  # not a line per resolved step
+
+
 def setup() -> str:
     sys.path.insert(0, str(ROOT))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "faltisia.test_settings")

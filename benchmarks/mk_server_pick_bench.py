@@ -28,18 +28,10 @@ import sys
 import time
 from collections import defaultdict
 
-# Before Django starts: the production settings, tasks published rather than run in the request.
-os.environ["DJANGO_SETTINGS_MODULE"] = "faltisia.settings"
-os.environ.setdefault("DEBUG", "false")
-os.environ.setdefault("ALLOWED_HOSTS", "testserver")
-os.environ.setdefault("SITE_URL", "http://testserver")  # DEBUG=false needs the links' base (mail.E003)
-os.environ.setdefault("SECRET_KEY", "mk-server-pick-bench-" + "x7Kp2mQv9Lw4Rt8Yb3Nc6Hd1Fg5Js0Za" * 2)
-os.environ["CELERY_BROKER_URL"] = "memory://"
-os.environ["CELERY_TASK_ALWAYS_EAGER"] = "false"
-os.environ.setdefault("LOG_LEVEL", "WARNING")  # not a line per resolved step
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _django import run_on_test_db  # noqa: E402
+from _django import production_settings, run_on_test_db  # noqa: E402
+
+production_settings("mk-server-pick-bench")
 
 TARGET_P99_MS = 5.0
 ENGINE_METHODS = ("apply", "prompt", "is_over", "is_step_complete", "step", "resolve", "result", "pending",

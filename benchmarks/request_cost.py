@@ -21,17 +21,9 @@ import statistics
 import sys
 import time
 
-# Before Django starts: the production settings, tasks published rather than run in the request.
-os.environ["DJANGO_SETTINGS_MODULE"] = "faltisia.settings"
-os.environ.setdefault("DEBUG", "false")
-os.environ.setdefault("ALLOWED_HOSTS", "testserver")
-os.environ.setdefault("SITE_URL", "http://testserver")  # DEBUG=false needs the links' base (mail.E003)
-# DEBUG=false refuses a short or default SECRET_KEY (faltisia/settings.py)
-os.environ.setdefault("SECRET_KEY", "request-cost-bench-" + "x7Kp2mQv9Lw4Rt8Yb3Nc6Hd1Fg5Js0Za" * 2)
-os.environ["CELERY_BROKER_URL"] = "memory://"
-os.environ["CELERY_TASK_ALWAYS_EAGER"] = "false"
+from _django import production_settings, run_on_test_db  # noqa: E402
 
-from _django import run_on_test_db  # noqa: E402
+production_settings("request-cost-bench")
 
 
 def run(n_games: int) -> None:

@@ -27,18 +27,10 @@ import statistics
 import sys
 import time
 
-# Before Django starts: the production settings, tasks published rather than run in the request.
-os.environ["DJANGO_SETTINGS_MODULE"] = "faltisia.settings"
-os.environ.setdefault("DEBUG", "false")
-os.environ.setdefault("ALLOWED_HOSTS", "testserver")
-os.environ.setdefault("SITE_URL", "http://testserver")  # DEBUG=false needs the links' base (mail.E003)
-os.environ.setdefault("SECRET_KEY", "undo-bench-" + "x7Kp2mQv9Lw4Rt8Yb3Nc6Hd1Fg5Js0Za" * 2)
-os.environ["CELERY_BROKER_URL"] = "memory://"
-os.environ["CELERY_TASK_ALWAYS_EAGER"] = "false"
-os.environ.setdefault("LOG_LEVEL", "WARNING")
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _django import setup, teardown  # noqa: E402
+from _django import production_settings, setup, teardown  # noqa: E402
+
+production_settings("undo-bench")
 
 
 def pct(xs, p):

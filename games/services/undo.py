@@ -32,7 +32,7 @@ from ..errors import ErrorCode, GameError, StalePrompt
 from ..models import (HUMAN_SOURCES, Event, Game, GameStatus, Prompt, Submission, SubmissionSource, TakeBack, Undo,
                       UndoTo)
 from ..presentation.wording import seat_in_words
-from ..sql_rows import ModelColumns, db_value, execute, fetch_all, fetch_one, insert, quoted, statement, table
+from ..sql_rows import ModelColumns, db_value, fetch_all, fetch_one, insert, quoted, statement, table
 from .turn import Turn, events_store, prompts_sync, step_check, turn_load_for_player, turn_save
 from .undo_points import take_back_state, take_backs_for_seat
 
@@ -141,7 +141,7 @@ def _undo(turn: Turn, position: int, *, prompt_id: str, to: str, idempotency_key
 
 
 # The writes of an undo in hand-written SQL (sql_rows): it runs under the game's lock, and each ORM query compiled
-# costs more than the database spends on it (18 statements by the ORM; 10 so on PostgreSQL, where the deletes are one statement).
+# costs more than the database spends on it (18 statements by the ORM; 10 so on PostgreSQL, the deletes in one).
 _LATER = ModelColumns(Submission, "s")
 
 
@@ -163,11 +163,12 @@ def _picks_take_back(*, event_ids: list[int], prompt_row_ids: list[int], submiss
         (public,) = fetch_one(statement("undo_take_back", _take_back_sql), [
             event_ids, db_value(Prompt, "answered", False), prompt_row_ids, submission_ids, submission_ids])
         return bool(public)
-    visibilities = _rows_delete(Event, "id", event_ids, returning="visibility")
-    _prompts_reopen(prompt_row_ids)
-    _rows_delete(TakeBack, "submission_id", submission_ids)  # the taken points (any other of the seat's are older)
-    _rows_delete(Submission, "id", submission_ids)
-    return any(v is None for (v,) in visibilities)
+    # SQLite (the embedded default, no data-modifying CTEs): the ORM, statement by statement.
+    public = Event.objects.filter(pk__in=event_ids, visibility__isnull=True).exists()
+    Event.objects.filter(pk__in=event_ids).delete()
+    Prompt.objects.filter(pk__in=prompt_row_ids).update(answered=False)
+    Submission.objects.filter(pk__in=submission_ids).delete()  # and their take-back points (cascade)
+    return public
 
 
 def _take_back_sql() -> str:
@@ -177,32 +178,6 @@ def _take_back_sql() -> str:
             f" t AS (DELETE FROM {table(TakeBack)} WHERE {q('submission_id')} = ANY(%s)),"
             f" s AS (DELETE FROM {table(Submission)} WHERE {q('id')} = ANY(%s))"
             f" SELECT COALESCE(BOOL_OR({q('visibility')} IS NULL), FALSE) FROM e")
-
-
-def _in_list(n: int) -> str:
-    return "(" + ", ".join(["%s"] * n) + ")"
-
-
-def _rows_delete(model, column: str, values: list, *, returning: str | None = None) -> list[tuple]:
-    """DELETE the ``model`` rows whose ``column`` is one of ``values`` (no cascade: the caller deletes what refers
-    to them first); the ``returning`` column of each deleted row."""
-    if not values:
-        return []
-    sql = statement(("undo_delete", model, column, len(values), returning), lambda: (
-        f"DELETE FROM {table(model)} WHERE {quoted(column)} IN {_in_list(len(values))}"
-        + (f" RETURNING {quoted(returning)}" if returning else "")))
-    if returning:
-        return fetch_all(sql, values)
-    execute(sql, values)
-    return []
-
-
-def _prompts_reopen(prompt_row_ids: list[int]) -> None:
-    if prompt_row_ids:
-        sql = statement(("undo_prompts_reopen", len(prompt_row_ids)), lambda: (
-            f"UPDATE {table(Prompt)} SET {quoted('answered')} = %s WHERE {quoted('id')} IN "
-            f"{_in_list(len(prompt_row_ids))}"))
-        execute(sql, [db_value(Prompt, "answered", False), *prompt_row_ids])
 
 
 def _answered_this_step(game: Game, seat_id: int, prompt_id: str) -> bool:

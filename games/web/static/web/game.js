@@ -24,7 +24,7 @@
     live.querySelectorAll("details").forEach(function (d) { seen[detailsKey(d)] = d.open; });
     live.innerHTML = data.html;
     live.dataset.version = data.version;
-    placeFocus(seen);
+    placeFocus();
     live.querySelectorAll("details").forEach(function (d) {
       var key = detailsKey(d);
       if (key in seen) { d.open = seen[key]; }
@@ -42,7 +42,7 @@
   /* --- the phone's layout (issue 26 item 2): the part of the board the decision is about (the presentation names it,
      board.phone_focus) goes right under the decision box; the rest of the board can be folded with one tap. On a wider screen, or without this file, the board stays as drawn. --- */
   var phone = window.matchMedia ? window.matchMedia("(max-width: 760px)") : null;
-  function placeFocus(seen) {
+  function placeFocus() {
     var slot = document.getElementById("phone-focus");
     if (!slot || !phone || !phone.matches) return;
     var part = document.getElementById(slot.dataset.focus);
@@ -50,7 +50,7 @@
     slot.appendChild(part);
     slot.classList.add("filled");
   }
-  placeFocus(null);
+  placeFocus();
 
   function detailsKey(d) {
     if (d.id) return "#" + d.id;
