@@ -3,7 +3,7 @@
 import os
 
 from celery import Celery
-from celery.signals import task_prerun
+from celery.signals import task_prerun, worker_process_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "faltisia.settings")
 
@@ -22,3 +22,12 @@ def _database_connection_checked(sender=None, task=None, **kwargs) -> None:
     from django.db import close_old_connections
 
     close_old_connections()
+
+
+@worker_process_init.connect
+def _loaded_objects_frozen(**kwargs) -> None:
+    """A pool process starts with the app and every task module loaded: the collector need not walk them
+    (faltisia/memory.py)."""
+    from faltisia.memory import loaded_objects_freeze
+
+    loaded_objects_freeze(urls=True)

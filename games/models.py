@@ -8,6 +8,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from .fields import JSONField
+
 
 class GameStatus(models.TextChoices):
     OPEN = "open"  # waiting for players to join
@@ -53,19 +55,19 @@ class Press(models.TextChoices):
 
 class Game(models.Model):
     engine = models.CharField(max_length=40)  # registry slug, e.g. "faltisia"
-    options = models.JSONField(default=dict, blank=True)
+    options = JSONField(default=dict, blank=True)
     seed = models.BigIntegerField()
     players = models.PositiveSmallIntegerField()
-    state = models.JSONField(null=True, blank=True)  # engine snapshot; None until the game starts
+    state = JSONField(null=True, blank=True)  # engine snapshot; None until the game starts
     phase = models.PositiveIntegerField(default=0)  # = engine.step(state)
     status = models.CharField(max_length=10, choices=GameStatus.choices, default=GameStatus.OPEN)
-    clock = models.JSONField(default=dict, blank=True)
+    clock = JSONField(default=dict, blank=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
                                    related_name="created_games")
     is_public = models.BooleanField(default=True)
     rated = models.BooleanField(default=False)  # a finished rated game moves its players' ratings
     press = models.CharField(max_length=5, choices=Press.choices, default=Press.TABLE)
-    result = models.JSONField(null=True, blank=True)
+    result = JSONField(null=True, blank=True)
     # Set when the current step is complete but not yet resolved; the sweep resolves games whose
     # request is older than a grace period, so a lost task (broker down, worker killed) never stalls.
     resolve_requested_at = models.DateTimeField(null=True, blank=True)
@@ -105,7 +107,7 @@ class Seat(models.Model):
     missed_deadlines = models.PositiveIntegerField(default=0)  # consecutive misses; reset by a pick
     extensions_used = models.PositiveIntegerField(default=0)
     bank_seconds = models.FloatField(null=True, blank=True)  # time-bank clocks only
-    standing_orders = models.JSONField(default=list, blank=True)  # engine order ids, in priority order
+    standing_orders = JSONField(default=list, blank=True)  # engine order ids, in priority order
     is_bot = models.BooleanField(default=False)  # a bot plays this seat (until its player reclaims it)
     # Why the bot plays it and who handed it over (an admin's hand-off is undone only by an admin).
     bot_reason = models.CharField(max_length=10, choices=BotReason.choices, default=BotReason.NONE, blank=True)
@@ -139,7 +141,7 @@ class Prompt(models.Model):
     prompt_id = models.CharField(max_length=100)  # the engine's id; changes whenever the options do
     phase = models.PositiveIntegerField()
     text = models.TextField()
-    options = models.JSONField()  # [{"id", "label"}]
+    options = JSONField()  # [{"id", "label"}]
     deadline = models.DateTimeField(null=True, blank=True)
     opened_at = models.DateTimeField()
     closed_at = models.DateTimeField(null=True, blank=True)
@@ -217,8 +219,8 @@ class Event(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     phase = models.PositiveIntegerField()
     text = models.TextField()
-    data = models.JSONField(default=dict, blank=True)
-    visibility = models.JSONField(null=True, blank=True)
+    data = JSONField(default=dict, blank=True)
+    visibility = JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -244,7 +246,7 @@ class TakeBack(models.Model):
     submission = models.OneToOneField(Submission, on_delete=models.CASCADE, related_name="take_back")
     # The engine state before the pick, as the JSON text the game row held (stored as is: no re-serialising).
     state = models.TextField()
-    event_ids = models.JSONField(default=list)  # the events this pick and its automatic follow-ups stored
+    event_ids = JSONField(default=list)  # the events this pick and its automatic follow-ups stored
     label = models.CharField(max_length=300)  # the option as the seat was offered it (its own secret)
     prompt_text = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -122,31 +122,87 @@ class ModelColumns:
         return self.model.from_db(db.alias, self.attnames, values)
 
 
-def insert(objs: Sequence[Model]) -> None:
-    """``Model.objects.bulk_create(objs)`` in one hand-written INSERT that returns the new primary keys
-    (PostgreSQL and SQLite 3.35+ both have RETURNING); auto_now_add fields are set as ``save`` would."""
-    if not objs:
-        return
+_VALUE_CONVERTERS: dict[tuple, list[tuple[Callable, Any]]] = {}
+
+
+def column_value(model: type[Model], field_name: str, value: Any) -> Any:
+    """A value read from a column that holds ``model.field_name`` (a subquery's), converted as the ORM would
+    convert that field's column (datetimes and booleans on SQLite)."""
+    if value is None:
+        return None
+    db = connections[DEFAULT_DB_ALIAS]
+    key = (db.vendor, model, field_name)
+    pairs = _VALUE_CONVERTERS.get(key)
+    if pairs is None:
+        field = model._meta.get_field(field_name)
+        col = field.get_col("x")
+        pairs = _VALUE_CONVERTERS[key] = [(convert, col) for convert in
+                                          db.ops.get_db_converters(col) + field.get_db_converters(db)]
+    for convert, col in pairs:
+        value = convert(value, col, db)
+    return value
+
+
+def _insert_parts(objs: Sequence[Model]) -> tuple[type[Model], list, str, list]:
     model = type(objs[0])
     meta = model._meta
     fields = [f for f in meta.concrete_fields if f is not meta.pk]
     rows = [[f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields] for obj in objs]
     one_row = "(" + ", ".join(["%s"] * len(fields)) + ")"
-    sql = statement(("insert", model, len(rows)), lambda: (
-        f"INSERT INTO {table(model)} ({', '.join(quoted(f.column) for f in fields)})"
-        f" VALUES {', '.join([one_row] * len(rows))} RETURNING {quoted(meta.pk.column)}"))
-    keys = fetch_all(sql, [v for row in rows for v in row])
+    sql = (f"INSERT INTO {table(model)} ({', '.join(quoted(f.column) for f in fields)})"
+           f" VALUES {', '.join([one_row] * len(rows))}")
+    return model, fields, sql, [v for row in rows for v in row]
+
+
+def insert(objs: Sequence[Model]) -> None:
+    """``Model.objects.bulk_create(objs)`` in one hand-written INSERT that returns the new primary keys
+    (PostgreSQL and SQLite 3.35+ both have RETURNING); auto_now_add fields are set as ``save`` would."""
+    if not objs:
+        return
+    model, _, values_sql, params = _insert_parts(objs)
+    sql = statement(("insert", model, len(objs)), lambda: f"{values_sql} RETURNING {quoted(model._meta.pk.column)}")
+    keys = fetch_all(sql, params)
     for obj, (pk,) in zip(objs, keys, strict=True):
         obj.pk = pk
         obj._state.adding, obj._state.db = False, connection.alias
 
 
-def update(obj: Model, field_names: Sequence[str]) -> None:
-    """``obj.save(update_fields=field_names)`` in one hand-written UPDATE (auto_now fields are set)."""
+def insert_statement(objs: Sequence[Model]) -> tuple[str, list]:
+    """The INSERT of ``insert`` without its RETURNING, to run later (``execute_together``): the objects get no
+    primary key."""
+    model, _, values_sql, params = _insert_parts(objs)
+    return statement(("insert_later", model, len(objs)), lambda: values_sql), params
+
+
+def update_statement(obj: Model, field_names: Sequence[str]) -> tuple[str, list]:
+    """``obj.save(update_fields=field_names)`` as one hand-written UPDATE to run (auto_now fields are set)."""
     meta = obj._meta
     fields = [meta.get_field(n) for n in field_names]
     values = [f.get_db_prep_save(f.pre_save(obj, False), connection) for f in fields]
     sql = statement(("update", type(obj), tuple(field_names)), lambda: (
         f"UPDATE {table(type(obj))} SET {', '.join(quoted(f.column) + ' = %s' for f in fields)}"
         f" WHERE {quoted(meta.pk.column)} = %s"))
-    execute(sql, values + [obj.pk])
+    return sql, values + [obj.pk]
+
+
+def update(obj: Model, field_names: Sequence[str]) -> None:
+    """``obj.save(update_fields=field_names)`` in one hand-written UPDATE (auto_now fields are set)."""
+    execute(*update_statement(obj, field_names))
+
+
+def execute_together(statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
+    """Run writes that return nothing, in order, as one statement on PostgreSQL (each but the last a
+    data-modifying WITH query: one round trip, one parse, instead of one each), one by one elsewhere.
+
+    Only for writes to distinct rows that do not read each other's effects: the parts of one PostgreSQL
+    statement all see the rows as they were before it (a row changed twice in one statement keeps only one
+    change), and a unique index is checked row by row as each part runs.
+    """
+    if len(statements) > 1 and connection.vendor == "postgresql":
+        *first, last = statements
+        sql = statement(("together",) + tuple(s for s, _ in statements), lambda: (
+            "WITH " + ", ".join(f"w{i} AS ({s})" for i, (s, _) in enumerate(first)) + " " + last[0]))
+        execute(sql, [p for _, params in statements for p in params])
+        return
+    for sql, params in statements:
+        execute(sql, params)

@@ -10,7 +10,7 @@ import logging
 from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Exists, Max, OuterRef, Q, Subquery, Value
+from django.db.models import Max, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -22,6 +22,7 @@ from . import chat_mail, compose, hooks, reminders, wants
 from .models import Notification, NotificationKind, SeatMailbox
 from .delivery import NOT_BEFORE_TOLERANCE
 from .outbox import notification_queue, sweep_grace
+from .prompt_rows import open_prompts_for_mail, write_prompt_ids_read
 from .recipients import address_confirmed, loaded_preferences, mailable
 
 logger = logging.getLogger(__name__)
@@ -88,13 +89,7 @@ def prompt_notifications_queue(*, prompt_ids: list[int], now: datetime | None = 
     each email's render reads what it shows.
     """
     now = now or timezone.now()
-    prompts = list(Prompt.objects.filter(pk__in=prompt_ids, closed_at__isnull=True, game__status=GameStatus.ACTIVE)
-                   .select_related("game", "seat__user__notification_preferences", "seat__mailbox")
-                   .annotate(previous_source=previous_pick_source(), own_mode=wants.own_mode_annotation(),
-                         seen_at=wants.seen_at_annotation(), web_pick_at=wants.web_pick_annotation(),
-                         carried=Exists(Notification.objects.filter(prompt_id=OuterRef("pk"),
-                                                                    kind=NotificationKind.ANSWER)))
-               .order_by("pk"))
+    prompts = open_prompts_for_mail(prompt_ids)
     rows = []
     held_back = set()
     for prompt in prompts:
@@ -149,8 +144,7 @@ def prompt_notifications_queue(*, prompt_ids: list[int], now: datetime | None = 
 def write_prompt_ids(*, game_id: int, opened_at: datetime) -> list[int]:
     """The prompts of a game still open that one write opened (a write opens all its prompts at its
     own time; the partial index prompt_open_game_opened finds them)."""
-    return list(Prompt.objects.filter(game_id=game_id, opened_at=opened_at, closed_at__isnull=True)
-                .order_by("pk").values_list("pk", flat=True))
+    return write_prompt_ids_read(game_id=game_id, opened_at=opened_at)
 
 
 def prompts_due_without_mail(*, now: datetime):

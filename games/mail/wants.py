@@ -79,27 +79,9 @@ def away_from_signs(*, seen_at: datetime | None, web_pick_at: datetime | None, n
     return until if until is not None and until > now else None
 
 
-def own_mode_annotation() -> Subquery:
-    """Annotation of a Prompt query: the game's own mode of the seat's player ("" if none)."""
-    return Coalesce(Subquery(GamePromptMail.objects.filter(user_id=OuterRef("seat__user_id"), game_id=OuterRef("game_id"))
-                             .values("mode")[:1]), Value(""))
-
-
-def seen_at_annotation() -> Subquery:
-    """Annotation of a Prompt query: the player's last sign on the game's page (NULL: none)."""
-    return Subquery(GamePresence.objects.filter(user_id=OuterRef("seat__user_id"), game_id=OuterRef("game_id"))
-                    .values("seen_at")[:1])
-
-
-def web_pick_annotation() -> Subquery:
-    """Annotation of a Prompt query: the seat's latest pick on the page (NULL: none)."""
-    return Subquery(Submission.objects.filter(seat_id=OuterRef("seat_id"), source=SubmissionSource.WEB)
-                    .order_by("-id").values("created_at")[:1])
-
-
 def seat_presence_annotations() -> dict[str, Subquery]:
     """Annotations of a Seat query: its player's own mode for the game, last sign on the page, latest pick on
-    the page (as the Prompt annotations above, for the seats a resolution's result emails walk)."""
+    the page (as games/mail/prompt_rows.py reads them for prompts, for the seats a resolution's result emails walk)."""
     return {"own_mode": Coalesce(Subquery(GamePromptMail.objects.filter(user_id=OuterRef("user_id"),
                                                                         game_id=OuterRef("game_id")).values("mode")[:1]),
                                  Value("")),

@@ -9,7 +9,7 @@ from django.db import transaction
 from accounts.models import User
 
 from ..errors import ErrorCode, GameError, NotAnOption, StalePrompt
-from ..models import HUMAN_SOURCES, BotReason, Game, GameStatus, Prompt, Seat, Submission
+from ..models import HUMAN_SOURCES, BotReason, GameStatus, Prompt, Seat, Submission
 from .turn import Turn, pick_apply, prompts_sync, step_check, turn_load, turn_load_for_player, turn_save
 from .undo_points import pick_record, pick_watch
 
@@ -89,6 +89,7 @@ def _submit(turn: Turn, position: int, *, prompt_id: str, option_id: str, idempo
                                                        "give it back to you")
     if option_id not in row.option_ids():
         raise NotAnOption(f"{option_id!r} is not one of the options of prompt {prompt_id}")
+    turn.held_writes = []  # the prompt's close and the take-back point go with the game's UPDATE (Turn.held_writes)
     watch = pick_watch(turn, position, row, option_id)  # take-backs (issue 24): the state before the pick
     submission = pick_apply(turn, position=position, option_id=option_id, source=source,
                             idempotency_key=idempotency_key or None)

@@ -28,8 +28,8 @@ from ..errors import ErrorCode, GameError, NotAnOption
 from ..models import HUMAN_SOURCES, BotReason, Event, Game, GameStatus, Prompt, Seat, Submission, SubmissionSource
 from ..presentation.wording import seat_in_words
 from ..selectors import loaded_open_prompt, seats_with_open_prompts, users_with_vacation_ahead
-from ..sql_rows import (ModelColumns, db_value, execute, fetch_one, for_update, insert, quoted, statement, table,
-                        update)
+from ..sql_rows import (ModelColumns, db_value, execute, execute_together, fetch_one, for_update, insert, quoted,
+                        statement, table, update_statement)
 from ..signals import OpenedPrompt, game_finished, game_finished_in_write, prompts_opened
 from . import clock
 from .enqueue import resolve_enqueue_on_commit, signal_on_commit
@@ -68,6 +68,17 @@ class Turn:
     stored_events: list[Event] = field(default_factory=list)  # every event row this write inserted
     # position -> the deadline a prompt opened for the seat keeps (an undo reopens a prompt: it buys no time)
     kept_deadlines: dict[int, datetime | None] = field(default_factory=dict)
+    # Writes that return nothing, held to go with turn_save's UPDATE of the game in one statement (sql_rows
+    # execute_together; issue 28): None runs each at once. A player's pick holds them (its prompt's close and
+    # its take-back point), which saves two of its six statements; writes_flush runs them before anything that
+    # could see or conflict with them (a prompt opened, a signal inside the write).
+    held_writes: list[tuple[str, list]] | None = None
+
+    def write(self, sql: str, params: list) -> None:
+        if self.held_writes is None:
+            execute(sql, params)
+        else:
+            self.held_writes.append((sql, params))
 
     def may_be_away(self, user_id: int | None) -> bool:
         """Whether the player's vacations must be read to compute a deadline from ``now``.
@@ -145,7 +156,7 @@ def prompts_close(turn: Turn, positions, *, answered: bool) -> None:
         return
     for row in rows:
         row.closed_at, row.answered = turn.now, answered
-    execute(statement(("prompts_close", len(rows)), lambda: (
+    turn.write(statement(("prompts_close", len(rows)), lambda: (
         f"UPDATE {table(Prompt)} SET {quoted('closed_at')} = %s, {quoted('answered')} = %s"
         f" WHERE {quoted('id')} IN ({', '.join(['%s'] * len(rows))})")),
         [db_value(Prompt, "closed_at", turn.now), answered] + [r.pk for r in rows])
@@ -271,6 +282,8 @@ def prompts_sync(turn: Turn) -> None:
             new_rows.append(Prompt(game=turn.game, seat=seat, prompt_id=wanted.id, phase=turn.engine.step(turn.state),
                                    text=wanted.text, options=[o.as_dict() for o in wanted.options],
                                    deadline=deadline, opened_at=turn.now))
+        if new_rows:
+            writes_flush(turn)  # a held close of the seat's previous prompt first (one open prompt per seat)
         insert(new_rows)
         for row in new_rows:
             turn.open_prompts[row.seat.position] = row
@@ -292,6 +305,13 @@ def prompts_sync(turn: Turn) -> None:
     raise RuntimeError(f"game {turn.game.pk}: more than {MAX_AUTO_PICKS} automatic picks in one write")
 
 
+def writes_flush(turn: Turn) -> None:
+    """Run the writes the turn holds (Turn.held_writes), before a statement or a reader that must see them."""
+    if turn.held_writes:
+        execute_together(turn.held_writes)
+        turn.held_writes.clear()
+
+
 def game_finish(turn: Turn) -> None:
     game = turn.game
     result = turn.engine.result(turn.state)
@@ -300,6 +320,7 @@ def game_finish(turn: Turn) -> None:
     game.finished_at = turn.now
     game.resolve_requested_at = None
     prompts_close(turn, list(turn.open_prompts), answered=False)
+    writes_flush(turn)  # the receivers read the database
     game_finished_in_write.send(sender=None, game=game)
     signal_on_commit(game_finished, game=game)
 
@@ -323,9 +344,10 @@ def turn_save(turn: Turn) -> None:
     game = turn.game
     game.phase = turn.engine.step(turn.state) if game.state is not None else game.phase
     game.version += 1  # what GET /api/games/{id}/ shows may have changed (ETag); the row is locked
-    update(game, TURN_GAME_FIELDS)
-    for position in sorted(turn.dirty_seats):
-        update(turn.seats[position], TURN_SEAT_FIELDS)
+    writes = (turn.held_writes or []) + [update_statement(turn.seats[p], TURN_SEAT_FIELDS) for p in sorted(turn.dirty_seats)]
+    execute_together(writes + [update_statement(game, TURN_GAME_FIELDS)])
+    if turn.held_writes is not None:
+        turn.held_writes.clear()
     position_of = {seat.pk: position for position, seat in turn.seats.items()}
     opened = []
     for row in turn.opened:

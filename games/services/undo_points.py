@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..models import HUMAN_SOURCES, Game, GameStatus, Prompt, Submission, TakeBack
-from ..sql_rows import ModelColumns, execute, fetch_all, fetch_one, insert, quoted, statement, table
+from ..sql_rows import ModelColumns, fetch_all, fetch_one, insert_statement, quoted, statement, table
 from .turn import Turn
 
 
@@ -34,9 +34,10 @@ def pick_watch(turn: Turn, position: int, row: Prompt, option_id: str) -> PickWa
                      text=row.text)
 
 
-def _delete_take_backs(*, game_id: int, seat_id: int | None = None) -> None:
+def _delete_take_backs(turn: Turn, *, seat_id: int | None = None) -> None:
+    game_id = turn.game.pk
     where = f"{quoted('game_id')} = %s" + (f" AND {quoted('seat_id')} = %s" if seat_id is not None else "")
-    execute(statement(("take_backs_delete", seat_id is None), lambda: f"DELETE FROM {table(TakeBack)} WHERE {where}"),
+    turn.write(statement(("take_backs_delete", seat_id is None), lambda: f"DELETE FROM {table(TakeBack)} WHERE {where}"),
             [game_id] if seat_id is None else [game_id, seat_id])
 
 
@@ -47,14 +48,14 @@ def pick_record(turn: Turn, position: int, submission: Submission, watch: PickWa
         return
     game, seat = turn.game, turn.seats[position]
     if turn.resolution_requested or turn.engine.is_over(turn.state) or game.status != GameStatus.ACTIVE:
-        _delete_take_backs(game_id=game.pk)
+        _delete_take_backs(turn)
         return
     if source not in HUMAN_SOURCES or turn.engine.checkpoint_key(turn.state, position) != watch.key:
-        _delete_take_backs(game_id=game.pk, seat_id=seat.pk)
+        _delete_take_backs(turn, seat_id=seat.pk)
         return
-    insert([TakeBack(game=game, seat=seat, phase=submission.phase, submission=submission, state=watch.state_text,
+    turn.write(*insert_statement([TakeBack(game=game, seat=seat, phase=submission.phase, submission=submission, state=watch.state_text,
                      event_ids=[e.pk for e in turn.stored_events[watch.events_mark:]], label=watch.label,
-                     prompt_text=watch.text)])
+                     prompt_text=watch.text)]))
 
 
 # Without the state (an engine state's JSON text, kilobytes): an undo reads only the one it goes back to

@@ -107,3 +107,29 @@ def test_a_resolution_opens_every_seats_prompt_in_one_insert(db):
     # item 15: recorded in the resolution's transaction so a lost task cannot lose them): no per-seat statement
     assert len(sql) <= 6, sql
     assert len([s for s in sql if s.startswith('INSERT INTO "mail_mailjob"')]) == 1, sql
+
+
+@pytest.mark.postgres
+def test_on_postgresql_a_picks_prompt_close_and_game_row_go_in_one_statement(four):
+    """Issue 28: the writes of a pick that return nothing (its prompt's close, its take-back point) are held and
+    sent with the game row's UPDATE as one statement (sql_rows.execute_together), and they all take effect."""
+    game, users, api = four
+    client = api.as_user(users[1])
+    prompt = client.get(f"/api/games/{game.pk}/").json()["prompt"]
+    r = client.post(f"/api/games/{game.pk}/moves/", {"prompt": prompt["id"], "option": prompt["options"][0]["id"]},
+                    format="json")
+    bet = r.json()["prompt"]
+    game.refresh_from_db()
+    version_before = game.version
+    with CaptureQueriesContext(connection) as ctx:
+        r = client.post(f"/api/games/{game.pk}/moves/", {"prompt": bet["id"], "option": bet["options"][0]["id"]},
+                        format="json")
+    assert r.status_code == 201
+    sql = _statements(ctx)
+    together = [s for s in sql if s.startswith("WITH ")]
+    assert len(together) == 1 and 'UPDATE "games_prompt"' in together[0] and 'UPDATE "games_game"' in together[0], sql
+    assert not any(s.startswith(('UPDATE "games_prompt"', 'UPDATE "games_game"')) for s in sql), sql
+    closed = Prompt.objects.get(game=game, seat__position=1, prompt_id=bet["id"])
+    assert closed.closed_at is not None and closed.answered
+    game.refresh_from_db()
+    assert game.version == version_before + 1  # the game row's part ran too

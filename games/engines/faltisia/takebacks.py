@@ -7,10 +7,10 @@ the decks, the store, another seat. The server lets a seat change its pick until
 
 from __future__ import annotations
 
-import json
+from .. import json_text
 
 
-def checkpoint_key(state: dict, seat: int) -> str:
+def checkpoint_key(state: dict, seat: int) -> bytes:
     rest = {k: v for k, v in state.items() if k != "seats"}
     others = [s for i, s in enumerate(state["seats"]) if i != seat]
-    return json.dumps([rest, others], separators=(",", ":"), sort_keys=True)
+    return json_text.dumps([rest, others], sort_keys=True)

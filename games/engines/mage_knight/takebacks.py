@@ -10,14 +10,14 @@ within a turn touch none of them, so they can be taken back.
 
 from __future__ import annotations
 
-import json
+from .. import json_text
 
 
 def _face_down(tokens) -> list:
     return [t.get("id") for t in tokens or () if not t.get("face_up")]
 
 
-def checkpoint_key(state: dict, seat: int) -> str:
+def checkpoint_key(state: dict, seat: int) -> bytes:
     m = state["map"] or {}
     hexes = m.get("hexes", {})
     hidden_on_map = [(k, _face_down(h.get("enemies")), bool(h.get("ruins")) and not h["ruins"].get("face_up"))
@@ -32,4 +32,4 @@ def checkpoint_key(state: dict, seat: int) -> str:
         seats[seat]["deck"], seats[seat]["skill_pile"],
         None if dec is None else dec["seat"], None if held is None else held["seat"], state["over"],
     ]
-    return json.dumps(parts, separators=(",", ":"))
+    return json_text.dumps(parts)

@@ -7,10 +7,10 @@ decides next. Choosing what to play or buy for oneself before it reaches anyone 
 
 from __future__ import annotations
 
-import json
+from .. import json_text
 
 
-def checkpoint_key(state: dict, seat: int) -> str:
+def checkpoint_key(state: dict, seat: int) -> bytes:
     dec, held = state["dec"], state["held"]
     seats = state["seats"]
     parts = [
@@ -19,4 +19,4 @@ def checkpoint_key(state: dict, seat: int) -> str:
         None if dec is None else dec["seat"], None if held is None else held["seat"], state["over"],
         state["round"], state["cur"],
     ]
-    return json.dumps(parts, separators=(",", ":"))
+    return json_text.dumps(parts)
