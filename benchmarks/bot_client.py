@@ -3,7 +3,7 @@
 One ``Api`` per thread keeps one HTTP/1.1 connection open (as a real client library would), and the
 ``GameDriver`` plays every seat of one game: it picks a random option of each seat's prompt and follows
 the prompt each POST /moves/ returns (the seat's next decision), reading a seat's view only when it
-knows no prompt for it. It times two things: each POST /moves/, and, when a step's last pick is in and
+knows no prompt for it and no view read since says that seat decides nothing (``seats[].deciding``). It times two things: each POST /moves/, and, when a step's last pick is in and
 no seat has anything left to decide, the wait until the game shows its next step (the resolution's
 commit, which opens the next prompts in the same transaction). It waits with a blocking conditional
 GET (``If-None-Match`` with the ETag of the view it last read, ``?wait=N``): the server answers as soon
@@ -173,6 +173,10 @@ class GameDriver:
             while not self.stop.is_set():
                 for s in seats:
                     if known[s] is None and s not in fresh:
+                        told = self._deciding_nothing(fresh, s)
+                        if told is not None:  # another seat's view says this one decides nothing: no read
+                            fresh[s] = told
+                            continue
                         fresh[s] = self._view(s)
                         known[s] = fresh[s]["prompt"]
                 if any(v["status"] != "active" for v in fresh.values()):
@@ -202,6 +206,16 @@ class GameDriver:
         finally:
             self.api.close()
         return self.stats
+
+    @staticmethod
+    def _deciding_nothing(fresh: dict[int, dict], seat: int) -> dict | None:
+        """A view read since the last pick that says ``seat`` has no decision open (``seats[].deciding``, from a
+        server that says it: issue 28), or None. Its game-wide fields (phase, status) stand for the seat's view."""
+        for view in fresh.values():
+            entry = next((e for e in view.get("seats", ()) if e.get("position") == seat), None)
+            if entry is not None and entry.get("deciding") is False:
+                return view
+        return None
 
     def _wait_for_next_step(self, phase: int, seat: int = 0) -> dict:
         """Wait on ``seat``'s view until it shows another step (or the end); that view.

@@ -387,13 +387,15 @@ def main(argv=None) -> int:
         s1 = stmt_count.totals(stmt_dir)
         games, load_wall, load_errors = run_load(base, seat_tokens, a.seconds, a.seed, a.client_wait, a.game)
         load_end = time.time()
+        client_cpu = time.process_time() - cpu0
+        # The load's CPU and statements include the tasks it queued that ran after its end: a pick's share of
+        # its step's resolution and mail is the pick's cost, however far behind the workers were.
+        drained = wait_for_idle_queues(stack.env["CELERY_BROKER_URL"])
         c2 = cpu_now()
         time.sleep(2 * stmt_count.STATEMENT_FLUSH_SECONDS)  # the processes' last counts of the load are written
         s2 = stmt_count.totals(stmt_dir)
         games_started = len(games)
         server_steps = server_side_step_ms([g.game_id for g in games])
-        client_cpu = time.process_time() - cpu0
-        drained = wait_for_idle_queues(stack.env["CELERY_BROKER_URL"])
         say(f"floor run 2/2 (after the load's queued tasks drained: {drained:.1f}s)")
         c3 = cpu_now()
         f2 = run_floor(base, tokens[0], floor_game.pk, a.games, a.floor_seconds / 2)

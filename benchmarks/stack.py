@@ -7,7 +7,6 @@ and a chosen sweep interval.
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -76,13 +75,6 @@ class BenchStack(Stack):
             self.start_mailworker()
 
     def start_web(self) -> None:
-        if os.environ.get("BENCH_WEB_SERVER") == "granian":
-            self._spawn("web", [sys.executable, "-m", "granian", "--interface", "wsgi", "--host", "127.0.0.1",
-                                "--port", str(self.http_port), "--workers", str(self.web_workers),
-                                "--blocking-threads", str(self.web_threads), "--no-ws",
-                                "benchmarks.wsgi_bench:application"])
-            wait_for(lambda: _http_ok(self.base_url + "/api/schema/"), what="granian", timeout=90)
-            return
         args = [sys.executable, "-m", "gunicorn", "faltisia.wsgi", "--bind", f"127.0.0.1:{self.http_port}",
                 "--workers", str(self.web_workers), "--timeout", "60", "--keep-alive", "5"]
         if self.web_threads > 1:

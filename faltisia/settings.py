@@ -150,6 +150,10 @@ SPECTACULAR_SETTINGS = {
 # --- Celery ---------------------------------------------------------------------------------------
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="memory://")
 BROKER_CONFIGURED = not CELERY_BROKER_URL.startswith("memory://")
+# Where a write announces that a game changed, so the requests waiting for it (?wait=) wake at once instead of
+# polling (games/version_events.py): a Redis URL, the broker's by default; "" (or no Redis): they poll.
+VERSION_EVENTS_REDIS_URL = env("VERSION_EVENTS_REDIS_URL", default=CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(
+    ("redis://", "rediss://")) else "")
 # Without a broker, tasks run in-process; deadlines are then fired by `manage.py sweep_deadlines --loop`.
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not BROKER_CONFIGURED)
 CELERY_TASK_EAGER_PROPAGATES = True

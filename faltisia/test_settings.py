@@ -31,3 +31,6 @@ MAIL_INBOUND_ESPS = ["*"]
 # Prompt mails "when away" wait MAIL_PROMPT_DELAY_SECONDS for an answer on the page (issue 25); the tests
 # that are not about that delay have them go at once (tests/mail/test_presence.py sets it).
 MAIL_PROMPT_DELAY_SECONDS = 0
+# Blocking GETs poll in the test process (their tests drive a fake clock); tests/games/test_version_events.py
+# turns the announcements on against the broker's Redis, and end-to-end stacks use the base settings.
+VERSION_EVENTS_REDIS_URL = ""

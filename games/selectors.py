@@ -180,13 +180,13 @@ def game_view_for_seat(*, game: Game, seat: Seat | None, seats: list[Seat] | Non
     return get_engine(game.engine).view(game.state, None if seat is None else seat.position)
 
 
-def seat_summary(seat: Seat) -> dict[str, Any]:
+def seat_summary(seat: Seat, *, game: Game) -> dict[str, Any]:
+    """A seat as every viewer sees it; ``deciding``: it has a decision open now (the page's "waiting for ...",
+    public on every surface), read from the open prompt ``seats_with_open_prompts`` loaded with it. A client
+    that watches the game needs to read the views only of the seats that decide (issue 28)."""
     return {"position": seat.position, "player": seat.user.username if seat.user else None, "is_bot": seat.is_bot,
-            "missed_deadlines": seat.missed_deadlines}
-
-
-def seats_summary(*, game: Game) -> list[dict[str, Any]]:
-    return [seat_summary(s) for s in Seat.objects.filter(game=game).select_related("user").order_by("position")]
+            "missed_deadlines": seat.missed_deadlines,
+            "deciding": game.status == GameStatus.ACTIVE and loaded_open_prompt(seat) is not None}
 
 
 def game_detail_for_user(*, game: Game, user: User, seats: list[Seat] | None = None) -> dict[str, Any]:
@@ -202,7 +202,7 @@ def game_detail_for_user(*, game: Game, user: User, seats: list[Seat] | None = N
         "created_by": game.created_by.username if game.created_by else None,
         "seat": None if seat is None else seat.position,
         "standing_orders": [] if seat is None else seat.standing_orders,
-        "seats": [seat_summary(s) for s in seats],
+        "seats": [seat_summary(s, game=game) for s in seats],
         "view": game_view_for_seat(game=game, seat=seat, seats=seats),
         "prompt": prompt_as_dict(prompt),
         "result": game.result,

@@ -19,6 +19,7 @@ from typing import Callable
 from rest_framework.exceptions import ValidationError
 
 from accounts.models import User
+from games import version_events
 from games.selectors import game_version_for_user
 
 from .version_tag import version_tag
@@ -67,15 +68,23 @@ def game_version_wait(*, game_id: int, user: User, if_none_match: str, seconds: 
     not visible to the caller.
 
     Each check is one small autocommit query (no transaction stays open while waiting, so on SQLite and
-    PostgreSQL alike every check sees the latest commit). The request holds its server thread meanwhile.
+    PostgreSQL alike every check sees the latest commit). Between checks it sleeps until a write to the game is
+    announced (games/version_events.py), or polls where nothing announces. The request holds its server
+    thread meanwhile.
     """
     start = clock()
-    while True:
-        version = game_version_for_user(game_id=game_id, user=user)
-        if version is None or not etag_matches(if_none_match, game_etag(game_id=game_id, version=version,
-                                                                         user_id=user.pk)):
-            return version
-        waited = clock() - start
-        if waited >= seconds:
-            return version
-        sleep(min(seconds - waited, check_interval(waited)))
+    with version_events.waiting_for(game_id) as changed:
+        while True:
+            version = game_version_for_user(game_id=game_id, user=user)
+            if version is None or not etag_matches(if_none_match, game_etag(game_id=game_id, version=version,
+                                                                             user_id=user.pk)):
+                return version
+            waited = clock() - start
+            if waited >= seconds:
+                return version
+            if version_events.subscribed():
+                # Woken when a write to the game commits; a check of its own now and then all the same.
+                changed.wait(min(seconds - waited, version_events.FALLBACK_CHECK_SECONDS))
+                changed.clear()  # the next read sees the write: it was announced after its commit
+            else:
+                sleep(min(seconds - waited, check_interval(waited)))

@@ -128,6 +128,8 @@ class SeatResponse(serializers.Serializer):
     player = serializers.CharField(allow_null=True)
     is_bot = serializers.BooleanField()
     missed_deadlines = serializers.IntegerField()
+    deciding = serializers.BooleanField(help_text="The seat has a decision open now (public, as the game page's "
+                                                  "\"waiting for ...\"): a client need read only these seats' views.")
 
 
 class GameSummaryResponse(serializers.Serializer):

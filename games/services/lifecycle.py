@@ -19,6 +19,7 @@ from .clock import clock_validate
 from .enqueue import resolve_enqueue_on_commit
 from .turn import events_store, prompts_sync, step_check, turn_load, turn_save
 from .version import game_touch
+from ..version_events import announce_on_commit
 
 
 def _engine_or_error(slug: str):
@@ -121,6 +122,7 @@ def game_pause(*, game: Game, by: User) -> Game:
     game.paused_at = timezone.now()
     game.version += 1
     game.save(update_fields=["status", "paused_at", "updated_at", "version"])
+    announce_on_commit(game.pk)
     return game
 
 
@@ -138,6 +140,7 @@ def game_resume(*, game: Game, by: User) -> Game:
     game.paused_at = None
     game.version += 1  # the status, and the open prompts' deadlines
     game.save(update_fields=["status", "paused_at", "updated_at", "version"])
+    announce_on_commit(game.pk)
     if game.resolve_requested_at is not None:
         resolve_enqueue_on_commit(game_id=game.pk, phase=game.phase)
     return game
@@ -157,4 +160,5 @@ def game_abandon(*, game: Game, by: User) -> Game:
     game.resolve_requested_at = None
     game.version += 1
     game.save(update_fields=["status", "finished_at", "resolve_requested_at", "updated_at", "version"])
+    announce_on_commit(game.pk)
     return game

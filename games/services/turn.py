@@ -30,6 +30,7 @@ from ..presentation.wording import seat_in_words
 from ..selectors import loaded_open_prompt, seats_with_open_prompts, users_with_vacation_ahead
 from ..sql_rows import (ModelColumns, db_value, execute, execute_together, fetch_one, for_update, insert, quoted,
                         statement, table, update_statement)
+from ..version_events import announce_on_commit
 from ..signals import OpenedPrompt, game_finished, game_finished_in_write, prompts_opened
 from . import clock
 from .enqueue import resolve_enqueue_on_commit, signal_on_commit
@@ -346,6 +347,7 @@ def turn_save(turn: Turn) -> None:
     game.version += 1  # what GET /api/games/{id}/ shows may have changed (ETag); the row is locked
     writes = (turn.held_writes or []) + [update_statement(turn.seats[p], TURN_SEAT_FIELDS) for p in sorted(turn.dirty_seats)]
     execute_together(writes + [update_statement(game, TURN_GAME_FIELDS)])
+    announce_on_commit(game.pk)  # the requests waiting for the game to change wake (games/version_events.py)
     if turn.held_writes is not None:
         turn.held_writes.clear()
     position_of = {seat.pk: position for position, seat in turn.seats.items()}
