@@ -143,7 +143,7 @@ def column_value(model: type[Model], field_name: str, value: Any) -> Any:
     return value
 
 
-def _insert_parts(objs: Sequence[Model]) -> tuple[type[Model], list, str, list]:
+def _insert_parts(objs: Sequence[Model]) -> tuple[type[Model], str, list]:
     model = type(objs[0])
     meta = model._meta
     fields = [f for f in meta.concrete_fields if f is not meta.pk]
@@ -151,7 +151,7 @@ def _insert_parts(objs: Sequence[Model]) -> tuple[type[Model], list, str, list]:
     one_row = "(" + ", ".join(["%s"] * len(fields)) + ")"
     sql = (f"INSERT INTO {table(model)} ({', '.join(quoted(f.column) for f in fields)})"
            f" VALUES {', '.join([one_row] * len(rows))}")
-    return model, fields, sql, [v for row in rows for v in row]
+    return model, sql, [v for row in rows for v in row]
 
 
 def insert(objs: Sequence[Model]) -> None:
@@ -159,7 +159,7 @@ def insert(objs: Sequence[Model]) -> None:
     (PostgreSQL and SQLite 3.35+ both have RETURNING); auto_now_add fields are set as ``save`` would."""
     if not objs:
         return
-    model, _, values_sql, params = _insert_parts(objs)
+    model, values_sql, params = _insert_parts(objs)
     sql = statement(("insert", model, len(objs)), lambda: f"{values_sql} RETURNING {quoted(model._meta.pk.column)}")
     keys = fetch_all(sql, params)
     for obj, (pk,) in zip(objs, keys, strict=True):
@@ -170,12 +170,13 @@ def insert(objs: Sequence[Model]) -> None:
 def insert_statement(objs: Sequence[Model]) -> tuple[str, list]:
     """The INSERT of ``insert`` without its RETURNING, to run later (``execute_together``): the objects get no
     primary key."""
-    model, _, values_sql, params = _insert_parts(objs)
+    model, values_sql, params = _insert_parts(objs)
     return statement(("insert_later", model, len(objs)), lambda: values_sql), params
 
 
 def update_statement(obj: Model, field_names: Sequence[str]) -> tuple[str, list]:
-    """``obj.save(update_fields=field_names)`` as one hand-written UPDATE to run (auto_now fields are set)."""
+    """``obj.save(update_fields=field_names)`` as one hand-written UPDATE, to run with ``execute`` or
+    ``execute_together`` (auto_now fields are set)."""
     meta = obj._meta
     fields = [meta.get_field(n) for n in field_names]
     values = [f.get_db_prep_save(f.pre_save(obj, False), connection) for f in fields]
@@ -183,11 +184,6 @@ def update_statement(obj: Model, field_names: Sequence[str]) -> tuple[str, list]
         f"UPDATE {table(type(obj))} SET {', '.join(quoted(f.column) + ' = %s' for f in fields)}"
         f" WHERE {quoted(meta.pk.column)} = %s"))
     return sql, values + [obj.pk]
-
-
-def update(obj: Model, field_names: Sequence[str]) -> None:
-    """``obj.save(update_fields=field_names)`` in one hand-written UPDATE (auto_now fields are set)."""
-    execute(*update_statement(obj, field_names))
 
 
 def execute_together(statements: Sequence[tuple[str, Sequence[Any]]]) -> None:

@@ -6,8 +6,9 @@ writes it five to six times faster than the standard library (a 3 KB Faltisia st
 take-back key with sorted keys: 54 -> 9 us). Where orjson cannot write a value exactly (an integer beyond 64
 bits, a key that is not a string, number, boolean or None, a lone surrogate) the standard library writes it,
 or raises as it always did. One difference: orjson writes NaN and the infinities as null, where the standard
-library writes NaN, which PostgreSQL's jsonb refuses (no engine state holds one). Reading stays with the standard library: orjson reads an integer beyond 64 bits as a float, and
-it is only twice as fast at reading a state.
+library writes NaN, which PostgreSQL's jsonb refuses (no engine state holds one). Reading stays with the
+standard library: orjson reads an integer beyond 64 bits as a float, and it is only twice as fast at reading
+a state.
 """
 
 from __future__ import annotations

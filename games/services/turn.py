@@ -345,7 +345,8 @@ def turn_save(turn: Turn) -> None:
     game = turn.game
     game.phase = turn.engine.step(turn.state) if game.state is not None else game.phase
     game.version += 1  # what GET /api/games/{id}/ shows may have changed (ETag); the row is locked
-    writes = (turn.held_writes or []) + [update_statement(turn.seats[p], TURN_SEAT_FIELDS) for p in sorted(turn.dirty_seats)]
+    writes = list(turn.held_writes or [])
+    writes += [update_statement(turn.seats[position], TURN_SEAT_FIELDS) for position in sorted(turn.dirty_seats)]
     execute_together(writes + [update_statement(game, TURN_GAME_FIELDS)])
     announce_on_commit(game.pk)  # the requests waiting for the game to change wake (games/version_events.py)
     if turn.held_writes is not None:

@@ -37,8 +37,8 @@ def pick_watch(turn: Turn, position: int, row: Prompt, option_id: str) -> PickWa
 def _delete_take_backs(turn: Turn, *, seat_id: int | None = None) -> None:
     game_id = turn.game.pk
     where = f"{quoted('game_id')} = %s" + (f" AND {quoted('seat_id')} = %s" if seat_id is not None else "")
-    turn.write(statement(("take_backs_delete", seat_id is None), lambda: f"DELETE FROM {table(TakeBack)} WHERE {where}"),
-            [game_id] if seat_id is None else [game_id, seat_id])
+    sql = statement(("take_backs_delete", seat_id is None), lambda: f"DELETE FROM {table(TakeBack)} WHERE {where}")
+    turn.write(sql, [game_id] if seat_id is None else [game_id, seat_id])  # held: Turn.held_writes
 
 
 def pick_record(turn: Turn, position: int, submission: Submission, watch: PickWatch | None, *, source: str) -> None:
@@ -53,9 +53,10 @@ def pick_record(turn: Turn, position: int, submission: Submission, watch: PickWa
     if source not in HUMAN_SOURCES or turn.engine.checkpoint_key(turn.state, position) != watch.key:
         _delete_take_backs(turn, seat_id=seat.pk)
         return
-    turn.write(*insert_statement([TakeBack(game=game, seat=seat, phase=submission.phase, submission=submission, state=watch.state_text,
+    point = TakeBack(game=game, seat=seat, phase=submission.phase, submission=submission, state=watch.state_text,
                      event_ids=[e.pk for e in turn.stored_events[watch.events_mark:]], label=watch.label,
-                     prompt_text=watch.text)]))
+                     prompt_text=watch.text)
+    turn.write(*insert_statement([point]))  # with the game row's UPDATE (Turn.held_writes)
 
 
 # Without the state (an engine state's JSON text, kilobytes): an undo reads only the one it goes back to
