@@ -10,6 +10,7 @@ away). Then each player clicks every decision on their own page, one at a desk a
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 
 import pytest
@@ -30,6 +31,20 @@ VIEWPORTS = ({"width": 1280, "height": 800}, {"width": 390, "height": 844})
 
 def prompt_mails(users) -> int:
     return Notification.objects.filter(kind=NotificationKind.PROMPT, user__in=users).count()
+
+
+def _seat_to_decide(game, timeout: float = 10.0):
+    """The seat with an open prompt; None while nobody has one (a step's last pick committed, its resolution,
+    run on that commit in the server's thread, not yet)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        seat = next((p for p in range(game.players) if open_prompt(game, p) is not None), None)
+        if seat is not None or time.monotonic() > deadline:
+            return seat
+        time.sleep(0.05)
+        game.refresh_from_db()
+        if game.status != GameStatus.ACTIVE:
+            return None
 
 
 def test_two_players_on_the_page_play_a_whole_mage_knight_game_without_a_prompt_mail(chromium_browser, live_server,
@@ -57,7 +72,10 @@ def test_two_players_on_the_page_play_a_whole_mage_knight_game_without_a_prompt_
             game.refresh_from_db()
             if game.status != GameStatus.ACTIVE:
                 break
-            seat = next(p for p in range(game.players) if open_prompt(game, p) is not None)
+            seat = _seat_to_decide(game)
+            if seat is None:
+                assert game.status != GameStatus.ACTIVE, "an active game with no decision open for 10 s"
+                break
             page, option = pages[seat], bot_pick(game, seat)
             button = page.locator(f'#decision button[name=option][value="{option}"]')
             button.wait_for()  # the page shows the decision by its live update
