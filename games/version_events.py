@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import time
 from collections import defaultdict
 from contextlib import contextmanager
 from typing import Iterator
@@ -35,7 +36,7 @@ RECONNECT_SECONDS = 2.0
 
 _lock = threading.Lock()
 _waiters: dict[int, set[threading.Event]] = defaultdict(set)
-_state = {"client": None, "listener": None, "subscribed": False, "pid": None}
+_state = {"client": None, "listener": None, "subscribed": False, "pid": None, "down_until": 0.0}
 
 
 def _channel() -> str:
@@ -57,11 +58,13 @@ def _client():
 
 def announce(game_id: int) -> None:
     """Tell every web process that game ``game_id`` changed (after the commit that changed it; never raises)."""
-    if _url() is None:
+    if _url() is None or time.monotonic() < _state["down_until"]:
         return
     try:
         _client().publish(_channel(), str(game_id))
     except Exception:  # the waiters read the version on their own meanwhile
+        # Not again for a while: a Redis that is away must not cost every write a connection timeout.
+        _state["down_until"] = time.monotonic() + RECONNECT_SECONDS
         logger.debug("could not announce game %s", game_id, exc_info=True)
 
 

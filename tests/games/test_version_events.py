@@ -7,7 +7,6 @@ import threading
 import time
 
 import pytest
-from django.conf import settings
 from django.db import connection, transaction
 
 from games import version_events
@@ -86,10 +85,20 @@ def test_without_announcements_a_waiting_request_sees_the_write_by_polling(monke
     assert len(checks) >= 5  # it polled: the case the announcements spare
 
 
-def test_an_announcement_that_cannot_be_sent_is_not_an_error(settings):
+def test_an_announcement_that_cannot_be_sent_is_not_an_error_and_is_not_retried_at_once(settings, monkeypatch):
     settings.VERSION_EVENTS_REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens there
-    version_events._state["client"] = None
-    try:
-        version_events.announce(1)  # logged, not raised: the waiters poll meanwhile
-    finally:
-        version_events._state["client"] = None
+    tries = []
+
+    class Refusing:
+        def publish(self, channel, message):
+            tries.append(message)
+            raise ConnectionError("refused")
+
+    monkeypatch.setitem(version_events._state, "client", Refusing())
+    monkeypatch.setitem(version_events._state, "down_until", 0.0)
+    version_events.announce(1)  # logged, not raised: the waiters check on their own meanwhile
+    version_events.announce(2)  # within RECONNECT_SECONDS: not tried (no write waits on a Redis that is away)
+    assert tries == ["1"]
+    monkeypatch.setitem(version_events._state, "down_until", 0.0)
+    version_events.announce(3)
+    assert tries == ["1", "3"]
