@@ -1,7 +1,7 @@
 """Wake the requests that wait for a game to change (``GET /api/games/{id}/?wait=N``) when it changes (issue 28).
 
 A blocking GET used to check the game's version every 20-250 ms until it moved: under the load benchmark that
-was ~25 small queries per wait, two statements per pick and about a tenth of the web processes' CPU. Now a
+was ~9 small queries per wait (each with its share of the web process's CPU and a round trip). Now a
 write that bumps a game's version announces it after its commit on a Redis channel, and each web process
 keeps one thread subscribed to it that wakes the requests waiting on that game, which then read the version
 once:

@@ -22,7 +22,7 @@ from . import chat_mail, compose, hooks, reminders, wants
 from .models import Notification, NotificationKind, SeatMailbox
 from .delivery import NOT_BEFORE_TOLERANCE
 from .outbox import notification_queue, sweep_grace
-from .prompt_rows import open_prompts_for_mail, write_prompt_ids_read
+from .prompt_rows import open_prompts_for_mail, write_prompt_ids
 from .recipients import address_confirmed, loaded_preferences, mailable
 
 logger = logging.getLogger(__name__)
@@ -139,12 +139,6 @@ def prompt_notifications_queue(*, prompt_ids: list[int], now: datetime | None = 
     if settled:
         Prompt.objects.filter(pk__in=settled, mail_pending=True).update(mail_pending=False)
     return rows
-
-
-def write_prompt_ids(*, game_id: int, opened_at: datetime) -> list[int]:
-    """The prompts of a game still open that one write opened (a write opens all its prompts at its
-    own time; the partial index prompt_open_game_opened finds them)."""
-    return write_prompt_ids_read(game_id=game_id, opened_at=opened_at)
 
 
 def prompts_due_without_mail(*, now: datetime):

@@ -92,9 +92,10 @@ def open_prompts_for_mail(prompt_ids: list[int]) -> list[Prompt]:
     return prompts
 
 
-def write_prompt_ids_read(*, game_id: int, opened_at: datetime) -> list[int]:
-    """The ids of the game's open prompts opened at ``opened_at`` (by one write), in order, through the partial
-    index prompt_open_game_opened (its predicate word for word)."""
+def write_prompt_ids(*, game_id: int, opened_at: datetime) -> list[int]:
+    """The ids of the game's prompts still open that one write opened (a write opens all its prompts at its own
+    time, ``opened_at``), in order, through the partial index prompt_open_game_opened (its predicate word for
+    word)."""
     q = quoted
     sql = statement("write_prompt_ids", lambda: (
         f"SELECT {q('id')} FROM {table(Prompt)} WHERE {q('game_id')} = %s AND {q('opened_at')} = %s"

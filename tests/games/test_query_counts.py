@@ -76,13 +76,18 @@ def test_a_pick_within_a_compound_decision_stays_within_budget_and_writes_only_w
     assert '"created_by_id"' not in game_update and '"options"' not in game_update
 
 
-def test_the_last_pick_of_a_seat_opens_nothing_and_costs_less(four):
-    game, users, api = four
-    client = api.as_user(users[1])
+def _first_pick(client, game) -> dict:
+    """The caller's first pick of its compound decision; the prompt of its last one (the bet)."""
     prompt = client.get(f"/api/games/{game.pk}/").json()["prompt"]
     r = client.post(f"/api/games/{game.pk}/moves/", {"prompt": prompt["id"], "option": prompt["options"][0]["id"]},
                     format="json")
-    bet = r.json()["prompt"]
+    return r.json()["prompt"]
+
+
+def test_the_last_pick_of_a_seat_opens_nothing_and_costs_less(four):
+    game, users, api = four
+    client = api.as_user(users[1])
+    bet = _first_pick(client, game)
     with CaptureQueriesContext(connection) as ctx:
         r = client.post(f"/api/games/{game.pk}/moves/", {"prompt": bet["id"], "option": bet["options"][0]["id"]},
                         format="json")
@@ -115,10 +120,7 @@ def test_on_postgresql_a_picks_prompt_close_and_game_row_go_in_one_statement(fou
     sent with the game row's UPDATE as one statement (sql_rows.execute_together), and they all take effect."""
     game, users, api = four
     client = api.as_user(users[1])
-    prompt = client.get(f"/api/games/{game.pk}/").json()["prompt"]
-    r = client.post(f"/api/games/{game.pk}/moves/", {"prompt": prompt["id"], "option": prompt["options"][0]["id"]},
-                    format="json")
-    bet = r.json()["prompt"]
+    bet = _first_pick(client, game)
     game.refresh_from_db()
     version_before = game.version
     with CaptureQueriesContext(connection) as ctx:
