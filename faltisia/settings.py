@@ -134,6 +134,8 @@ REST_FRAMEWORK = {
     # browsable API as before.
     "DEFAULT_RENDERER_CLASSES": ["games.api.renderers.FastJSONRenderer",
                                  "rest_framework.renderers.BrowsableAPIRenderer"],
+    # DRF's negotiation, answered at once for a plain JSON client's Accept (games/api/negotiation.py).
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "games.api.negotiation.FastContentNegotiation",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "games.api.errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
