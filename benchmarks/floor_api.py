@@ -8,6 +8,7 @@ benchmark compares the real POST /moves/ against.
 
 from __future__ import annotations
 
+from django.http import JsonResponse
 from rest_framework import status
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.response import Response
@@ -26,3 +27,18 @@ class FloorInsertApi(APIView):
     def post(self, request, game_id: int):
         event = Event.objects.create(game_id=game_id, phase=0, text="benchmark floor", data={}, visibility=[])
         return Response({"id": event.pk}, status=status.HTTP_201_CREATED)
+
+
+# The rungs below the floor (benchmarks/server_floor.py; the first, bare WSGI, is benchmarks/hello_wsgi.py):
+# what each layer a request passes costs on its own.
+
+def plain_django_view(request):
+    """Django's whole middleware stack and URL resolver, no DRF, no query."""
+    return JsonResponse({})
+
+
+class AuthenticatedApi(APIView):
+    """GET: DRF with the API's own authentication (one small query) and rendering, nothing else."""
+
+    def get(self, request):
+        return Response({"user": request.user.pk})

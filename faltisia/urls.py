@@ -24,9 +24,11 @@ from django.conf import settings  # noqa: E402  (kept with the only route that n
 
 if settings.BENCHMARK_FLOOR_ENDPOINT:
     # The load benchmark's floor (benchmarks/floor_api.py); never mounted unless the setting is on.
-    from benchmarks.floor_api import FloorInsertApi
+    from benchmarks.floor_api import AuthenticatedApi, FloorInsertApi, plain_django_view
 
-    urlpatterns.append(path("api/bench/floor/<int:game_id>/", FloorInsertApi.as_view(), name="bench-floor"))
+    urlpatterns += [path("api/bench/floor/<int:game_id>/", FloorInsertApi.as_view(), name="bench-floor"),
+                    path("api/bench/plain/", plain_django_view, name="bench-plain"),  # benchmarks/server_floor.py
+                    path("api/bench/authenticated/", AuthenticatedApi.as_view(), name="bench-authenticated")]
 
 # Last: under /api/, a URL that matches no route answers the API's error body, in DEBUG too
 # (games/request_guard.py). Only URLs ending in a slash, so APPEND_SLASH still redirects the others.
