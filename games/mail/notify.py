@@ -7,6 +7,7 @@ They render, so they run in a worker (tasks.py), never in the request that made 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import transaction
@@ -74,16 +75,33 @@ def prompt_dedupe_key(prompt: Prompt) -> str:
     return f"prompt:{prompt.pk}:seat{prompt.seat_id}" + (f":g{generation}" if generation else "")
 
 
+@dataclass(frozen=True)
+class PromptMails:
+    """What one prompt-mail run did: the emails it queued, and the prompts whose "when away" email falls due
+    later, by due time (not rendered: looked at again then, tasks.queue_due_prompt_notifications)."""
+    queued: list[Notification]
+    later: dict[datetime, list[Prompt]]
+
+
 def prompt_notifications_queue(*, prompt_ids: list[int], now: datetime | None = None) -> list[Notification]:
-    """Render and store the email of each of these prompts that is due; returns the rows queued.
+    """prompt_mails_run's emails queued (the rows), for the callers that schedule nothing."""
+    return prompt_mails_run(prompt_ids=prompt_ids, now=now).queued
+
+
+def prompt_mails_run(*, prompt_ids: list[int], now: datetime | None = None) -> PromptMails:
+    """Render and store the email of each of these prompts that is due; returns the rows queued and the
+    prompts whose email falls due later.
 
     Skipped: closed prompts, inactive games, bots, players without an address, those whose mode for the
     game mails no prompts (digest only, never: wants.py), prompts an answer to a reply carried, emails
     queued before (the dedupe key). Held for the prompt sweep, not rendered: follow-ups still held back
     (prompt_due_at), and prompts of a player mailed "when away" who is on the game's page now (the sweep
-    looks again each run, and mails it once they are gone). A "when away" prompt's mail is stored with
-    ``not_before`` = opened + MAIL_PROMPT_DELAY_SECONDS and ``away_only``: its send re-checks that the
-    prompt is open and the player away (delivery.py). "Every decision" is mailed at once. The prompts,
+    looks again each run, and mails it once they are gone). A "when away" prompt's mail is due at opened +
+    MAIL_PROMPT_DELAY_SECONDS: before then nothing is rendered (issue 28: most prompts of a player at the
+    table are answered within the delay, and an email rendered for them was thrown away at its send); the
+    prompt is returned in ``later`` and stays pending for the prompt sweep, so a lost look-again task only
+    delays it. Once due it is stored with ``away_only``: its send re-checks that the prompt is open and the
+    player away (delivery.py). "Every decision" is mailed at once. The prompts,
     seats, users, preferences and previous picks are read in one query whatever the number of prompts,
     the games' own modes, the presence signs and whether an answer carried the prompt in the same query;
     each email's render reads what it shows.
@@ -92,6 +110,7 @@ def prompt_notifications_queue(*, prompt_ids: list[int], now: datetime | None = 
     prompts = open_prompts_for_mail(prompt_ids)
     rows = []
     held_back = set()
+    later: dict[datetime, list[Prompt]] = {}
     for prompt in prompts:
         if prompt.carried:
             continue
@@ -110,13 +129,15 @@ def prompt_notifications_queue(*, prompt_ids: list[int], now: datetime | None = 
             held_back.add(prompt.pk)  # a follow-up the player is clicking through: the sweep, once due
             continue
         away_only = mode != wants.EVERY
+        if away_only and now < prompt.opened_at + wants.prompt_delay() - NOT_BEFORE_TOLERANCE:
+            held_back.add(prompt.pk)  # not due yet: nothing rendered before it is (PromptMails.later)
+            later.setdefault(prompt.opened_at + wants.prompt_delay(), []).append(prompt)
+            continue
         if away_only and wants.away_from_signs(seen_at=prompt.seen_at, web_pick_at=prompt.web_pick_at, now=now):
             held_back.add(prompt.pk)  # on the page now: nothing rendered; the sweep looks again
             continue
-        not_before = max(due_at, prompt.opened_at + wants.prompt_delay()) if away_only else None
-        not_before = not_before if not_before is not None and not_before > now + NOT_BEFORE_TOLERANCE else None
         if hook_due:
-            hooks.prompt_webhook_queue(prompt=prompt, user=user, not_before=not_before, away_only=away_only)
+            hooks.prompt_webhook_queue(prompt=prompt, user=user, not_before=None, away_only=away_only)
         if mode is None:
             continue
         chat_carried_now: list = []  # the table talk the email carries, read only if it is rendered (issue 23)
@@ -128,7 +149,7 @@ def prompt_notifications_queue(*, prompt_ids: list[int], now: datetime | None = 
         row = notification_queue(
             kind=NotificationKind.PROMPT, dedupe_key=prompt_dedupe_key(prompt),
             to_email=user.email, user_id=user.pk, game=prompt.game, seat=prompt.seat, prompt=prompt,
-            render=render, not_before=not_before, away_only=away_only)
+            render=render, away_only=away_only)
         if row is not None:
             rows.append(row)
             # the next chat batch does not mail these again
@@ -138,7 +159,7 @@ def prompt_notifications_queue(*, prompt_ids: list[int], now: datetime | None = 
     settled = [pk for pk in prompt_ids if pk not in held_back]
     if settled:
         Prompt.objects.filter(pk__in=settled, mail_pending=True).update(mail_pending=False)
-    return rows
+    return PromptMails(queued=rows, later=later)
 
 
 def prompts_due_without_mail(*, now: datetime):
@@ -151,8 +172,10 @@ def prompts_due_without_mail(*, now: datetime):
     # A held-back follow-up is due when its delay has passed (with no delay its task was enqueued at
     # once, as for any other prompt, and gets the same grace to run). A prompt older than both is due
     # whatever the seat's previous pick, so the previous pick is looked up only for the prompts between.
+    # A prompt emailed at once is due a grace after it opened, or once its "when away" delay has passed
+    # (before, prompt_mails_run would hold it again: nothing rendered, the prompt looked at for nothing).
     grace = sweep_grace()
-    at_once_by, held_back_by = now - grace, now - (followup_delay() or grace)
+    at_once_by, held_back_by = now - max(grace, wants.prompt_delay()), now - (followup_delay() or grace)
     at_once = Q(previous_source__in=AT_ONCE_AFTER)
     due = (Q(opened_at__lte=min(at_once_by, held_back_by)) | (Q(opened_at__lte=at_once_by) & at_once)
            | (Q(opened_at__lte=held_back_by) & ~at_once))
@@ -230,15 +253,18 @@ def seats_asked_by_resolution(*, game_id: int, phase: int) -> set[int]:
     The prompt emails owed for the resolution's prompts still open are queued here, with the same rules
     and dedupe keys as the write's prompt task (whichever runs first queues each email once), so a seat's
     one email of the step says what happened (the events since its previous prompt email), then what it
-    must decide. A seat whose prompt was answered before any email (on the web, by a standing order or a
+    must decide. A seat whose "when away" email is not due yet is asked too: that email, rendered once due,
+    says it. A seat whose prompt was answered before any email (on the web, by a standing order or a
     forced pick) or whose player takes no prompt emails is not asked by email: it may get a result email.
     """
     prompt_ids = resolution_prompt_ids(game_id=game_id, phase=phase)
     if not prompt_ids:
         return set()
-    prompt_notifications_queue(prompt_ids=prompt_ids)  # skips the closed ones, held-back follow-ups, opt-outs
-    return set(Notification.objects.filter(prompt_id__in=prompt_ids, kind=NotificationKind.PROMPT)
-               .values_list("seat_id", flat=True))
+    # skips the closed ones, held-back follow-ups, opt-outs; a "when away" email not due yet will say it
+    mails = prompt_mails_run(prompt_ids=prompt_ids)
+    return ({p.seat_id for prompts in mails.later.values() for p in prompts}
+            | set(Notification.objects.filter(prompt_id__in=prompt_ids, kind=NotificationKind.PROMPT)
+                  .values_list("seat_id", flat=True)))
 
 
 def result_notifications_queue(*, game_id: int, phase: int, event_ids: list[int]) -> int:
@@ -251,19 +277,20 @@ def result_notifications_queue(*, game_id: int, phase: int, event_ids: list[int]
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.status in (GameStatus.FINISHED, GameStatus.ABANDONED):
         return 0  # over: the game-over email says what happened last (a paused game still gets results)
-    asked = seats_asked_by_resolution(game_id=game.pk, phase=phase)
-    events = list(Event.objects.filter(game=game, pk__in=event_ids).order_by("id"))
-    sent = 0
     # Each seat's player and preferences in the one query (not a query per player: this runs per resolution).
     seats = (Seat.objects.filter(game=game).select_related("user", "user__notification_preferences", "game")
              .annotate(**wants.seat_presence_annotations()))
-    for seat in seats:
-        user = mailable(seat)
-        if user is None or seat.pk in asked:
+    readers = [seat for seat in seats if _wants_results(seat)]
+    if not readers:
+        return 0  # nobody reads results by email (the default): the write's own prompt task mails the prompts
+    asked = seats_asked_by_resolution(game_id=game.pk, phase=phase)
+    events = list(Event.objects.filter(game=game, pk__in=event_ids).order_by("id"))
+    sent = 0
+    for seat in readers:
+        if seat.pk in asked:
             continue
+        user = seat.user
         prefs = loaded_preferences(user)
-        if not prefs.email_results or prefs.digest:
-            continue
         visible = [e for e in events if e.visible_to(seat.position)]
         if not visible or _watching_the_page(prefs, seat=seat):
             continue
@@ -273,6 +300,15 @@ def result_notifications_queue(*, game_id: int, phase: int, event_ids: list[int]
                                   game=s.game, seat=s, user=u, phase=phase, events=v)):
             sent += 1
     return sent
+
+
+def _wants_results(seat: Seat) -> bool:
+    """Whether the seat's player is mailed a result email per step (email_results, not a digest)."""
+    user = mailable(seat)
+    if user is None:
+        return False
+    prefs = loaded_preferences(user)
+    return prefs.email_results and not prefs.digest
 
 
 def _watching_the_page(prefs: NotificationPreferences, *, seat: Seat) -> bool:

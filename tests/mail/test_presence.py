@@ -48,6 +48,13 @@ def open_task(game) -> None:
         notify.prompt_notifications_queue(prompt_ids=ids)
 
 
+def due_run(prompt: Prompt, *, at, send_now: bool = True) -> notify.PromptMails:
+    """The look-again task of a "when away" prompt (tasks.queue_due_prompt_notifications), run at ``at``;
+    ``send_now``: its send task runs too (else the test sends the row itself)."""
+    with TestCase.captureOnCommitCallbacks(execute=send_now):
+        return notify.prompt_mails_run(prompt_ids=[prompt.pk], now=at)
+
+
 def row_of(prompt: Prompt, kind=NotificationKind.PROMPT) -> Notification | None:
     return Notification.objects.filter(prompt=prompt, kind=kind).first()
 
@@ -72,15 +79,36 @@ def test_an_away_player_is_mailed_after_the_delay_and_not_before():
     game, (alice, bob) = started()
     open_task(game)
     prompt = open_prompt(game, 0)
+    # Its task ran at once and found it not due: nothing rendered, the prompt still pending for the sweep,
+    # and its due time handed back for a look-again task (issue 28).
+    assert row_of(prompt) is None and Prompt.objects.get(pk=prompt.pk).mail_pending
+    assert mails_to(alice.email) == []
+    assert due_run(prompt, at=prompt.opened_at + timedelta(seconds=60)).later == {
+        prompt.opened_at + timedelta(seconds=120): [prompt]}
+    assert row_of(prompt) is None
+    assert len(due_run(prompt, at=prompt.opened_at + timedelta(seconds=121)).queued) == 1
     row = row_of(prompt)
-    assert row.status == NotificationStatus.PENDING and row.away_only
-    assert row.not_before == prompt.opened_at + timedelta(seconds=120)
-    assert mails_to(alice.email) == []  # its task ran at once, found it not due and left it
-    assert send(row, at=prompt.opened_at + timedelta(seconds=60)) == NotificationStatus.PENDING
-    assert send(row, at=prompt.opened_at + timedelta(seconds=121)) == NotificationStatus.SENT
+    assert row.status == NotificationStatus.SENT and row.away_only
+    assert len(mails_to(alice.email)) == 1 and not Prompt.objects.get(pk=prompt.pk).mail_pending
+    assert due_run(prompt, at=prompt.opened_at + timedelta(seconds=300)).queued == []  # never twice
+    assert send(row, at=prompt.opened_at + timedelta(seconds=300)) == NotificationStatus.SENT
     assert len(mails_to(alice.email)) == 1
-    assert send(row, at=prompt.opened_at + timedelta(seconds=300)) == NotificationStatus.SENT  # never twice
-    assert len(mails_to(alice.email)) == 1
+
+
+def test_the_write_task_asks_to_look_again_when_the_delay_has_passed(monkeypatch):
+    """Under a broker the prompt task enqueues one look-again task per due time, at that time."""
+    from games.mail import tasks
+
+    game, (alice, bob) = started()
+    prompts = [open_prompt(game, 0), open_prompt(game, 1)]
+    calls = []
+    monkeypatch.setitem(tasks.queue_due_prompt_notifications.app.conf, "task_always_eager", False)
+    monkeypatch.setattr(tasks.queue_due_prompt_notifications, "apply_async", lambda **kw: calls.append(kw))
+    assert tasks.queue_prompt_notifications(game.pk, prompts[0].opened_at.isoformat()) == 0
+    assert calls == [{"args": ([p.pk for p in prompts],), "eta": prompts[0].opened_at + timedelta(seconds=120),
+                      "retry": False}]
+    assert tasks.queue_due_prompt_notifications.run([p.pk for p in prompts]) == 0  # run early: asks again
+    assert len(calls) == 2 and row_of(prompts[0]) is None
 
 
 def test_a_prompt_answered_on_the_page_within_the_delay_is_never_mailed():
@@ -88,7 +116,8 @@ def test_a_prompt_answered_on_the_page_within_the_delay_is_never_mailed():
     open_task(game)
     prompt = open_prompt(game, 0)
     pick(game, 0, source=SubmissionSource.WEB)
-    assert send(row_of(prompt), at=prompt.opened_at + timedelta(seconds=121)) == NotificationStatus.SKIPPED
+    assert due_run(prompt, at=prompt.opened_at + timedelta(seconds=121)) == notify.PromptMails(queued=[], later={})
+    assert row_of(prompt) is None and not Prompt.objects.get(pk=prompt.pk).mail_pending  # settled: never mailed
     assert [m for m in mails_to(alice.email) if m.extra_headers.get("X-Faltisia-Prompt") == str(prompt.pk)] == []
 
 
@@ -112,9 +141,9 @@ def test_a_player_who_comes_to_the_page_after_the_mail_was_queued_is_not_mailed_
     game, (alice, bob) = started()
     open_task(game)
     prompt = open_prompt(game, 0)
+    due_run(prompt, at=prompt.opened_at + timedelta(seconds=121), send_now=False)  # the delay passed: queued
     row = row_of(prompt)
     presence_record(user_id=alice.pk, game_id=game.pk)
-    Notification.objects.filter(pk=row.pk).update(not_before=timezone.now() - timedelta(seconds=1))  # the delay passed
     assert send(row, at=timezone.now()) == delivery.POSTPONED
     row.refresh_from_db()
     assert row.status == NotificationStatus.PENDING and row.not_before > timezone.now()  # until a minute after the sign
@@ -154,7 +183,10 @@ def test_digest_only_and_never_mail_no_decision_and_no_reminder(mode):
     assert row_of(prompt) is None and not Prompt.objects.get(pk=prompt.pk).mail_pending
     reminders.reminders_due_queue(now=prompt.deadline - timedelta(hours=1))
     assert row_of(prompt, NotificationKind.REMINDER) is None
-    assert row_of(open_prompt(game, 1)) is not None  # bob, with the default, is mailed
+    bob_prompt = open_prompt(game, 1)
+    assert Prompt.objects.get(pk=bob_prompt.pk).mail_pending  # bob, with the default, is mailed once away
+    due_run(bob_prompt, at=bob_prompt.opened_at + timedelta(seconds=121))
+    assert row_of(bob_prompt).status == NotificationStatus.SENT
 
 
 def test_a_games_own_choice_beats_the_accounts():
@@ -203,9 +235,9 @@ def test_a_postponed_row_is_swept_once_due_and_sent_once():
     game, (alice, bob) = started()
     open_task(game)
     prompt = open_prompt(game, 0)
+    due_run(prompt, at=prompt.opened_at + timedelta(seconds=121), send_now=False)
     row = row_of(prompt)
     presence_record(user_id=alice.pk, game_id=game.pk)
-    Notification.objects.filter(pk=row.pk).update(not_before=timezone.now() - timedelta(seconds=1))
     assert send(row, at=timezone.now()) == delivery.POSTPONED
     leave(alice, game)
     row.refresh_from_db()
@@ -257,3 +289,21 @@ def test_a_player_who_wants_every_decision_mailed_gets_the_result_email_on_the_p
     with TestCase.captureOnCommitCallbacks(execute=True):
         play_step(game)
     assert Notification.objects.filter(user=bob, kind=NotificationKind.RESULT).count() == 1
+
+
+def test_a_result_reader_asked_next_by_a_mail_not_due_yet_gets_no_result_email():
+    """Issue 11 item 4 with issue 28's deferred render: a seat asked to decide next is told what happened by
+    its prompt email, even while that email waits for its delay (nothing rendered yet): no result email."""
+    from tests.games.helpers import play_step
+    from tests.mail.helpers import start_game
+
+    game, (alice, bob) = start_game(players=2, options={"rounds": 1})
+    NotificationPreferences.objects.filter(user__in=[alice, bob]).update(email_results=True)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        play_step(game)  # the draft: alice is asked next, bob has nothing to decide
+    prompt = open_prompt(game, 0)
+    assert row_of(prompt) is None and Prompt.objects.get(pk=prompt.pk).mail_pending
+    assert Notification.objects.filter(user=alice, kind=NotificationKind.RESULT).count() == 0
+    assert Notification.objects.filter(user=bob, kind=NotificationKind.RESULT).count() == 1
+    due_run(prompt, at=prompt.opened_at + timedelta(seconds=121))
+    assert row_of(prompt).status == NotificationStatus.SENT

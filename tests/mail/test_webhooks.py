@@ -19,7 +19,8 @@ from django.test import TestCase
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from accounts.models import NotificationPreferences
+from accounts.models import GamePresence, NotificationPreferences
+from accounts.presence import presence_record
 from accounts.webhook_urls import AddressNotAllowed, address_allowed, url_check, webhook_secret
 from games.mail import delivery, hook_calls, notify
 from games.mail.models import Notification, NotificationKind, NotificationStatus
@@ -154,10 +155,10 @@ def game_with_webhook(url: str):
         game, (alice, bob) = make_started_game(players=2, options={"rounds": 1})
     NotificationPreferences.objects.update_or_create(user=alice, defaults={"webhook_url": url})
     ids = list(Prompt.objects.filter(game=game, closed_at__isnull=True).values_list("pk", flat=True))
+    prompt = open_prompt(game, 0)
     with TestCase.captureOnCommitCallbacks(execute=False):  # the send tasks are run by the test
         notify.prompt_notifications_queue(prompt_ids=ids)
-    prompt = open_prompt(game, 0)
-    return game, alice, prompt, Notification.objects.get(prompt=prompt, kind=NotificationKind.WEBHOOK)
+    return game, alice, prompt, Notification.objects.filter(prompt=prompt, kind=NotificationKind.WEBHOOK).first()
 
 
 def test_a_turn_is_posted_once_as_signed_discord_and_slack_json(receiver_factory):
@@ -221,7 +222,17 @@ def test_a_webhook_waits_like_a_prompt_mail_while_the_player_is_on_the_page(rece
     settings.MAIL_PROMPT_DELAY_SECONDS = 120
     receiver = receiver_factory()
     game, alice, prompt, row = game_with_webhook(receiver.url)
-    assert row.away_only and row.not_before == prompt.opened_at + timedelta(seconds=120)
-    assert delivery.notification_send(notification_id=row.pk) == NotificationStatus.PENDING  # not due
+    assert row is None and Prompt.objects.get(pk=prompt.pk).mail_pending  # not due: nothing made yet
+    due = prompt.opened_at + timedelta(seconds=121)
+    with TestCase.captureOnCommitCallbacks(execute=False):
+        notify.prompt_notifications_queue(prompt_ids=[prompt.pk], now=due)
+    row = Notification.objects.get(prompt=prompt, kind=NotificationKind.WEBHOOK)
+    assert row.away_only and row.not_before is None
+    presence_record(user_id=alice.pk, game_id=game.pk)  # she came to the page meanwhile: held while there
+    assert delivery.notification_send(notification_id=row.pk) == delivery.POSTPONED
+    assert receiver.got == []
+    cache.clear()
+    GamePresence.objects.filter(user=alice, game=game).update(seen_at=timezone.now() - timedelta(minutes=2))
+    row.refresh_from_db()  # postponed to a minute after her sign; she has left since
     assert delivery.notification_send(notification_id=row.pk, now=row.not_before + timedelta(seconds=1)) == "sent"
-    assert len(receiver.got) == 1 and timezone.now() < row.not_before
+    assert len(receiver.got) == 1
