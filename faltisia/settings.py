@@ -252,12 +252,16 @@ CELERY_BEAT_SCHEDULE["mail-digests"] = {"task": "mail.send_digests", "schedule":
 # and not at all if answered meanwhile; after an email pick it goes at once.
 MAIL_FOLLOWUP_DELAY_SECONDS = env.int("MAIL_FOLLOWUP_DELAY_SECONDS", default=600)
 # The prompt sweep emails a held-back follow-up once its delay has passed (nothing is enqueued for it
-# when it opens), and the prompts whose task was lost: so a follow-up still open goes out between
-# MAIL_FOLLOWUP_DELAY_SECONDS and that + MAIL_PROMPT_SWEEP_SECONDS after it opened (+ the mail queue's wait).
-MAIL_PROMPT_SWEEP_SECONDS = env.float("MAIL_PROMPT_SWEEP_SECONDS", default=60.0)
+# when it opens), a "when away" prompt once MAIL_PROMPT_DELAY_SECONDS have passed (the same), and the
+# prompts whose task was lost: so a follow-up still open goes out between MAIL_FOLLOWUP_DELAY_SECONDS and
+# that + MAIL_PROMPT_SWEEP_SECONDS after it opened (+ the mail queue's wait). A run with nothing due costs
+# one query over the partial index of the prompts not mailed yet.
+MAIL_PROMPT_SWEEP_SECONDS = env.float("MAIL_PROMPT_SWEEP_SECONDS", default=30.0)
 # Issue 25: a prompt mailed "when I'm away" (the default) waits this long for an answer on the page, and
 # goes only if the player is not on the game's page then (its send re-checks; a player there is mailed
-# once they leave without answering). "Every decision" is mailed at once.
+# once they leave without answering). "Every decision" is mailed at once. Issue 28: nothing is enqueued
+# or rendered for it before then (games/mail/owed.py); the prompt sweep mails it, if still open, between
+# this delay and the delay + MAIL_PROMPT_SWEEP_SECONDS.
 MAIL_PROMPT_DELAY_SECONDS = env.int("MAIL_PROMPT_DELAY_SECONDS", default=120)
 # Players' webhooks go only to https URLs at public addresses; true allows http and private addresses,
 # for tests only (accounts/webhook_urls.py; production refuses to start with it, games/mail/checks.py).

@@ -14,7 +14,6 @@ Nothing secret goes in it: no reply address, no option list, just what the playe
 from __future__ import annotations
 
 import json
-from datetime import datetime
 
 from django.conf import settings
 from django.urls import reverse
@@ -49,12 +48,10 @@ def dedupe_key(prompt: Prompt) -> str:
     return f"webhook:{prompt.pk}:seat{prompt.seat_id}"
 
 
-def prompt_webhook_queue(*, prompt: Prompt, user: User, not_before: datetime | None,
-                         away_only: bool) -> Notification | None:
+def prompt_webhook_queue(*, prompt: Prompt, user: User, away_only: bool) -> Notification | None:
     body = json.dumps(prompt_payload(prompt=prompt), separators=(",", ":"))
     return notification_queue(
         kind=NotificationKind.WEBHOOK, dedupe_key=dedupe_key(prompt), to_email=f"webhook:user{user.pk}",
-        user_id=user.pk, game=prompt.game, seat=prompt.seat, prompt=prompt, not_before=not_before,
-        away_only=away_only,
+        user_id=user.pk, game=prompt.game, seat=prompt.seat, prompt=prompt, away_only=away_only,
         render=lambda: compose.Rendered(subject=f"webhook: {compose.game_name_number(prompt.game)}", text=body,
                                         html="", reply_to=""))

@@ -24,7 +24,7 @@ from .models import Notification, NotificationKind, SeatMailbox
 from .delivery import NOT_BEFORE_TOLERANCE
 from .outbox import notification_queue, sweep_grace
 from .prompt_rows import open_prompts_for_mail, write_prompt_ids
-from .recipients import address_confirmed, loaded_preferences, mailable
+from .recipients import address_confirmed, loaded_preferences, mailable, reads_results
 
 logger = logging.getLogger(__name__)
 
@@ -78,13 +78,13 @@ def prompt_dedupe_key(prompt: Prompt) -> str:
 @dataclass(frozen=True)
 class PromptMails:
     """What one prompt-mail run did: the emails it queued, and the prompts whose "when away" email falls due
-    later, by due time (not rendered: looked at again then, tasks.queue_due_prompt_notifications)."""
+    later, by due time (not rendered: the prompt sweep finds them then, if still open)."""
     queued: list[Notification]
     later: dict[datetime, list[Prompt]]
 
 
 def prompt_notifications_queue(*, prompt_ids: list[int], now: datetime | None = None) -> list[Notification]:
-    """prompt_mails_run's emails queued (the rows), for the callers that schedule nothing."""
+    """The emails prompt_mails_run queued (the rows)."""
     return prompt_mails_run(prompt_ids=prompt_ids, now=now).queued
 
 
@@ -99,8 +99,8 @@ def prompt_mails_run(*, prompt_ids: list[int], now: datetime | None = None) -> P
     looks again each run, and mails it once they are gone). A "when away" prompt's mail is due at opened +
     MAIL_PROMPT_DELAY_SECONDS: before then nothing is rendered (issue 28: most prompts of a player at the
     table are answered within the delay, and an email rendered for them was thrown away at its send); the
-    prompt is returned in ``later`` and stays pending for the prompt sweep, so a lost look-again task only
-    delays it. Once due it is stored with ``away_only``: its send re-checks that the prompt is open and the
+    prompt is returned in ``later`` and stays pending: the prompt sweep finds it once due, if still open.
+    Once due it is stored with ``away_only``: its send re-checks that the prompt is open and the
     player away (delivery.py). "Every decision" is mailed at once. The prompts,
     seats, users, preferences and previous picks are read in one query whatever the number of prompts,
     the games' own modes, the presence signs and whether an answer carried the prompt in the same query;
@@ -137,7 +137,7 @@ def prompt_mails_run(*, prompt_ids: list[int], now: datetime | None = None) -> P
             held_back.add(prompt.pk)  # on the page now: nothing rendered; the sweep looks again
             continue
         if hook_due:
-            hooks.prompt_webhook_queue(prompt=prompt, user=user, not_before=None, away_only=away_only)
+            hooks.prompt_webhook_queue(prompt=prompt, user=user, away_only=away_only)
         if mode is None:
             continue
         chat_carried_now: list = []  # the table talk the email carries, read only if it is rendered (issue 23)
@@ -280,9 +280,9 @@ def result_notifications_queue(*, game_id: int, phase: int, event_ids: list[int]
     # Each seat's player and preferences in the one query (not a query per player: this runs per resolution).
     seats = (Seat.objects.filter(game=game).select_related("user", "user__notification_preferences", "game")
              .annotate(**wants.seat_presence_annotations()))
-    readers = [seat for seat in seats if _wants_results(seat)]
+    readers = [seat for seat in seats if reads_results(seat)]
     if not readers:
-        return 0  # nobody reads results by email (the default): the write's own prompt task mails the prompts
+        return 0  # nobody reads results by email (the default): the prompt task or sweep mails the prompts
     asked = seats_asked_by_resolution(game_id=game.pk, phase=phase)
     events = list(Event.objects.filter(game=game, pk__in=event_ids).order_by("id"))
     sent = 0
@@ -300,15 +300,6 @@ def result_notifications_queue(*, game_id: int, phase: int, event_ids: list[int]
                                   game=s.game, seat=s, user=u, phase=phase, events=v)):
             sent += 1
     return sent
-
-
-def _wants_results(seat: Seat) -> bool:
-    """Whether the seat's player is mailed a result email per step (email_results, not a digest)."""
-    user = mailable(seat)
-    if user is None:
-        return False
-    prefs = loaded_preferences(user)
-    return prefs.email_results and not prefs.digest
 
 
 def _watching_the_page(prefs: NotificationPreferences, *, seat: Seat) -> bool:

@@ -29,7 +29,7 @@ from games.chat.signals import message_moderated
 from games.models import Prompt
 from games.signals import game_finished_in_write, phase_resolved_in_write, prompts_opened, seat_changed_hands
 
-from . import chat_mail, jobs, notify, reminders, tasks
+from . import chat_mail, jobs, notify, owed, reminders, tasks
 from .models import MailJobKind
 from .tokens import mailbox_rotate
 
@@ -53,15 +53,19 @@ def on_prompts_opened(sender, opened, **kwargs) -> None:
     due_now = [o.prompt for o in opened
                if (o.follow_up_of or "") in notify.AT_ONCE_AFTER or not notify.followup_delay()]
     # A held-back follow-up enqueues nothing: the prompt sweep emails it once due, if still open (nothing
-    # is rendered before). The others were opened by one write, so they share its time as opened_at.
-    if due_now:
+    # is rendered before); so does a "when away" prompt, due after its delay (owed.py: a task would find
+    # nothing to do). The others were opened by one write, so they share its time as opened_at.
+    if due_now and owed.prompt_task_owed(game_id=due_now[0].game_id, seat_ids=[p.seat_id for p in due_now]):
         task_enqueue_on_commit(tasks.queue_prompt_notifications, due_now[0].game_id,
                                due_now[0].opened_at.isoformat())
 
 
 @receiver(phase_resolved_in_write, dispatch_uid="mail.phase_resolved")
 def on_phase_resolved(sender, game, phase, events, **kwargs) -> None:
-    """In the resolution's transaction: record its result emails as a job, run by a task after the commit."""
+    """In the resolution's transaction: record its result emails as a job, run by a task after the commit;
+    none if no seat reads results by email (the default: the prompt emails say what happened)."""
+    if not owed.result_job_owed(game_id=game.pk):
+        return
     event_ids = [e.pk for e in events if e.pk is not None]
     jobs.job_record(kind=MailJobKind.RESULT, game=game, phase=phase, event_ids=event_ids)
     task_enqueue_on_commit(tasks.queue_result_notifications, game.pk, phase, event_ids)

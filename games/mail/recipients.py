@@ -29,3 +29,12 @@ def loaded_preferences(user: User) -> NotificationPreferences:
         return user.notification_preferences
     except NotificationPreferences.DoesNotExist:
         return NotificationPreferences(user=user)
+
+
+def reads_results(seat: Seat) -> bool:
+    """Whether the seat's player is mailed a result email per step (email_results, not a digest)."""
+    user = mailable(seat)
+    if user is None:
+        return False
+    preferences = loaded_preferences(user)
+    return preferences.email_results and not preferences.digest

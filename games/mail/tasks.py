@@ -31,33 +31,10 @@ logger = logging.getLogger(__name__)
              time_limit=120, soft_time_limit=100, ignore_result=True)
 def queue_prompt_notifications(game_id: int, opened_at: str) -> int:
     """Render and store the emails of the prompts one write opened (receivers.on_prompts_opened): the
-    game's prompts still open with this ``opened_at`` (ISO 8601). Returns how many were queued; the
-    "when away" ones not due yet are looked at again when they are (queue_due_prompt_notifications)."""
+    game's prompts still open with this ``opened_at`` (ISO 8601). Returns how many were queued; a "when
+    away" email not due yet is left to the prompt sweep."""
     ids = notify.write_prompt_ids(game_id=game_id, opened_at=datetime.fromisoformat(opened_at))
-    return _prompt_mails_run(ids) if ids else 0
-
-
-@shared_task(name="mail.queue_due_prompt_notifications", priority=TIME_BOUND, acks_late=True,
-             reject_on_worker_lost=True, time_limit=60, soft_time_limit=50, ignore_result=True)
-def queue_due_prompt_notifications(prompt_ids: list[int]) -> int:
-    """Once their delay has passed: the emails of these "when away" prompts, for those still open whose
-    player is away (the answered ones cost one query and nothing else)."""
-    return _prompt_mails_run(prompt_ids)
-
-
-def _prompt_mails_run(prompt_ids: list[int]) -> int:
-    """notify.prompt_mails_run, and a look-again task at each due time of the emails not due yet. With
-    tasks run in-process (no countdown can be held) or a broker that is down, the prompt sweep mails them
-    once due: they stay pending until then."""
-    mails = notify.prompt_mails_run(prompt_ids=prompt_ids)
-    if not queue_due_prompt_notifications.app.conf.task_always_eager:
-        for due_at, prompts in mails.later.items():
-            try:
-                queue_due_prompt_notifications.apply_async(args=([p.pk for p in prompts],), eta=due_at, retry=False)
-            except Exception:
-                logger.warning("could not enqueue the due check of prompts %s; the prompt sweep will",
-                               [p.pk for p in prompts], exc_info=True)
-    return len(mails.queued)
+    return len(notify.prompt_notifications_queue(prompt_ids=ids)) if ids else 0
 
 
 @shared_task(name="mail.queue_prompt_notification", priority=TIME_BOUND, acks_late=True, reject_on_worker_lost=True,

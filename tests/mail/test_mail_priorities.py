@@ -41,7 +41,6 @@ def test_each_mail_task_that_makes_mail_declares_its_priority():
                 if name.startswith("mail.") and name not in ("mail.send_notification", "mail.send_notifications")}
     assert declared == {
         "mail.queue_prompt_notifications": TIME_BOUND, "mail.queue_prompt_notification": TIME_BOUND,
-        "mail.queue_due_prompt_notifications": TIME_BOUND,  # issue 28: a "when away" prompt's email, once due
         "mail.sweep_prompt_notifications": TIME_BOUND, "mail.send_due_reminders": TIME_BOUND,
         "mail.queue_result_notifications": NEWS, "mail.queue_finished_notifications": NEWS,
         "mail.sweep_mail_jobs": NEWS, "mail.send_digests": NEWS, "mail.prune_mail_records": NEWS,

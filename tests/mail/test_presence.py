@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from unittest import mock
+
 import pytest
 from django.core import mail
 from django.core.cache import cache
@@ -95,20 +97,52 @@ def test_an_away_player_is_mailed_after_the_delay_and_not_before():
     assert len(mails_to(alice.email)) == 1
 
 
-def test_the_write_task_asks_to_look_again_when_the_delay_has_passed(monkeypatch):
-    """Under a broker the prompt task enqueues one look-again task per due time, at that time."""
-    from games.mail import tasks
+def opening_enqueues(game) -> list[str]:
+    """The mail tasks the prompts_opened receiver enqueues for the game's open prompts (as their write did)."""
+    from games.mail import receivers
+    from games.signals import OpenedPrompt
 
+    opened = [OpenedPrompt(prompt=p, follow_up_of=None) for p in Prompt.objects.filter(game=game, closed_at__isnull=True)]
+    with mock.patch.object(receivers, "task_enqueue_on_commit") as enqueue:
+        receivers.on_prompts_opened(sender=None, opened=opened)
+    return [call.args[0].name for call in enqueue.call_args_list]
+
+
+def test_a_write_that_opens_only_when_away_prompts_enqueues_no_mail_task(settings):
+    """Issue 28: their emails are due after the delay, when the prompt sweep finds them (if still open): a task
+    now would find nothing to do. A player who wants every decision mailed, or no delay, gets one task."""
     game, (alice, bob) = started()
-    prompts = [open_prompt(game, 0), open_prompt(game, 1)]
-    calls = []
-    monkeypatch.setitem(tasks.queue_due_prompt_notifications.app.conf, "task_always_eager", False)
-    monkeypatch.setattr(tasks.queue_due_prompt_notifications, "apply_async", lambda **kw: calls.append(kw))
-    assert tasks.queue_prompt_notifications(game.pk, prompts[0].opened_at.isoformat()) == 0
-    assert calls == [{"args": ([p.pk for p in prompts],), "eta": prompts[0].opened_at + timedelta(seconds=120),
-                      "retry": False}]
-    assert tasks.queue_due_prompt_notifications.run([p.pk for p in prompts]) == 0  # run early: asks again
-    assert len(calls) == 2 and row_of(prompts[0]) is None
+    assert opening_enqueues(game) == []
+    prompt = open_prompt(game, 0)
+    assert sweep(at=prompt.opened_at + timedelta(seconds=100)) == 0  # not due yet
+    assert sweep(at=prompt.opened_at + timedelta(seconds=121)) == 2  # due: both away players mailed once
+    assert row_of(prompt).status == NotificationStatus.SENT
+    GamePromptMail.objects.create(user=bob, game=game, mode="every")
+    assert opening_enqueues(game) == ["mail.queue_prompt_notifications"]
+    GamePromptMail.objects.filter(user=bob).delete()
+    settings.MAIL_PROMPT_DELAY_SECONDS = 0
+    assert opening_enqueues(game) == ["mail.queue_prompt_notifications"]
+
+
+def test_a_resolution_records_a_result_job_only_if_a_seat_reads_results():
+    from games.mail.models import MailJob, MailJobKind
+    from tests.games.helpers import play_step
+    from tests.mail.helpers import start_game
+
+    game, (alice, bob) = start_game(players=2, options={"rounds": 3})
+    NotificationPreferences.objects.update(email_results=False)  # the default of a new account
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        play_step(game)
+    assert not MailJob.objects.filter(game=game, kind=MailJobKind.RESULT).exists()  # nobody reads results
+    NotificationPreferences.objects.filter(user=bob).update(email_results=True)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        play_step(game)
+    assert MailJob.objects.filter(game=game, kind=MailJobKind.RESULT).count() == 1
+    User = type(bob)
+    User.objects.filter(pk=bob.pk).update(email_verified_at=None)  # an address not confirmed reads nothing
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        play_step(game)
+    assert MailJob.objects.filter(game=game, kind=MailJobKind.RESULT).count() == 1
 
 
 def test_a_prompt_answered_on_the_page_within_the_delay_is_never_mailed():
