@@ -48,6 +48,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # The plain form of a pick and of a game's view answered below DRF and the rest (issue 28; anything
+    # else, errors included, goes on down the chain): games/api/hot_routes.py.
+    "games.api.hot_routes.HotApiRoutesMiddleware",
     "games.request_guard.NulCharacterGuardMiddleware",  # a NUL in the URL is a 400, not a database error
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

@@ -42,7 +42,7 @@ class UndoApi(APIView):
         data = UndoRequest(data=request.data)
         data.is_valid(raise_exception=True)
         fields = data.validated_data
-        key = _idempotency_key(request)
+        key = _idempotency_key(request.headers.get("Idempotency-Key"))
         try:
             undo_for_player(game_id=game_id, user=request.user, prompt_id=fields["prompt"], to=fields["to"],
                             idempotency_key=key, source=SubmissionSource.API)

@@ -64,9 +64,9 @@ def _my_seat(game: Game, user):
     return seat
 
 
-def _idempotency_key(request) -> str | None:
-    """The Idempotency-Key header, or None; a 400 for one the database could not store."""
-    key = request.headers.get("Idempotency-Key") or None
+def _idempotency_key(header: str | None) -> str | None:
+    """The Idempotency-Key header's value, or None; a 400 for one the database could not store."""
+    key = header or None
     if key is not None and (len(key) > IDEMPOTENCY_KEY_MAX or not key.isascii() or not key.isprintable()):
         raise ValidationError({"Idempotency-Key": [
             f"at most {IDEMPOTENCY_KEY_MAX} printable ASCII characters"]})
@@ -123,31 +123,41 @@ class GameDetailApi(APIView):
                                                     "(after waiting, if ?wait was given). No body."),
                    **_errors(400, 401, 404)})
     def get(self, request, game_id: int):
-        game_id_or_404(game_id)
-        if_none_match = request.headers.get("If-None-Match")
-        if if_none_match:
-            # The cheap path: the token, then one small query per check of the version (one check without
-            # ?wait); no seats, no engine view, no rendering while the caller's copy is current.
-            version = game_version_wait(game_id=game_id, user=request.user, if_none_match=if_none_match,
-                                        seconds=wait_seconds(request.query_params.get("wait")))
-            if version is None:
-                raise Http404  # as below: a private game's existence is not disclosed, nor its version
-            etag = game_etag(game_id=game_id, version=version, user_id=request.user.pk)
-            if etag_matches(if_none_match, etag):
-                return _not_modified(etag)
-        # Three queries in all: the token, the game with its creator, the seats with players and open prompts.
-        # The version comes with the game row, read before the seats: the ETag is never newer than the body.
-        # The visibility rule is api_access's, applied to the rows read here (no query of its own).
-        game = game_with_creator(game_id=game_id)
-        if game is None:
-            raise Http404
-        seats = seats_with_open_prompts(game_id=game.pk)
-        if not game_visible_to(game=game, user=request.user, seats=seats):
-            raise Http404  # a private game's existence is not disclosed
-        response = Response(_detail(game, request.user, seats=seats))
-        response["ETag"] = game_etag(game_id=game.pk, version=game.version, user_id=request.user.pk)
-        response["Cache-Control"] = CACHE_CONTROL
+        body, etag = game_view_answer(game_id=game_id, user=request.user,
+                                      if_none_match=request.headers.get("If-None-Match"),
+                                      wait=request.query_params.get("wait"))
+        if body is None:
+            return _not_modified(etag)
+        response = Response(body)
+        response["ETag"], response["Cache-Control"] = etag, CACHE_CONTROL
         return response
+
+
+def game_view_answer(*, game_id: int, user, if_none_match: str | None, wait: str | None) -> tuple[dict | None, str]:
+    """GET /api/games/{id}/ for ``user``: (the caller's view, its ETag), or (None, the ETag) when the
+    If-None-Match copy is current (a 304). Raises Http404 or ValidationError as the route answers them.
+    Shared by the DRF view and the hot route (hot_routes.py)."""
+    game_id_or_404(game_id)
+    if if_none_match:
+        # The cheap path: the token, then one small query per check of the version (one check without
+        # ?wait); no seats, no engine view, no rendering while the caller's copy is current.
+        version = game_version_wait(game_id=game_id, user=user, if_none_match=if_none_match,
+                                    seconds=wait_seconds(wait))
+        if version is None:
+            raise Http404  # as below: a private game's existence is not disclosed, nor its version
+        etag = game_etag(game_id=game_id, version=version, user_id=user.pk)
+        if etag_matches(if_none_match, etag):
+            return None, etag
+    # Three queries in all: the token, the game with its creator, the seats with players and open prompts.
+    # The version comes with the game row, read before the seats: the ETag is never newer than the body.
+    # The visibility rule is api_access's, applied to the rows read here (no query of its own).
+    game = game_with_creator(game_id=game_id)
+    if game is None:
+        raise Http404
+    seats = seats_with_open_prompts(game_id=game.pk)
+    if not game_visible_to(game=game, user=user, seats=seats):
+        raise Http404  # a private game's existence is not disclosed
+    return _detail(game, user, seats=seats), game_etag(game_id=game.pk, version=game.version, user_id=user.pk)
 
 
 class GameJoinApi(APIView):
@@ -173,37 +183,47 @@ class MoveApi(APIView):
                        e403="The caller has no seat in this (visible) game.",
                        e409="A stale prompt, a game not active, or an Idempotency-Key used for another pick.")})
     def post(self, request, game_id: int):
-        game_id_or_404(game_id)
         fields = move_request_fields(request.data)
         if fields is None:  # anything but the plain body: the serializer says what is wrong
+            game_id_or_404(game_id)
             data = MoveRequest(data=request.data)
             data.is_valid(raise_exception=True)
             fields = data.validated_data
-        key = _idempotency_key(request)
-        try:
-            # The seat is found inside the pick's locked transaction: no lookup before it, no read after.
-            outcome = submission_create_for_player(game_id=game_id, user=request.user, prompt_id=fields["prompt"],
-                                                   option_id=fields["option"], idempotency_key=key,
-                                                   source=SubmissionSource.API)
-        except Game.DoesNotExist:
-            raise Http404
-        except GameError as e:
-            if e.code != ErrorCode.NOT_YOUR_SEAT:
-                raise
-            refuse_unless_visible(game_id=game_id, user=request.user, error=e)  # an outsider of a private game: 404
-        submission, prompt = outcome.submission, outcome.next_prompt
-        if outcome.step_completed:
-            # The resolution ran on commit if tasks run in-process (or a worker was quick): its prompt, if any.
-            prompt = open_prompt_for_seat(seat=outcome.seat)
-        body = {"submission": {"id": submission.pk, "prompt": submission.prompt_id, "option": submission.option_id,
-                               "phase": submission.phase, "source": submission.source},
-                "replayed": not submission.is_new,
-                "prompt": prompt_as_dict(prompt),
-                # The ETag of the caller's view as this pick left the game (the version its write committed,
-                # read under the lock): If-None-Match with ?wait= answers when anything changes after it,
-                # with no GET first. Never newer than the game: at worst a wait answers at once.
-                "etag": game_etag(game_id=game_id, version=outcome.seat.game.version, user_id=request.user.pk)}
-        return Response(body, status=status.HTTP_201_CREATED if submission.is_new else status.HTTP_200_OK)
+        body, code = move_answer(game_id=game_id, user=request.user, fields=fields,
+                                 idempotency_key=request.headers.get("Idempotency-Key"))
+        return Response(body, status=code)
+
+
+def move_answer(*, game_id: int, user, fields: dict[str, str], idempotency_key: str | None) -> tuple[dict, int]:
+    """POST /api/games/{id}/moves/ for ``user`` with the validated ``fields`` (prompt, option): (the body,
+    201 for a new pick or 200 for a replay). Raises Http404, GameError or ValidationError as the route
+    answers them. Shared by the DRF view and the hot route (hot_routes.py)."""
+    game_id_or_404(game_id)
+    key = _idempotency_key(idempotency_key)
+    try:
+        # The seat is found inside the pick's locked transaction: no lookup before it, no read after.
+        outcome = submission_create_for_player(game_id=game_id, user=user, prompt_id=fields["prompt"],
+                                               option_id=fields["option"], idempotency_key=key,
+                                               source=SubmissionSource.API)
+    except Game.DoesNotExist:
+        raise Http404
+    except GameError as e:
+        if e.code != ErrorCode.NOT_YOUR_SEAT:
+            raise
+        refuse_unless_visible(game_id=game_id, user=user, error=e)  # an outsider of a private game: 404
+    submission, prompt = outcome.submission, outcome.next_prompt
+    if outcome.step_completed:
+        # The resolution ran on commit if tasks run in-process (or a worker was quick): its prompt, if any.
+        prompt = open_prompt_for_seat(seat=outcome.seat)
+    body = {"submission": {"id": submission.pk, "prompt": submission.prompt_id, "option": submission.option_id,
+                           "phase": submission.phase, "source": submission.source},
+            "replayed": not submission.is_new,
+            "prompt": prompt_as_dict(prompt),
+            # The ETag of the caller's view as this pick left the game (the version its write committed,
+            # read under the lock): If-None-Match with ?wait= answers when anything changes after it,
+            # with no GET first. Never newer than the game: at worst a wait answers at once.
+            "etag": game_etag(game_id=game_id, version=outcome.seat.game.version, user_id=user.pk)}
+    return body, status.HTTP_201_CREATED if submission.is_new else status.HTTP_200_OK
 
 
 class LogApi(APIView):
