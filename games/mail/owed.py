@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from accounts.models import GamePromptMail, NotificationPreferences, User
-from games.models import Seat
+from games.models import Game, Seat
 from games.sql_rows import ModelColumns, fetch_all, quoted, statement, table
 
 from . import wants
@@ -41,9 +41,17 @@ def _sql() -> str:
             f" WHERE s.{q('game_id')} = %s ORDER BY s.{q('id')}")
 
 
-def _mailable_seats(game_id: int) -> list[Seat]:
+def _mailable_seats(game: Game) -> list[Seat]:
     """The game's seats whose player game mail may reach, each with ``user``, the user's preferences and
-    ``own_mode`` (the game's own choice of prompt mails, "" if none) loaded."""
+    ``own_mode`` (the game's own choice of prompt mails, "" if none) loaded. Read once per write: a
+    resolution asks both questions of the same game instance (its turn's), so the answer is kept on it."""
+    seats = getattr(game, "_owed_mailable_seats", None)
+    if seats is None:
+        seats = game._owed_mailable_seats = _seats_read(game.pk)
+    return seats
+
+
+def _seats_read(game_id: int) -> list[Seat]:
     seats = []
     for row in fetch_all(statement("owed_seats", _sql), [game_id]):
         start, parts = 0, []
@@ -63,14 +71,14 @@ def _mode(seat: Seat) -> str:
                                 overrides={(seat.user_id, seat.game_id): seat.own_mode})
 
 
-def prompt_task_owed(*, game_id: int, seat_ids: Iterable[int]) -> bool:
+def prompt_task_owed(*, game: Game, seat_ids: Iterable[int]) -> bool:
     """Whether an email of these newly opened prompts of the game is due now (see the module's docstring)."""
     if not wants.prompt_delay():
         return True  # every prompt mailed is due at once
     seat_ids = set(seat_ids)
-    return any(seat.pk in seat_ids and _mode(seat) == wants.EVERY for seat in _mailable_seats(game_id))
+    return any(seat.pk in seat_ids and _mode(seat) == wants.EVERY for seat in _mailable_seats(game))
 
 
-def result_job_owed(*, game_id: int) -> bool:
+def result_job_owed(*, game: Game) -> bool:
     """Whether a seat of the game reads a result email per step (email_results, not a digest)."""
-    return any(reads_results(seat) for seat in _mailable_seats(game_id))
+    return any(reads_results(seat) for seat in _mailable_seats(game))

@@ -55,7 +55,7 @@ def on_prompts_opened(sender, opened, **kwargs) -> None:
     # A held-back follow-up enqueues nothing: the prompt sweep emails it once due, if still open (nothing
     # is rendered before); so does a "when away" prompt, due after its delay (owed.py: a task would find
     # nothing to do). The others were opened by one write, so they share its time as opened_at.
-    if due_now and owed.prompt_task_owed(game_id=due_now[0].game_id, seat_ids=[p.seat_id for p in due_now]):
+    if due_now and owed.prompt_task_owed(game=due_now[0].game, seat_ids=[p.seat_id for p in due_now]):
         task_enqueue_on_commit(tasks.queue_prompt_notifications, due_now[0].game_id,
                                due_now[0].opened_at.isoformat())
 
@@ -64,7 +64,7 @@ def on_prompts_opened(sender, opened, **kwargs) -> None:
 def on_phase_resolved(sender, game, phase, events, **kwargs) -> None:
     """In the resolution's transaction: record its result emails as a job, run by a task after the commit;
     none if no seat reads results by email (the default: the prompt emails say what happened)."""
-    if not owed.result_job_owed(game_id=game.pk):
+    if not owed.result_job_owed(game=game):
         return
     event_ids = [e.pk for e in events if e.pk is not None]
     jobs.job_record(kind=MailJobKind.RESULT, game=game, phase=phase, event_ids=event_ids)
