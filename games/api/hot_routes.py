@@ -18,6 +18,8 @@ untouched, and is answered there exactly as before (its error body, its status, 
   ``option`` as ASCII strings;
 - a request that fails here (a bad token, a 404, a stale prompt, a bad Idempotency-Key, any error at all):
   nothing it did is kept (a pick's transaction rolled back), so the chain does it again and answers it.
+  (Should anything fail after a pick's commit, the chain's answer is that pick's replay: picks are
+  idempotent, a pick is never applied twice.)
 
 So the contract, the authorization matrix and every error are the DRF views' own; the tests compare this
 path's answers with the chain's, header by header (tests/games/test_hot_routes.py).
@@ -30,9 +32,11 @@ import re
 
 import orjson
 from django.conf import settings
-from django.http import HttpResponse, HttpResponseNotModified
+from django.http import Http404, HttpResponse, HttpResponseNotModified
+from rest_framework.exceptions import APIException
 
 from accounts.authentication import FastTokenAuthentication
+from games.errors import GameError
 
 from .negotiation import PLAIN_JSON_ACCEPTS
 from .renderers import FastJSONRenderer
@@ -48,6 +52,8 @@ _JSON_TYPES = frozenset({"application/json", "application/json; charset=utf-8"})
 MOVE_BODY_MAX = 1024  # bytes: a pick's body is ~60; anything larger is read by the chain's parsers
 _RENDERER = FastJSONRenderer()
 _AUTHENTICATION = FastTokenAuthentication()
+# What the views raise for the API's error answers (401 and 400 among them: DRF's APIException).
+_ERROR_ANSWERS = (GameError, Http404, APIException)
 
 
 class _NotPlain(Exception):
@@ -77,8 +83,10 @@ class HotApiRoutesMiddleware:
             return route(request, int(match.group(1)), user)
         except _NotPlain:
             return None
-        except Exception:  # an error answer, or a failure: the chain does it again and answers it its way
-            logger.debug("hot route handed %s %s to the chain", method, path, exc_info=True)
+        except _ERROR_ANSWERS:  # the chain does it again and gives its own error answer
+            return None
+        except Exception:  # not an answer the API gives: worth a line in the log, and the chain's answer
+            logger.warning("hot route failed on %s %s; the chain answers it", method, path, exc_info=True)
             return None
 
 
@@ -129,11 +137,10 @@ def _view(request, game_id: int, user) -> HttpResponse:
                                   wait=wait)
     if body is None:
         response = HttpResponseNotModified()
+        _chain_headers(response, allow="GET, HEAD, OPTIONS")
     else:
         response = _json(body, 200, allow="GET, HEAD, OPTIONS")
     response["ETag"], response["Cache-Control"] = etag, CACHE_CONTROL
-    if body is None:
-        _chain_headers(response, allow="GET, HEAD, OPTIONS")
     return response
 
 
