@@ -184,7 +184,7 @@ def test_a_view_that_is_not_the_plain_form_is_the_chains(table, query):
     assert not hot_route_used(lambda: client.get(f"/api/games/{game.pk}/{query}", HTTP_IF_NONE_MATCH='W/"x"'))
 
 
-def test_a_request_with_the_pages_session_cookie_goes_down_the_chain(table, client):
+def test_a_request_with_the_pages_session_cookie_goes_down_the_chain(table):
     game, users, api = table
     api.as_user(users[0])
     api.cookies[settings.SESSION_COOKIE_NAME] = "anything"

@@ -13,7 +13,7 @@ import pytest
 from django.core import mail
 from django.core.cache import cache
 from django.db.models import F
-from django.test import TestCase, override_settings
+from django.test import TestCase
 from django.utils import timezone
 
 from accounts.models import GamePresence, GamePromptMail, NotificationPreferences
