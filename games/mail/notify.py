@@ -117,8 +117,7 @@ def prompt_mails_run(*, prompt_ids: list[int], now: datetime | None = None) -> P
         user = prompt.seat.user if not prompt.seat.is_bot else None
         if user is None or not user.is_active:
             continue
-        mode = wants.effective_mode(loaded_preferences(user), game_id=prompt.game_id,
-                                    overrides={(user.pk, prompt.game_id): prompt.own_mode})
+        mode = wants.mode_with_own_choice(loaded_preferences(user), game_id=prompt.game_id, own_mode=prompt.own_mode)
         hook_due = hooks.webhook_wanted(user)
         if mailable(prompt.seat) is None or mode not in wants.WANTS_PROMPTS:
             mode = None  # no mail; a webhook may still go
@@ -306,7 +305,7 @@ def _watching_the_page(prefs: NotificationPreferences, *, seat: Seat) -> bool:
     """Whether a player who is mailed "when away" is on the game's page now (issue 25): its live update shows
     them what happened, so no result email follows them there. "Every decision" still gets it. ``seat`` carries
     wants.seat_presence_annotations."""
-    mode = wants.effective_mode(prefs, game_id=seat.game_id, overrides={(seat.user_id, seat.game_id): seat.own_mode})
+    mode = wants.mode_with_own_choice(prefs, game_id=seat.game_id, own_mode=seat.own_mode)
     return mode != wants.EVERY and wants.away_from_signs(seen_at=seat.seen_at, web_pick_at=seat.web_pick_at,
                                                         now=timezone.now()) is not None
 

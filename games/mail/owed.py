@@ -9,7 +9,7 @@ for this query in the process that made the write). So a write asks first:
                            finds it through its index once due, if it is still open; with no delay it is due now)
     result_job_owed(...)   a seat whose player reads a result email per step
 
-The rules are the mail layer's own (recipients.mailable, wants.effective_mode, notify's result readers), applied
+The rules are the mail layer's own (recipients.mailable, wants.effective_mode, recipients.reads_results), applied
 to the same rows; the job or task re-reads them when it runs, so a choice changed in between is honoured there.
 """
 
@@ -66,17 +66,17 @@ def _seats_read(game_id: int) -> list[Seat]:
     return seats
 
 
-def _mode(seat: Seat) -> str:
-    return wants.effective_mode(loaded_preferences(seat.user), game_id=seat.game_id,
-                                overrides={(seat.user_id, seat.game_id): seat.own_mode})
-
-
 def prompt_task_owed(*, game: Game, seat_ids: Iterable[int]) -> bool:
     """Whether an email of these newly opened prompts of the game is due now (see the module's docstring)."""
     if not wants.prompt_delay():
         return True  # every prompt mailed is due at once
     seat_ids = set(seat_ids)
-    return any(seat.pk in seat_ids and _mode(seat) == wants.EVERY for seat in _mailable_seats(game))
+
+    def mailed_at_once(seat: Seat) -> bool:
+        preferences = loaded_preferences(seat.user)
+        return wants.mode_with_own_choice(preferences, game_id=seat.game_id, own_mode=seat.own_mode) == wants.EVERY
+
+    return any(seat.pk in seat_ids and mailed_at_once(seat) for seat in _mailable_seats(game))
 
 
 def result_job_owed(*, game: Game) -> bool:

@@ -61,6 +61,11 @@ def effective_mode(prefs: NotificationPreferences, *, game_id: int | None,
     return prefs.prompt_mail or AWAY
 
 
+def mode_with_own_choice(prefs: NotificationPreferences, *, game_id: int, own_mode: str) -> str:
+    """effective_mode for a game whose own choice (``own_mode``, "" for none) the caller read with its rows."""
+    return effective_mode(prefs, game_id=game_id, overrides={(prefs.user_id, game_id): own_mode})
+
+
 def last_web_pick_at(*, seat_id: int) -> datetime | None:
     """The seat's latest pick made on the game page (a sign of presence the page gave by itself)."""
     return (Submission.objects.filter(seat_id=seat_id, source=SubmissionSource.WEB).order_by("-id")
