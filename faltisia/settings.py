@@ -159,6 +159,11 @@ BROKER_CONFIGURED = not CELERY_BROKER_URL.startswith("memory://")
 # polling (games/version_events.py): a Redis URL, the broker's by default; "" (or no Redis): they poll.
 VERSION_EVENTS_REDIS_URL = env("VERSION_EVENTS_REDIS_URL", default=CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(
     ("redis://", "rediss://")) else "")
+# A player's pick that completes a step resolves it in its own write (issue 28): the game is locked and loaded
+# already, so the step's next prompts commit with the pick, with no broker round trip, second load or second
+# commit. Steps completed otherwise (deadlines, bots, a game's start) and any resolution that fails in the pick
+# go to the worker's resolve task. False: every step goes to the worker (the tests of its crash safety).
+RESOLVE_IN_PICK = env.bool("RESOLVE_IN_PICK", default=True)
 # Without a broker, tasks run in-process; deadlines are then fired by `manage.py sweep_deadlines --loop`.
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not BROKER_CONFIGURED)
 CELERY_TASK_EAGER_PROPAGATES = True

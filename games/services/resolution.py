@@ -6,6 +6,7 @@ Safe to call any number of times, concurrently or late: under the game row lock 
 
 from __future__ import annotations
 
+import json
 import logging
 from datetime import timedelta
 
@@ -14,11 +15,12 @@ from django.db import transaction
 from accounts.models import Vacation
 
 from ..engines.base import Event as EngineEvent
-from ..models import BotReason, GameStatus, SubmissionSource
+from ..engines import json_text
+from ..models import BotReason, Event, GameStatus, SubmissionSource
 from ..presentation.wording import seat_in_words
 from ..signals import phase_resolved, phase_resolved_in_write
 from . import clock
-from .enqueue import signal_on_commit
+from .enqueue import resolve_enqueue_on_commit, signal_on_commit
 from .turn import Turn, events_store, game_finish, pick_apply, prompts_sync, step_check, turn_load, turn_save
 
 logger = logging.getLogger(__name__)
@@ -105,7 +107,40 @@ def phase_resolve(*, game_id: int, phase: int) -> bool:
             step_check(turn)  # defaults may have ended the game
         turn_save(turn)
         return False
-    events = turn.engine.resolve(turn.state)
+    stored = _resolve(turn, turn.engine.resolve(turn.state), phase=phase)
+    turn_save(turn)
+    resolved_announce(turn, phase=phase, events=stored)
+    return True
+
+
+def step_resolve_in_write(turn: Turn) -> list[Event] | None:
+    """Resolve, within the write that completed it (a player's pick), the step ``step_check`` found complete: its
+    events, or None if the engine's resolve failed and the step is left to the worker (the pick stands).
+
+    A player's pick resolves the step it completes itself (issue 28; settings.RESOLVE_IN_PICK): the game is
+    loaded and locked already, so this costs the events and prompts it inserts, where a worker's task costs a
+    broker round trip, a second load and a second commit. Only that one step: one the resolution's bots complete
+    in turn is left to the worker (step_check), so a write never runs a whole game of bots. The caller saves
+    the turn, then calls ``resolved_announce``.
+    """
+    phase = turn.game.phase
+    before = json_text.dumps(turn.state)  # engine.resolve changes the state in place
+    try:
+        events = turn.engine.resolve(turn.state)
+    except Exception:
+        # A bug in a step's resolution never costs the player their pick: it is stored, and the worker's
+        # task meets the same error where it is watched (and retried by the sweep once fixed).
+        logger.exception("game %s: resolving phase %s in the pick failed; left to the worker", turn.game.pk, phase)
+        turn.game.state = json.loads(before)
+        resolve_enqueue_on_commit(game_id=turn.game.pk, phase=phase)
+        return None
+    turn.resolution_requested = False  # resolved here; _resolve's step_check may request the next one
+    return _resolve(turn, events, phase=phase)
+
+
+def _resolve(turn: Turn, events, *, phase: int) -> list[Event]:
+    """Store the events of step ``phase``'s resolution and open the next step's prompts (or finish the game)."""
+    game = turn.game
     stored = events_store(turn, events, phase=phase)
     game.phase = turn.engine.step(turn.state)
     game.resolve_requested_at = None
@@ -114,8 +149,12 @@ def phase_resolve(*, game_id: int, phase: int) -> bool:
     else:
         prompts_sync(turn)
         step_check(turn)  # bots and standing orders may have completed the next step already
-    turn_save(turn)
-    phase_resolved_in_write.send(sender=None, game=game, phase=phase, events=stored)
-    signal_on_commit(phase_resolved, game=game, phase=phase, events=stored)
+    return stored
+
+
+def resolved_announce(turn: Turn, *, phase: int, events: list[Event]) -> None:
+    """After the resolving write's save: tell the receivers in the transaction, and after the commit."""
+    game = turn.game
+    phase_resolved_in_write.send(sender=None, game=game, phase=phase, events=events)
+    signal_on_commit(phase_resolved, game=game, phase=phase, events=events)
     logger.info("game %s: resolved phase %s -> %s", game.pk, phase, game.phase)
-    return True

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.db import transaction
 
 from accounts.models import User
 
 from ..errors import ErrorCode, GameError, NotAnOption, StalePrompt
 from ..models import HUMAN_SOURCES, BotReason, GameStatus, Prompt, Seat, Submission
+from .resolution import resolved_announce, step_resolve_in_write
 from .turn import Turn, pick_apply, prompts_sync, step_check, turn_load, turn_load_for_player, turn_save
 from .undo_points import pick_record, pick_watch
 
@@ -19,7 +21,9 @@ class PickOutcome:
     submission: Submission  # the stored pick (``is_new`` False: a resend of an earlier one)
     seat: Seat
     next_prompt: Prompt | None  # the seat's open prompt when the write committed (None: nothing to decide)
-    step_completed: bool  # this pick completed the step: its resolution was enqueued on commit
+    # A step this write completed awaits the worker's resolution (enqueued on commit): the seat's next prompt may
+    # come with it. False when the pick resolved the step it completed itself (settings.RESOLVE_IN_PICK).
+    step_completed: bool
 
 
 def _replayed(submission: Submission) -> Submission:
@@ -94,8 +98,13 @@ def _submit(turn: Turn, position: int, *, prompt_id: str, option_id: str, idempo
     submission = pick_apply(turn, position=position, option_id=option_id, source=source,
                             idempotency_key=idempotency_key or None)
     prompts_sync(turn)
-    step_check(turn)
+    resolve_here = settings.RESOLVE_IN_PICK
+    step_check(turn, resolve_later=not resolve_here)
     pick_record(turn, position, submission, watch, source=source)
+    phase = game.phase
+    resolved = step_resolve_in_write(turn) if resolve_here and turn.resolution_requested else None
     turn_save(turn)
+    if resolved is not None:
+        resolved_announce(turn, phase=phase, events=resolved)
     submission.is_new = True
     return outcome(submission)

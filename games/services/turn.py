@@ -57,7 +57,7 @@ class Turn:
     open_prompts: dict[int, Prompt] = field(default_factory=dict)  # position -> open prompt row
     opened: list[Prompt] = field(default_factory=list)
     dirty_seats: set[int] = field(default_factory=set)
-    resolution_requested: bool = False  # this write completed the step and enqueued its resolution
+    resolution_requested: bool = False  # this write completed a step it did not resolve itself
     # position -> (phase, source) of the seat's last pick in this write: a prompt the seat is then asked in
     # the same step is the next pick of the decision it is making (prompts_opened's ``follow_up_of``)
     picked: dict[int, tuple[int, str]] = field(default_factory=dict)
@@ -326,8 +326,9 @@ def game_finish(turn: Turn) -> None:
     signal_on_commit(game_finished, game=game)
 
 
-def step_check(turn: Turn) -> None:
-    """Finish the game if it is over; if the step is complete, ask for its resolution."""
+def step_check(turn: Turn, *, resolve_later: bool = True) -> None:
+    """Finish the game if it is over; if the step is complete, ask for its resolution: by the worker after the
+    commit, or (``resolve_later`` False) by the caller within this write (resolution.step_resolve_in_write)."""
     game = turn.game
     if turn.engine.is_over(turn.state):
         if game.status != GameStatus.FINISHED:
@@ -337,7 +338,8 @@ def step_check(turn: Turn) -> None:
         if game.resolve_requested_at is None:
             game.resolve_requested_at = turn.now
         turn.resolution_requested = True
-        resolve_enqueue_on_commit(game_id=game.pk, phase=game.phase)
+        if resolve_later:
+            resolve_enqueue_on_commit(game_id=game.pk, phase=game.phase)
 
 
 def turn_save(turn: Turn) -> None:

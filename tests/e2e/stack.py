@@ -38,7 +38,8 @@ class Stack:
     # CELERY_TASK_ROUTES); production runs a separate worker for "mail" (Procfile), the tests keep one.
     worker_queues = "celery,mail"
 
-    def __init__(self, *, db_url: str, workdir: Path, worker_pool: str = "prefork", concurrency: int = 2) -> None:
+    def __init__(self, *, db_url: str, workdir: Path, worker_pool: str = "prefork", concurrency: int = 2,
+                 env: dict[str, str] | None = None) -> None:
         self.workdir = workdir
         self.redis_port = free_port()
         self.http_port = free_port()
@@ -63,6 +64,7 @@ class Stack:
             "SECRET_KEY": "e2e-secret-" + "x7Kp2mQv9Lw4Rt8Yb3Nc6Hd1Fg5Js0Za" * 2,
             "PYTHONPATH": str(ROOT),
             "LOG_LEVEL": "INFO",
+            **(env or {}),
         }
 
     @property

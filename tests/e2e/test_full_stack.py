@@ -77,14 +77,17 @@ def test_a_whole_game_through_the_http_api_with_real_worker_and_beat(make_stack)
     assert Submission.objects.filter(game_id=gid, source="forced").count() == 3
     game = assert_game_matches_its_replay(gid)
     assert_each_phase_resolved_once(game)
-    assert "Task games.resolve_phase[" in stack.log("worker")  # the worker, not the web process, resolved
+    # Each step's last pick resolved it in the web process (issue 28, RESOLVE_IN_PICK): none was left to the worker.
+    assert stack.log("web").count(f"game {gid}: resolved phase") == 2 * 3
+    assert "Task games.resolve_phase[" not in stack.log("worker")
     st, log = client.call(stack.base_url, "GET", f"/api/games/{gid}/log/", tokens[0])
     assert st == 200 and log["events"][-1]["text"] == "The game is over."
 
 
 def test_a_worker_killed_mid_resolution_loses_nothing(make_stack):
     # A solo pool: SIGKILL to the worker kills the very process running the resolution.
-    stack = make_stack(worker_pool="solo", concurrency=1)
+    # Every step goes to the worker (a pick resolves the step it completes by default: issue 28).
+    stack = make_stack(worker_pool="solo", concurrency=1, env={"RESOLVE_IN_PICK": "false"})
     tokens = client.register(stack.base_url, 2)
     gid = client.new_game(stack.base_url, tokens, options={"rounds": 1, "slow": 2})
     rng = random.Random(5)
@@ -102,7 +105,7 @@ def test_a_worker_killed_mid_resolution_loses_nothing(make_stack):
 
 
 def test_redis_down_while_players_submit_then_the_sweep_catches_up(make_stack):
-    stack = make_stack()
+    stack = make_stack(env={"RESOLVE_IN_PICK": "false"})  # the steps wait for the worker, through the broker
     tokens = client.register(stack.base_url, 3)
     gid = client.new_game(stack.base_url, tokens, options={"rounds": 1})
     stack.stop("redis")

@@ -53,6 +53,9 @@ NODE_ENV = {
     "MAIL_REMINDER_INTERVAL_SECONDS": "1",
     "MAIL_FOLLOWUP_DELAY_SECONDS": "0",
     "MAIL_PROMPT_DELAY_SECONDS": "0",  # issue 25: these players are away; no wait for an answer on the page
+    # Every step goes to a worker node, so that one can be killed inside a resolution (a pick resolves the step
+    # it completes by default: issue 28).
+    "RESOLVE_IN_PICK": "false",
 }
 WEB_NODES = ("web-a", "web-b")
 WORKER_NODES = ("worker-a", "worker-b")

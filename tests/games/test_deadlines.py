@@ -120,7 +120,8 @@ def test_a_time_bank_is_charged_and_incremented(db):
     assert seat(game, 0).bank_seconds == pytest.approx(750, abs=2)
 
 
-def test_a_submission_is_stored_even_if_the_broker_is_down(db, monkeypatch):
+def test_a_submission_is_stored_even_if_the_broker_is_down(db, monkeypatch, settings):
+    settings.RESOLVE_IN_PICK = False  # the worker's resolve task, as for a step no pick completes
     game, _ = make_started_game(players=2)
 
     def broker_down(*args, **kwargs):

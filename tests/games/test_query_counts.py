@@ -97,7 +97,8 @@ def test_the_last_pick_of_a_seat_opens_nothing_and_costs_less(four):
     assert not any(s.startswith('INSERT INTO "games_prompt"') for s in sql)
 
 
-def test_a_resolution_opens_every_seats_prompt_in_one_insert(db):
+def test_a_resolution_opens_every_seats_prompt_in_one_insert(db, settings):
+    settings.RESOLVE_IN_PICK = False  # the worker's task: the picks leave their step to it
     game, _ = make_started_game(players=4, options={"rounds": 2})
     play_step(game, commit=False)  # the draft
     phase_resolve(game_id=game.pk, phase=game.phase)
@@ -136,3 +137,28 @@ def test_on_postgresql_a_picks_prompt_close_and_game_row_go_in_one_statement(fou
     assert closed.closed_at is not None and closed.answered
     game.refresh_from_db()
     assert game.version == version_before + 1  # the game row's part ran too
+
+
+def test_a_pick_that_completes_its_step_resolves_it_for_a_few_statements_more(four):
+    """Issue 28: the step's last pick resolves it in its own write (settings.RESOLVE_IN_PICK). Beyond a pick's own
+    statements it costs the resolution's events, the next step's prompts (one INSERT for every seat), the mail's
+    question (games/mail/owed.py) and the result emails' job (these players read them): no second lock, load or
+    game UPDATE, as the worker's task needs."""
+    game, users, api = four
+    for user in users[:3]:
+        client = api.as_user(user)
+        bet = _first_pick(client, game)
+        client.post(f"/api/games/{game.pk}/moves/", {"prompt": bet["id"], "option": "low"}, format="json")
+    client = api.as_user(users[3])
+    bet = _first_pick(client, game)
+    with CaptureQueriesContext(connection) as ctx:
+        r = client.post(f"/api/games/{game.pk}/moves/", {"prompt": bet["id"], "option": "low"}, format="json")
+    assert r.status_code == 201
+    game.refresh_from_db()
+    assert game.phase == 1 and game.resolve_requested_at is None
+    assert r.json()["prompt"] is None  # the sequential step asks seat 0 first
+    sql = _statements(ctx)
+    assert len([s for s in sql if s.startswith("SELECT") and 'FROM "games_game"' in s]) == 1, sql  # one lock, one load
+    assert len([s for s in sql if s.startswith('UPDATE "games_game"')]) == 1, sql
+    assert len([s for s in sql if s.startswith('INSERT INTO "games_prompt"')]) == 1, sql
+    assert len(sql) <= PICK_BUDGET + 3, sql

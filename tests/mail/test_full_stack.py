@@ -120,7 +120,8 @@ def test_a_whole_faltisia_game_by_email_over_smtp_with_a_real_worker(mail_stack)
     assert not Notification.objects.filter(status=NotificationStatus.FAILED).exists()
     sent_files = list((stack.workdir / "sent").glob("*.log"))
     assert sent_files, "the worker's mail backend wrote nothing"
-    assert "mail.send_notification" in stack.log("worker") and "games.resolve_phase" in stack.log("worker")
+    # The steps were resolved by the replies' own picks (issue 28, RESOLVE_IN_PICK); the mail is the worker's.
+    assert "mail.send_notification" in stack.log("worker")
     assert "mail.queue_prompt_notifications" in stack.log("worker")  # rendered in the worker, not in the pipe
     print(f"{replies} replies by email in {time.time() - started:.1f}s; "
           f"{Notification.objects.count()} emails queued, {answers.count()} answers")

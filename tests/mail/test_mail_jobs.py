@@ -136,7 +136,8 @@ def test_in_the_embedded_mode_the_beat_stand_in_mails_results_and_game_over_whos
         ("result", 0, "done"), ("result", 1, "done"), ("finished", None, "done")}
 
 
-def test_the_mail_job_is_written_in_the_resolutions_transaction():
+def test_the_mail_job_is_written_in_the_resolutions_transaction(settings):
+    settings.RESOLVE_IN_PICK = False  # the worker's resolve task, as for a step no pick completes
     """Rolled back with the resolution; committed with it (then its task runs it at once)."""
     game, users = start_game(players=2, options={"rounds": 1})
     play_step(game, commit=False)  # the draft is complete; its resolution not yet run
@@ -157,7 +158,8 @@ def test_the_mail_job_is_written_in_the_resolutions_transaction():
     assert [len(rows(u, NotificationKind.RESULT)) for u in users] == [0, 1]
 
 
-def test_the_game_over_job_is_written_in_the_finishing_transaction():
+def test_the_game_over_job_is_written_in_the_finishing_transaction(settings):
+    settings.RESOLVE_IN_PICK = False  # the worker's resolve task, as for a step no pick completes
     game, users = start_game(players=2, options={"rounds": 1})
     play_step(game)
     play_step(game, commit=False)  # the takes are complete: resolving them ends the game

@@ -127,7 +127,8 @@ def test_the_version_moves_after_a_pick_by_another_player(faltisia2, login):
     assert r.status_code == 200 and r.json()["version"] != after
 
 
-def test_the_version_moves_after_a_resolution(game2, login):
+def test_the_version_moves_after_a_resolution(game2, login, settings):
+    settings.RESOLVE_IN_PICK = False  # the worker's resolve task, as for a step no pick completes
     game, (alice, bob) = game2
     play_step(game, commit=False)  # every pick in; the resolve task has not run yet
     game.refresh_from_db()
