@@ -50,13 +50,40 @@ def test_twenty_identical_concurrent_submissions_store_exactly_one(key):
     assert sum(r.is_new for r in results) == 1
 
 
-def test_concurrent_resolutions_resolve_the_phase_once(monkeypatch):
+def test_concurrent_resolutions_resolve_the_phase_once(monkeypatch, settings):
+    settings.RESOLVE_IN_PICK = False  # the step's last pick leaves it to the (lost) task
     game, _ = make_started_game(players=3)
     monkeypatch.setattr(resolve_phase, "apply_async", lambda *a, **k: None)  # as if the task were lost
     play_step(game)
     results, errors = run_threads(8, lambda: phase_resolve(game_id=game.pk, phase=0))
     assert not errors and sorted(results) == [False] * 7 + [True]
     assert Event.objects.filter(game=game, phase=0, text__startswith="Seat").count() == 3
+
+
+def test_the_last_picks_of_a_step_racing_resolve_it_once_in_the_one_that_completes_it(monkeypatch):
+    """Issue 28: a pick resolves the step it completes (RESOLVE_IN_PICK). Three seats' last picks race: the
+    game row's lock orders them, so exactly one finds the step complete and resolves it, once."""
+    game, _ = make_started_game(players=3)
+    sent = []
+    monkeypatch.setattr(resolve_phase, "apply_async", lambda *a, **k: sent.append(a))
+    for position in range(3):
+        p = open_prompt(game, position)
+        submission_create(seat=seat(game, position), prompt_id=p.prompt_id, option_id=p.options[0]["id"],
+                          source=SubmissionSource.API)  # the card; the bet is left
+    bets = [(seat(game, position), open_prompt(game, position)) for position in range(3)]
+    turn = iter(range(3))
+    lock = threading.Lock()
+
+    def last_pick():
+        with lock:
+            s, p = bets[next(turn)]
+        return submission_create(seat=s, prompt_id=p.prompt_id, option_id="low", source=SubmissionSource.API)
+
+    results, errors = run_threads(3, last_pick)
+    game.refresh_from_db()
+    assert not errors and len(results) == 3 and all(r.is_new for r in results)
+    assert game.phase == 1 and game.resolve_requested_at is None and sent == []
+    assert Event.objects.filter(game=game, phase=0, text__startswith="Seat").count() == 3  # one reveal per seat
 
 
 def test_the_sweep_reads_the_open_deadline_index():
