@@ -43,3 +43,23 @@ def test_the_locked_read_refuses_to_run_outside_a_transaction():
         turn_load(game_id=game.pk)
     with transaction.atomic():
         assert turn_load(game_id=game.pk).game.pk == game.pk
+
+
+@pytest.mark.django_db(transaction=True)  # closes and reopens the connection
+def test_the_statements_reuse_one_cursor_until_the_connection_or_its_logging_changes():
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games import sql_rows
+
+    game, _ = make_started_game(players=2, options={"rounds": 1})
+    first = sql_rows._cursor()
+    assert sql_rows._cursor() is first
+    with CaptureQueriesContext(connection) as ctx:  # a debug cursor logs the statements
+        assert game_with_creator(game_id=game.pk).pk == game.pk
+        logged = sql_rows._cursor()
+    assert logged is not first and len(ctx.captured_queries) == 1
+    assert sql_rows._cursor() is not logged  # logging off again: a plain cursor
+    connection.close()  # a dropped connection (a restart, CONN_MAX_AGE): the next statement opens a new one
+    assert game_with_creator(game_id=game.pk).pk == game.pk
+    assert sql_rows._cursor() is not first
