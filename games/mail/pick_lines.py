@@ -9,9 +9,9 @@ a line that would match, because the player wrote it for a situation that did no
 A pick that completes the step resolves it itself (settings.RESOLVE_IN_PICK); a step left to the worker (one the
 resolution's bots completed in turn, or every step with that setting off) is resolved here, in the reply's own
 transaction, so the next line meets the prompt that resolution opens (a long sequential turn, a solo game, a
-bot's turn in between). Resolving here is safe: phase_resolve locks the game row and re-checks the step, so the resolution task
-enqueued on commit finds the step resolved and changes nothing; and if anything fails, the whole reply
-(its InboundMessage row included) rolls back and the MTA's retry finds it new.
+bot's turn in between). Resolving here is safe: phase_resolve locks the game row and re-checks the step, so the
+resolution task enqueued on commit finds the step resolved and changes nothing; and if anything fails, the whole
+reply (its InboundMessage row included) rolls back and the MTA's retry finds it new.
 """
 
 from __future__ import annotations
