@@ -53,12 +53,12 @@ def _cursor():
     Django's connections are per thread, so is the cursor kept on one.
     """
     db = _db()
-    kept = db.__dict__.get("_sql_rows_cursor")
+    kept = getattr(db, "_sql_rows_cursor", None)
     if (kept is not None and kept[0] is db.connection and kept[1] == db.queries_logged
             and (db.health_check_done or not db.health_check_enabled)):
         return kept[2]
     cursor = db.cursor()
-    db.__dict__["_sql_rows_cursor"] = (db.connection, db.queries_logged, cursor)
+    db._sql_rows_cursor = (db.connection, db.queries_logged, cursor)
     return cursor
 
 

@@ -24,6 +24,7 @@ class PickOutcome:
     # A step this write completed awaits the worker's resolution (enqueued on commit): the seat's next prompt may
     # come with it. False when the pick resolved the step it completed itself (settings.RESOLVE_IN_PICK).
     step_completed: bool
+    step_resolved: bool = False  # this pick completed its step and resolved it (the next step's prompt is known)
 
 
 def _replayed(submission: Submission) -> Submission:
@@ -62,9 +63,9 @@ def _submit(turn: Turn, position: int, *, prompt_id: str, option_id: str, idempo
     game = turn.game
     seat = turn.seats[position]  # the copy loaded under the lock
 
-    def outcome(submission: Submission) -> PickOutcome:
+    def outcome(submission: Submission, *, step_resolved: bool = False) -> PickOutcome:
         return PickOutcome(submission=submission, seat=seat, next_prompt=turn.open_prompts.get(position),
-                           step_completed=turn.resolution_requested)
+                           step_completed=turn.resolution_requested, step_resolved=step_resolved)
 
     if idempotency_key:
         earlier = Submission.objects.filter(seat=seat, idempotency_key=idempotency_key).first()
@@ -107,4 +108,4 @@ def _submit(turn: Turn, position: int, *, prompt_id: str, option_id: str, idempo
     if resolved is not None:
         resolved_announce(turn, phase=phase, events=resolved)
     submission.is_new = True
-    return outcome(submission)
+    return outcome(submission, step_resolved=resolved is not None)
