@@ -137,7 +137,8 @@ class Prompt(models.Model):
     """One pick a seat was asked for. Open while closed_at is null; at most one open per seat."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="prompts")
-    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="prompts")
+    # Indexed with closed_at (Meta.indexes: prompt_seat_closed), not alone: see there.
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="prompts", db_index=False)
     prompt_id = models.CharField(max_length=100)  # the engine's id; changes whenever the options do
     phase = models.PositiveIntegerField()
     text = models.TextField()
@@ -163,6 +164,13 @@ class Prompt(models.Model):
                                     name="prompt_one_open_per_seat"),
         ]
         indexes = [
+            # A seat's prompts, open first (NULL closed_at sorts last: the index is read by equality, which
+            # finds them without visiting the closed ones). It stands in for the seat's foreign-key index:
+            # with that one beside the partial unique index above, the planner could, on statistics that
+            # did not yet know a seat's history (a young table, one not analysed since a busy hour), read
+            # every prompt of the seat and filter out the closed ones; a pick's and a view's read of the
+            # seats with their open prompts then grew with the game's length (issue 28).
+            models.Index(fields=["seat", "closed_at"], name="prompt_seat_closed"),
             # The sweep's index: only open prompts, so its cost grows with due prompts, not history.
             models.Index(fields=["deadline"], name="prompt_open_deadline",
                          condition=Q(closed_at__isnull=True)),
