@@ -43,7 +43,7 @@ def run(n_games: int) -> None:
     if profile_path:
         import cProfile
 
-        profiler = cProfile.Profile()
+        profiler = cProfile.Profile(time.process_time)
     rng = random.Random(1)
     tokens = []
     for i in range(n_seats):
