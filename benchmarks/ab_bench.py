@@ -1,15 +1,16 @@
 """Before and after, side by side in one run: load_bench.py on two trees, interleaved A, B, A, B (issue 28).
 
     git worktree add /tmp/speed_before <before-commit>
+    (cd /tmp/speed_before && python3 -m venv .venv && .venv/bin/pip install -r requirements.txt)
     .venv/bin/python benchmarks/ab_bench.py --before /tmp/speed_before [--rounds 2] [--seconds 50] \\
         [--games faltisia:4,mage_knight:2] [--json-out FILE]
 
 A is the ``--before`` tree (a git worktree of the commit measured against), B this tree or ``--after`` (a
 worktree of the before commit with only the measured commits cherry-picked on it, so that other work
 merged meanwhile is not counted either way). The harness is the same for both: this tree's benchmarks/
-files are copied into the other trees first (its server code,
-settings and migrations stay its own), so the same bot client, the same CPU reading (benchmarks/cpu.py)
-and the same statement counting (benchmarks/stmt_count.py) measure both. Each run is a whole
+files are copied into the other trees first (its server code, settings, migrations and, when the tree
+has its own ``.venv`` installed from its own requirements.txt, its packages stay its own), so the same bot
+client, the same CPU reading (benchmarks/cpu.py) and the same statement counting (benchmarks/stmt_count.py) measure both. Each run is a whole
 load_bench.py (own database, migrated by its own tree, its own stack); for each game the runs alternate
 A, B, A, B so that the machine's load (other engineers' work on the shared cores) falls on both alike.
 CPU per pick per process is the figure to read on a shared machine; picks/s moves with everyone's load.
@@ -57,11 +58,18 @@ def sync_harness(tree: Path) -> None:
         shutil.copy2(f, tree / "benchmarks" / f.name)
 
 
+def tree_python(tree: Path) -> Path:
+    """The tree's own interpreter (its .venv, installed from its own requirements.txt: a dependency added by
+    the change is measured in B only), else this one."""
+    own = tree / ".venv" / "bin" / "python"
+    return own if own.exists() else Path(sys.executable)
+
+
 def one_run(tree: Path, label: str, game: str, seats: int, a: argparse.Namespace, n: int) -> dict:
     workdir = Path(a.workdir) / f"{n:02d}-{label}-{game}"
     workdir.mkdir(parents=True, exist_ok=True)
     out = workdir / "figures.json"
-    cmd = [sys.executable, "benchmarks/load_bench.py", "--game", game, "--players", str(seats),
+    cmd = [str(tree_python(tree)), "benchmarks/load_bench.py", "--game", game, "--players", str(seats),
            "--games", str(a.clients), "--seconds", str(a.seconds), "--idle-games", str(a.idle_games),
            "--due", str(a.due), "--due-spread", "5", "--floor-seconds", str(a.floor_seconds),
            "--database-url", a.database_url, "--workdir", str(workdir), "--json-out", str(out)]
