@@ -10,8 +10,9 @@ worktree of the before commit with only the measured commits cherry-picked on it
 merged meanwhile is not counted either way). The harness is the same for both: this tree's benchmarks/
 files are copied into the other trees first (its server code, settings, migrations and, when the tree
 has its own ``.venv`` installed from its own requirements.txt, its packages stay its own), so the same bot
-client, the same CPU reading (benchmarks/cpu.py) and the same statement counting (benchmarks/stmt_count.py) measure both. Each run is a whole
-load_bench.py (own database, migrated by its own tree, its own stack); for each game the runs alternate
+client, the same CPU reading (benchmarks/cpu.py) and the same statement counting (benchmarks/stmt_count.py)
+measure both. Each run is a whole load_bench.py (own database, migrated by its own tree, its own stack);
+for each game the runs alternate
 A, B, A, B so that the machine's load (other engineers' work on the shared cores) falls on both alike.
 CPU per pick per process is the figure to read on a shared machine; picks/s moves with everyone's load.
 

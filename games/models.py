@@ -164,12 +164,12 @@ class Prompt(models.Model):
                                     name="prompt_one_open_per_seat"),
         ]
         indexes = [
-            # A seat's prompts, open first (NULL closed_at sorts last: the index is read by equality, which
-            # finds them without visiting the closed ones). It stands in for the seat's foreign-key index:
-            # with that one beside the partial unique index above, the planner could, on statistics that
-            # did not yet know a seat's history (a young table, one not analysed since a busy hour), read
-            # every prompt of the seat and filter out the closed ones; a pick's and a view's read of the
-            # seats with their open prompts then grew with the game's length (issue 28).
+            # A seat's prompts, by seat and closed_at: "seat_id = s AND closed_at IS NULL" is a condition on the
+            # index itself, so the open prompt is found without visiting the closed ones. It stands in for the
+            # seat's foreign-key index: with that one beside the partial unique index above, the planner could,
+            # on statistics that did not yet know a seat's history (a young table, one not analysed since a busy
+            # hour), read every prompt of the seat and filter out the closed ones; a pick's and a view's read of
+            # the seats with their open prompts then grew with the game's length (issue 28, migration 0014).
             models.Index(fields=["seat", "closed_at"], name="prompt_seat_closed"),
             # The sweep's index: only open prompts, so its cost grows with due prompts, not history.
             models.Index(fields=["deadline"], name="prompt_open_deadline",
