@@ -117,14 +117,10 @@ def _seats_sql(*, with_players: bool, with_vacations: bool) -> str:
         select += (f", (SELECT a.{quoted('is_active')} FROM {table(User)} a WHERE a.{quoted('id')} = s.{quoted('user_id')})"
                    f", EXISTS (SELECT 1 FROM {table(Vacation)} v WHERE v.{quoted('user_id')} = s.{quoted('user_id')}"
                    f" AND v.{quoted('ends')} > %s)")
-    # At most one open prompt per seat (constraint prompt_one_open_per_seat): a to-one join. A prompt's game is
-    # its seat's: saying so lets the planner read the prompts by the game as well as by the seat, so that
-    # whichever index it picks (on statistics that may not know the table yet) reads this game's open prompts
-    # and no other prompt (tests/games/test_prompt_indexes.py).
+    # At most one open prompt per seat (constraint prompt_one_open_per_seat): a to-one join.
     return (f"SELECT {select} FROM {table(Seat)} s"
             f" LEFT JOIN {table(Prompt)} p"
-            f" ON p.{quoted('seat_id')} = s.{quoted('id')} AND p.{quoted('game_id')} = s.{quoted('game_id')}"
-            f" AND p.{quoted('closed_at')} IS NULL"
+            f" ON p.{quoted('seat_id')} = s.{quoted('id')} AND p.{quoted('closed_at')} IS NULL"
             + (f" LEFT JOIN {table(User)} u ON u.{quoted('id')} = s.{quoted('user_id')}" if with_players else "")
             + f" WHERE s.{quoted('game_id')} = %s ORDER BY s.{quoted('position')}")
 
