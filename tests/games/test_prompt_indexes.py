@@ -11,6 +11,7 @@ time a read instead of ~70, growing with the game's length. Now a seat's prompts
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from datetime import timedelta
@@ -30,9 +31,10 @@ OTHER_GAMES = 500  # enough rows that the planner reads prompts by an index, as 
 
 
 def _other_games_with_one_prompt_a_seat(like: Game, count: int) -> None:
-    games = Game.objects.bulk_create(Game(engine=like.engine, options={}, seed=like.seed, players=4, state=like.state,
-                                          phase=like.phase, status=like.status) for _ in range(count))
-    seats = Seat.objects.bulk_create(Seat(game=g, position=p) for g in games for p in range(4))
+    games = Game.objects.bulk_create(Game(engine=like.engine, options={}, seed=like.seed, players=like.players,
+                                          state=like.state, phase=like.phase, status=like.status)
+                                     for _ in range(count))
+    seats = Seat.objects.bulk_create(Seat(game=g, position=p) for g in games for p in range(like.players))
     now = timezone.now()
     Prompt.objects.bulk_create(Prompt(game_id=s.game_id, seat=s, prompt_id="p", phase=0, text="?",
                                       options=[{"id": "a", "label": "A"}], opened_at=now, mail_pending=False)
@@ -84,24 +86,24 @@ def _prompt_scans(plan: dict) -> list[dict]:
     return found
 
 
-@pytest.mark.parametrize("with_players, vacations_after", [(False, True), (True, False)], ids=["pick", "view"])
-def test_the_seats_read_visits_no_closed_prompt_on_a_generic_plan_before_statistics(with_players, vacations_after):
+@pytest.mark.parametrize("with_players, with_vacations", [(False, True), (True, False)], ids=["pick", "view"])
+def test_the_seats_read_visits_no_closed_prompt_on_a_generic_plan_before_statistics(with_players, with_vacations):
     """The read as a pick and as a view send it, planned as psycopg's prepared statements are (a generic
     plan), on tables not analysed yet: the prompts' scans read no closed prompt. (On 0013's schema each
     seat's 40 closed prompts were read and dropped.)"""
     game = _game_with_history()
-    sql = _seats_sql(with_players=with_players, with_vacations=vacations_after)
-    numbered = iter(range(1, 10))
-    prepared = re.sub(r"%s", lambda _: f"${next(numbered)}", sql)
-    params = [timezone.now(), game.pk] if vacations_after else [game.pk]
-    types = "timestamptz, bigint" if vacations_after else "bigint"
+    numbered = itertools.count(1)
+    prepared = re.sub(r"%s", lambda _: f"${next(numbered)}",
+                      _seats_sql(with_players=with_players, with_vacations=with_vacations))
+    # The statement's parameter types, and its values as literals (EXPLAIN EXECUTE takes no bound parameters).
+    types, values = ["bigint"], [str(game.pk)]
+    if with_vacations:
+        types, values = ["timestamptz", *types], [f"'{timezone.now().isoformat()}'", *values]
     with connection.cursor() as cursor:
         cursor.execute("SET plan_cache_mode = force_generic_plan")
         try:
-            cursor.execute(f"PREPARE seats_read ({types}) AS {prepared}")
-            # EXPLAIN EXECUTE takes no bound parameters: the values, ours, as literals.
-            literals = ", ".join(f"'{p.isoformat()}'" if hasattr(p, "isoformat") else str(int(p)) for p in params)
-            cursor.execute(f"EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE seats_read({literals})")
+            cursor.execute(f"PREPARE seats_read ({', '.join(types)}) AS {prepared}")
+            cursor.execute(f"EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE seats_read({', '.join(values)})")
             raw = cursor.fetchone()[0]
         finally:
             cursor.execute("DEALLOCATE ALL")
