@@ -14,4 +14,7 @@ class GamesConfig(AppConfig):
 
         for slug, path in getattr(settings, "GAME_ENGINES", {}).items():
             registry.register(slug, path)
+        from .sql_rows import psycopg_cache_widen
+
+        psycopg_cache_widen()
         from . import tasks  # noqa: F401  registers the resolve task with the services (services/enqueue.py)

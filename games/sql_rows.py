@@ -239,6 +239,25 @@ def update_statement(obj: Model, field_names: Sequence[str]) -> tuple[str, list]
     return sql, values + [obj.pk]
 
 
+# psycopg parses a statement's placeholders once per distinct text, in a bounded LRU cache, but only for
+# statements of at most 50 parameters: longer ones are parsed again on every run. Opening a step's prompts
+# for four seats is one INSERT of 52 (13 columns a row), and that parse was ~2% of a web process's CPU
+# under the load benchmark (py-spy, issue 28's seventh round). The statements written here come from a
+# bounded set (``statement``'s keys), so they may all be cached: up to this many parameters (a six-seat
+# game's prompts, a resolution's events).
+PSYCOPG_CACHED_PARAMS = 256
+
+
+def psycopg_cache_widen() -> None:
+    """Let psycopg cache the parse of statements of up to PSYCOPG_CACHED_PARAMS parameters (its module
+    setting, read on every execute; the cache itself stays bounded, 128 statements)."""
+    try:
+        from psycopg import _queries
+    except ImportError:  # SQLite only: nothing to widen
+        return
+    _queries.MAX_CACHED_STATEMENT_PARAMS = max(_queries.MAX_CACHED_STATEMENT_PARAMS, PSYCOPG_CACHED_PARAMS)
+
+
 def execute_together(statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
     """Run writes that return nothing, in order, as one statement on PostgreSQL (each but the last a
     data-modifying WITH query: one round trip, one parse, instead of one each), one by one elsewhere.

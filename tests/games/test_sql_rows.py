@@ -63,3 +63,23 @@ def test_the_statements_reuse_one_cursor_until_the_connection_or_its_logging_cha
     connection.close()  # a dropped connection (a restart, CONN_MAX_AGE): the next statement opens a new one
     assert game_with_creator(game_id=game.pk).pk == game.pk
     assert sql_rows._cursor() is not first
+
+
+def test_psycopg_parses_a_six_seat_prompt_insert_once():
+    """A step's prompts for six seats (78 parameters) are parsed by psycopg once per statement text, as shorter
+    statements are, not again on every run (psycopg's own cap is 50; games/apps.py widens it at start)."""
+    from unittest import mock
+
+    from psycopg import _queries
+    from psycopg.adapt import Transformer
+
+    from games.sql_rows import _insert_fields, _insert_values_sql, statement
+
+    n_params = 6 * len(_insert_fields(Prompt))
+    assert n_params > 50
+    sql = statement(("test-insert", 6), lambda: _insert_values_sql(Prompt, 6))
+    params = [None] * n_params
+    with mock.patch.object(_queries, "_query2pg_nocache", wraps=_queries._query2pg_nocache) as parsed_each_time:
+        for _ in range(2):
+            _queries.PostgresQuery(Transformer()).convert(sql, params)
+    assert parsed_each_time.call_count == 0
