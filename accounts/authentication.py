@@ -30,13 +30,12 @@ process, no round trips) the lookup is the one query as before.
 
 from __future__ import annotations
 
-from django.db import connection
 from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 
-from games.sql_rows import ModelColumns, fetch_one, quoted, statement, table
+from games.sql_rows import ModelColumns, default_connection, fetch_one, quoted, statement, table
 
 from .models import User
 
@@ -66,7 +65,7 @@ class FastTokenAuthentication(TokenAuthentication):
     def authenticate_credentials(self, key: str):
         if "\x00" in key:  # no token holds a NUL, and PostgreSQL refuses one in a query (a 500, not a 401)
             raise exceptions.AuthenticationFailed(_("Invalid token."))
-        row = self._cached_row(key) if connection.vendor == "postgresql" else self._row(key)
+        row = self._cached_row(key) if default_connection().vendor == "postgresql" else self._row(key)
         if row is None:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
         token, user = _TOKEN.instance(row), _USER.instance(row, len(_TOKEN))
@@ -117,15 +116,16 @@ def _versions_checked(key: str) -> tuple | None:
     connection health check."""
     from django.db.backends.postgresql.base import Database
 
-    connection.ensure_connection()
-    checking = connection.health_check_enabled and not connection.health_check_done and not connection.in_atomic_block
-    connection.health_check_done = True
+    db = default_connection()
+    db.ensure_connection()
+    checking = db.health_check_enabled and not db.health_check_done and not db.in_atomic_block
+    db.health_check_done = True
     try:
-        row = connection.connection.execute(_versions_sql(), [key]).fetchone()
+        row = db.connection.execute(_versions_sql(), [key]).fetchone()
     except Database.Error:
         if not checking:
             raise
-        connection.close()  # a dead persistent connection: what the health check would have done
-        connection.ensure_connection()
-        row = connection.connection.execute(_versions_sql(), [key]).fetchone()
+        db.close()  # a dead persistent connection: what the health check would have done
+        db.ensure_connection()
+        row = db.connection.execute(_versions_sql(), [key]).fetchone()
     return None if row is None else tuple(row)

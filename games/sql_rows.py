@@ -12,6 +12,7 @@ instances are exactly the ones the ORM would have built.
 
 from __future__ import annotations
 
+import threading
 from typing import Any, Callable, Hashable, Sequence
 
 from django.db import DEFAULT_DB_ALIAS, connections
@@ -23,17 +24,33 @@ from django.db.models.signals import post_init, pre_init
 _STATEMENTS: dict[tuple, str] = {}
 
 
-def _db():
-    """The default database's connection itself. Django's ``connection`` is a proxy that looks the
-    connection up (a context-local read) on every attribute: a request paid ~70 such lookups, ~6% of its
-    CPU in a CPU-clock profile, half of them quoting the same column names again."""
-    return connections[DEFAULT_DB_ALIAS]
+# Each thread's default connection, as ``connections`` gave it.
+_per_thread = threading.local()
+
+
+def default_connection():
+    """The default database's connection itself, kept per thread.
+
+    Django's ``connection`` is a proxy that looks the connection up (a context-local read) on every
+    attribute: a request paid ~70 such lookups, ~6% of its CPU in a CPU-clock profile, half of them quoting
+    the same column names again. ``connections[alias]`` is that same context-local read (asgiref's Local),
+    and this module still made ~30 of them a pick: ~4% of a web process's CPU under the load benchmark
+    (py-spy, issue 28's seventh round). Django makes one connection object per thread and keeps it for the
+    thread's life (closing and reopening the database connection inside it), so the first lookup of a thread
+    is kept in a plain thread-local. The one place that puts another object in a thread's slot, a test live
+    server's thread, does so before that thread runs anything.
+    """
+    try:
+        return _per_thread.db
+    except AttributeError:
+        db = _per_thread.db = connections[DEFAULT_DB_ALIAS]
+        return db
 
 
 def statement(key: Hashable, build: Callable[[], str]) -> str:
     """The SQL text ``build()`` makes, built once per database vendor and ``key`` (building it, with
     its quoting, costs about as much CPU as running a small query)."""
-    full_key = (_db().vendor, key)
+    full_key = (default_connection().vendor, key)
     sql = _STATEMENTS.get(full_key)
     if sql is None:
         sql = _STATEMENTS[full_key] = build()
@@ -52,7 +69,7 @@ def _cursor():
     (a debug cursor), or a request whose health check has not run yet (BaseDatabaseWrapper.cursor runs it).
     Django's connections are per thread, so is the cursor kept on one.
     """
-    db = _db()
+    db = default_connection()
     kept = getattr(db, "_sql_rows_cursor", None)
     if (kept is not None and kept[0] is db.connection and kept[1] == db.queries_logged
             and (db.health_check_done or not db.health_check_enabled)):
@@ -81,7 +98,7 @@ def execute(sql: str, params: Sequence[Any]) -> None:
 
 
 def quoted(name: str) -> str:
-    return _db().ops.quote_name(name)
+    return default_connection().ops.quote_name(name)
 
 
 def table(model: type[Model]) -> str:
@@ -97,7 +114,7 @@ def for_update() -> str:
     commit: Django's keys are deferred) without waiting for the lock holder. With FOR UPDATE, a mail
     worker holding a prompt row and committing a mail for the game deadlocked with a pick that held the
     game and went on to close that prompt (issue 25)."""
-    db = _db()
+    db = default_connection()
     if not db.in_atomic_block:
         raise RuntimeError("a locking read outside a transaction locks nothing")
     features = db.features
@@ -109,7 +126,7 @@ def for_update() -> str:
 def db_value(model: type[Model], field_name: str, value: Any) -> Any:
     """``value`` adapted for a hand-written INSERT or UPDATE of ``model.field_name`` (JSON dumped,
     datetimes in the database's form)."""
-    return model._meta.get_field(field_name).get_db_prep_save(value, _db())
+    return model._meta.get_field(field_name).get_db_prep_save(value, default_connection())
 
 
 class ModelColumns:
@@ -147,7 +164,7 @@ class ModelColumns:
         values = list(row[start:start + len(self.fields)])
         if values[0] is None:
             return None
-        db = _db()
+        db = default_connection()
         for i, convert in self._converters_for(db):
             values[i] = convert(values[i], self.cols[i], db)
         if pre_init.receivers or post_init.receivers:
@@ -171,7 +188,7 @@ def column_value(model: type[Model], field_name: str, value: Any) -> Any:
     convert that field's column (datetimes and booleans on SQLite)."""
     if value is None:
         return None
-    db = _db()
+    db = default_connection()
     key = (db.vendor, model, field_name)
     pairs = _VALUE_CONVERTERS.get(key)
     if pairs is None:
@@ -199,7 +216,7 @@ def _insert_values_sql(model: type[Model], n_rows: int) -> str:
 
 
 def _insert_params(objs: Sequence[Model]) -> list:
-    db = _db()
+    db = default_connection()
     fields = _insert_fields(type(objs[0]))
     return [f.get_db_prep_save(f.pre_save(obj, True), db) for obj in objs for f in fields]
 
@@ -231,7 +248,7 @@ def update_statement(obj: Model, field_names: Sequence[str]) -> tuple[str, list]
     ``execute_together`` (auto_now fields are set)."""
     meta = obj._meta
     fields = [meta.get_field(n) for n in field_names]
-    db = _db()
+    db = default_connection()
     values = [f.get_db_prep_save(f.pre_save(obj, False), db) for f in fields]
     sql = statement(("update", type(obj), tuple(field_names)), lambda: (
         f"UPDATE {table(type(obj))} SET {', '.join(quoted(f.column) + ' = %s' for f in fields)}"
@@ -266,7 +283,7 @@ def execute_together(statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
     statement all see the rows as they were before it (a row changed twice in one statement keeps only one
     change), and a unique index is checked row by row as each part runs.
     """
-    if len(statements) > 1 and _db().vendor == "postgresql":
+    if len(statements) > 1 and default_connection().vendor == "postgresql":
         *first, last = statements
         sql = statement(("together",) + tuple(s for s, _ in statements), lambda: (
             "WITH " + ", ".join(f"w{i} AS ({s})" for i, (s, _) in enumerate(first)) + " " + last[0]))

@@ -83,3 +83,27 @@ def test_psycopg_parses_a_six_seat_prompt_insert_once():
         for _ in range(2):
             _queries.PostgresQuery(Transformer()).convert(sql, params)
     assert parsed_each_time.call_count == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_each_thread_uses_its_own_connection():
+    """The connection sql_rows keeps per thread (default_connection) is the one Django gives that thread: a
+    statement run in another thread is never run on this thread's connection (their transactions are apart)."""
+    import threading
+
+    from django.db import connections
+
+    from games.sql_rows import default_connection
+
+    here = default_connection()
+    assert here is connections["default"] and default_connection() is here
+    seen = {}
+
+    def elsewhere():
+        seen["kept"], seen["django"] = default_connection(), connections["default"]
+        connections["default"].close()
+
+    thread = threading.Thread(target=elsewhere)
+    thread.start()
+    thread.join()
+    assert seen["kept"] is seen["django"] and seen["kept"] is not here
