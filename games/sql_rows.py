@@ -15,6 +15,7 @@ from __future__ import annotations
 import threading
 from typing import Any, Callable, Hashable, Sequence
 
+from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Model
 from django.db.models.base import ModelState
@@ -178,6 +179,64 @@ class ModelColumns:
         obj._state = state = ModelState()
         state.adding, state.db = False, db.alias
         return obj
+
+
+# model -> (field name, attname, the field if it is a relation given as an instance, the field): for ``new``
+_NEW_FIELDS: dict[type[Model], list[tuple[str, str, Any, Any]]] = {}
+
+
+def _new_fields(model: type[Model]) -> list[tuple[str, str, Any, Any]]:
+    found = _NEW_FIELDS.get(model)
+    if found is None:
+        found = []
+        for field in model._meta.concrete_fields:
+            relation = field if field.many_to_one or field.one_to_one else None
+            if relation is not None and [rh.attname for _, rh in field.related_fields] != [
+                    field.related_model._meta.pk.attname]:
+                raise TypeError(f"{model.__name__}.{field.name}: sql_rows.new knows relations to a primary key only")
+            found.append((field.name, field.attname, relation, field))
+        _NEW_FIELDS[model] = found
+    return found
+
+
+def new(model: type[Model], **values: Any) -> Model:
+    """``model(**values)``, for a row of the hot path about to be inserted (a pick's Submission, its take-back
+    point, the prompts and events of a step), without Model.__init__'s generic work.
+
+    Model.__init__ walks every field through ``setattr``, a related instance through its descriptor (type,
+    router and relation checks), and sends pre_init and post_init: ~6% of a web process's CPU under the load
+    benchmark for the 3-5 instances a pick makes (py-spy, issue 28's seventh round). This makes the same
+    instance as that code does when no pre_init or post_init receiver listens and no database router is set
+    (otherwise it is Model.__init__ itself): every column's attribute (a related instance's key, the field's
+    default for a column not given), a related instance cached on the instance (and for a one-to-one the
+    instance on it, as the descriptor does), the database of the related instance, and a TypeError for a
+    keyword that is not a field.
+    """
+    if pre_init.receivers or post_init.receivers or settings.DATABASE_ROUTERS:
+        return model(**values)
+    obj = model.__new__(model)
+    obj._state = state = ModelState()
+    attributes = obj.__dict__
+    for name, attname, relation, field in _new_fields(model):
+        if relation is not None and name in values:
+            related = values.pop(name)
+            if related is None:
+                attributes[attname] = None
+            else:
+                if related._state.db is None:
+                    related._state.db = DEFAULT_DB_ALIAS
+                state.db = state.db or related._state.db
+                attributes[attname] = related.pk
+                if relation.one_to_one:
+                    relation.remote_field.set_cached_value(related, obj)
+            relation.set_cached_value(obj, related)
+        elif attname in values:
+            attributes[attname] = values.pop(attname)
+        else:
+            attributes[attname] = field.get_default()
+    if values:
+        raise TypeError(f"{model.__name__}() got unexpected keyword arguments: {', '.join(sorted(values))}")
+    return obj
 
 
 _VALUE_CONVERTERS: dict[tuple, list[tuple[Callable, Any]]] = {}

@@ -28,7 +28,7 @@ from ..errors import ErrorCode, GameError, NotAnOption
 from ..models import HUMAN_SOURCES, BotReason, Event, Game, GameStatus, Prompt, Seat, Submission, SubmissionSource
 from ..presentation.wording import seat_in_words
 from ..selectors import loaded_open_prompt, seats_with_open_prompts, users_with_vacation_ahead
-from ..sql_rows import (ModelColumns, db_value, execute, execute_together, fetch_one, for_update, insert, quoted,
+from ..sql_rows import (ModelColumns, db_value, execute, execute_together, fetch_one, for_update, insert, new, quoted,
                         statement, table, update_statement)
 from ..version_events import announce_on_commit
 from ..signals import OpenedPrompt, game_finished, game_finished_in_write, prompts_opened
@@ -166,8 +166,8 @@ def prompts_close(turn: Turn, positions, *, answered: bool) -> None:
 def events_store(turn: Turn, events, *, phase: int) -> list[Event]:
     if not events:
         return []
-    rows = [Event(game=turn.game, phase=phase, text=e.text, data=dict(e.data),
-                  visibility=None if e.seats is None else list(e.seats)) for e in events]
+    rows = [new(Event, game=turn.game, phase=phase, text=e.text, data=dict(e.data),
+                visibility=None if e.seats is None else list(e.seats)) for e in events]
     insert(rows)
     turn.stored_events.extend(rows)
     return rows
@@ -205,8 +205,8 @@ def pick_apply(turn: Turn, *, position: int, option_id: str, source: str,
     if source != SubmissionSource.FORCED:
         # A forced pick is not the player's: the prompt it opens next follows whatever they did before.
         turn.picked[position] = (phase, source)
-    submission = Submission(game=turn.game, seat=seat, prompt_row=row, phase=phase, prompt_id=row.prompt_id,
-                            option_id=option_id, idempotency_key=idempotency_key, source=source)
+    submission = new(Submission, game=turn.game, seat=seat, prompt_row=row, phase=phase, prompt_id=row.prompt_id,
+                     option_id=option_id, idempotency_key=idempotency_key, source=source)
     insert([submission])
     return submission
 
@@ -280,9 +280,9 @@ def prompts_sync(turn: Turn) -> None:
                                                  may_be_away=turn.may_be_away(seat.user_id))
                 if seat.bank_seconds != bank_before:
                     turn.dirty_seats.add(position)  # a time bank was initialised
-            new_rows.append(Prompt(game=turn.game, seat=seat, prompt_id=wanted.id, phase=turn.engine.step(turn.state),
-                                   text=wanted.text, options=[o.as_dict() for o in wanted.options],
-                                   deadline=deadline, opened_at=turn.now))
+            new_rows.append(new(Prompt, game=turn.game, seat=seat, prompt_id=wanted.id,
+                                phase=turn.engine.step(turn.state), text=wanted.text,
+                                options=[o.as_dict() for o in wanted.options], deadline=deadline, opened_at=turn.now))
         if new_rows:
             writes_flush(turn)  # a held close of the seat's previous prompt first (one open prompt per seat)
         insert(new_rows)

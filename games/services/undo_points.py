@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..models import HUMAN_SOURCES, Game, GameStatus, Prompt, Submission, TakeBack
-from ..sql_rows import ModelColumns, fetch_all, fetch_one, insert_statement, quoted, statement, table
+from ..sql_rows import ModelColumns, fetch_all, fetch_one, insert_statement, new, quoted, statement, table
 from .turn import Turn
 
 
@@ -53,9 +53,9 @@ def pick_record(turn: Turn, position: int, submission: Submission, watch: PickWa
     if source not in HUMAN_SOURCES or turn.engine.checkpoint_key(turn.state, position) != watch.key:
         _delete_take_backs(turn, seat_id=seat.pk)
         return
-    point = TakeBack(game=game, seat=seat, phase=submission.phase, submission=submission, state=watch.state_text,
-                     event_ids=[e.pk for e in turn.stored_events[watch.events_mark:]], label=watch.label,
-                     prompt_text=watch.text)
+    point = new(TakeBack, game=game, seat=seat, phase=submission.phase, submission=submission, state=watch.state_text,
+                event_ids=[e.pk for e in turn.stored_events[watch.events_mark:]], label=watch.label,
+                prompt_text=watch.text)
     turn.write(*insert_statement([point]))  # with the game row's UPDATE (Turn.held_writes)
 
 

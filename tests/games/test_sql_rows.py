@@ -107,3 +107,41 @@ def test_each_thread_uses_its_own_connection():
     thread.start()
     thread.join()
     assert seen["kept"] is seen["django"] and seen["kept"] is not here
+
+
+@pytest.mark.django_db
+def test_new_makes_the_instance_model_init_makes():
+    """sql_rows.new(Model, **values), used for the rows a pick inserts, makes what Model(**values) makes: every
+    column's attribute (defaults for those not given), the related instances cached both ways for a one-to-one,
+    the database of the related instances; and refuses a keyword that is no field, as Model.__init__ does."""
+    from games.models import Event, Submission, TakeBack
+    from games.sql_rows import new
+
+    game, _ = make_started_game(players=2, options={"rounds": 1})
+    seat = game.seats.order_by("position").first()
+    row = Prompt.objects.get(seat=seat, closed_at__isnull=True)
+
+    def same(model, **values):
+        expected = model(**values)
+        made = new(model, **values)  # second: a one-to-one's related instance keeps the last one made
+        assert type(made) is model
+        assert {k: v for k, v in made.__dict__.items() if k != "_state"} == \
+            {k: v for k, v in expected.__dict__.items() if k != "_state"}
+        assert (made._state.adding, made._state.db) == (expected._state.adding, expected._state.db)
+        assert made._state.fields_cache.keys() == expected._state.fields_cache.keys()
+        for name, related in expected._state.fields_cache.items():
+            assert made._state.fields_cache[name] is related
+        return made
+
+    submission = same(Submission, game=game, seat=seat, prompt_row=row, phase=game.phase, prompt_id=row.prompt_id,
+                      option_id="a", idempotency_key=None, source="api")
+    assert submission.prompt_row is row and row.submission is submission  # the one-to-one, both ways
+    same(Event, game=game, phase=3, text="A line.", data={"a": 1}, visibility=[0])
+    same(Event, game_id=game.pk, phase=3, text="A line.")  # by key, the others left to their defaults
+    same(Prompt, game=game, seat=seat, prompt_id="p", phase=1, text="?", options=[], deadline=None,
+         opened_at=row.opened_at)
+    point = same(TakeBack, game=game, seat=seat, phase=1, submission=submission, state="{}", event_ids=[],
+                 label="a", prompt_text="?")
+    assert submission.take_back is point
+    with pytest.raises(TypeError, match="unexpected keyword arguments: colour"):
+        new(Event, game=game, phase=1, text="x", colour="red")
