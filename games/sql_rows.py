@@ -13,6 +13,7 @@ instances are exactly the ones the ORM would have built.
 from __future__ import annotations
 
 import threading
+from asyncio import get_running_loop
 from typing import Any, Callable, Hashable, Sequence
 
 from django.conf import settings
@@ -25,7 +26,7 @@ from django.db.models.signals import post_init, pre_init
 _STATEMENTS: dict[tuple, str] = {}
 
 
-# Each thread's default connection, as ``connections`` gave it.
+# Each thread's default connection, as ``connections`` gave it (default_connection).
 _per_thread = threading.local()
 
 
@@ -34,18 +35,24 @@ def default_connection():
 
     Django's ``connection`` is a proxy that looks the connection up (a context-local read) on every
     attribute: a request paid ~70 such lookups, ~6% of its CPU in a CPU-clock profile, half of them quoting
-    the same column names again. ``connections[alias]`` is that same context-local read (asgiref's Local),
-    and this module still made ~30 of them a pick: ~4% of a web process's CPU under the load benchmark
-    (py-spy, issue 28's seventh round). Django makes one connection object per thread and keeps it for the
-    thread's life (closing and reopening the database connection inside it), so the first lookup of a thread
-    is kept in a plain thread-local. The one place that puts another object in a thread's slot, a test live
-    server's thread, does so before that thread runs anything.
+    the same column names again. ``connections[alias]`` is that same read (asgiref's Local), and this module
+    still made ~30 of them a pick: ~4% of a web process's CPU under the load benchmark (py-spy, issue 28's
+    seventh round). In a thread without an event loop, asgiref's Local is plain thread-local storage, and
+    Django makes one connection object per thread there and keeps it for the thread's life (closing and
+    reopening the database connection inside it), so the first lookup of such a thread is kept here (the one
+    place that puts another object in a thread's slot, a test live server's request thread, does so before
+    that thread runs anything). Where an event loop runs in the thread (Playwright's sync API in the browser
+    tests), asgiref keeps a connection per async context instead: the lookup is made every time.
     """
     try:
-        return _per_thread.db
-    except AttributeError:
-        db = _per_thread.db = connections[DEFAULT_DB_ALIAS]
-        return db
+        get_running_loop()
+    except RuntimeError:
+        try:
+            return _per_thread.db
+        except AttributeError:
+            db = _per_thread.db = connections[DEFAULT_DB_ALIAS]
+            return db
+    return connections[DEFAULT_DB_ALIAS]
 
 
 def statement(key: Hashable, build: Callable[[], str]) -> str:

@@ -176,3 +176,31 @@ def test_reads_sent_together_go_in_one_pipeline_and_fail_as_django_errors():
         fetch_all_together([("SELECT 1 FROM no_such_table", []),
                             ("SELECT position FROM games_seat WHERE game_id = %s", [game.pk])])
     assert Game.objects.filter(pk=game.pk).exists()  # the connection is usable again after the rollback
+
+
+def test_with_an_event_loop_running_the_connection_is_the_one_of_its_context():
+    """Where an event loop runs in the thread (Playwright's sync API in the browser tests), asgiref keeps Django's
+    connections per async context: default_connection gives that one, not the thread's. (In a thread of its own:
+    this one may have Playwright's loop running already.)"""
+    import asyncio
+    import threading
+
+    from django.db import connections
+
+    from games.sql_rows import default_connection
+
+    seen = {}
+
+    def body():
+        in_thread = default_connection()
+
+        async def inside():
+            return default_connection() is connections["default"], default_connection() is in_thread
+
+        seen["inside"] = asyncio.run(inside())
+        seen["after"] = default_connection() is in_thread is connections["default"]
+
+    thread = threading.Thread(target=body)
+    thread.start()
+    thread.join()
+    assert seen == {"inside": (True, False), "after": True}
