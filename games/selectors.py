@@ -164,7 +164,6 @@ def game_with_creator_read(*, game_id: int) -> tuple[str, list]:
 
 
 def game_with_creator_from_rows(rows: list[tuple]) -> Game | None:
-    """The game ``game_with_creator_read``'s rows make (None: no such game)."""
     if not rows:
         return None
     game = _GAME.instance(rows[0])
