@@ -11,7 +11,7 @@ from accounts.models import User, Vacation
 
 from .engines.registry import get_engine
 from .models import Event, Game, GameStatus, Prompt, Seat
-from .sql_rows import ModelColumns, db_value, fetch_all, fetch_all_together, fetch_one, quoted, statement, table
+from .sql_rows import ModelColumns, db_value, fetch_all, fetch_one, quoted, statement, table
 
 
 def games_for_user(*, user: User) -> QuerySet[Game]:
@@ -89,26 +89,13 @@ def seats_with_open_prompts(*, game_id: int, with_players: bool = True,
     of its own. The write path (``vacations_after``) also reads whether the seat's player is an active account
     (``seat.player_active``; None for a seat without a player): a deactivated account acts nowhere.
     """
-    return seats_from_rows(fetch_all(*seats_read(game_id=game_id, with_players=with_players,
-                                                  vacations_after=vacations_after)),
-                           with_players=with_players, with_vacations=vacations_after is not None)
-
-
-def seats_read(*, game_id: int, with_players: bool, vacations_after: datetime | None) -> tuple[str, list]:
-    """The statement and parameters of ``seats_with_open_prompts`` (to send with another read:
-    sql_rows.fetch_all_together)."""
     with_vacations = vacations_after is not None
     sql = statement(("seats_with_open_prompts", with_players, with_vacations),
                     lambda: _seats_sql(with_players=with_players, with_vacations=with_vacations))
     params: list = [db_value(Vacation, "ends", vacations_after)] if with_vacations else []
     params.append(game_id)
-    return sql, params
-
-
-def seats_from_rows(rows: list[tuple], *, with_players: bool, with_vacations: bool) -> list[Seat]:
-    """The seats ``seats_read``'s rows make."""
     seats = []
-    for row in rows:
+    for row in fetch_all(sql, params):
         seat = _SEAT.instance(row)
         prompt = _OPEN_PROMPT.instance(row, len(_SEAT))
         if prompt is not None:
@@ -140,34 +127,14 @@ def _seats_sql(*, with_players: bool, with_vacations: bool) -> str:
 
 def game_with_creator(*, game_id: int) -> Game | None:
     """The game row with its creator's username (the view shows it), in one hand-written query."""
-    return game_with_creator_from_rows(fetch_all(*game_with_creator_read(game_id=game_id)))
-
-
-def game_with_creator_and_seats(*, game_id: int) -> tuple[Game | None, list[Seat]]:
-    """``game_with_creator`` and then ``seats_with_open_prompts``, in one round trip (sql_rows.fetch_all_together:
-    the game's view reads both). The game row is read first, so its version is never newer than the seats."""
-    game_rows, seat_rows = fetch_all_together([
-        game_with_creator_read(game_id=game_id), seats_read(game_id=game_id, with_players=True, vacations_after=None)])
-    game = game_with_creator_from_rows(game_rows)
-    if game is None:
-        return None, []
-    return game, seats_from_rows(seat_rows, with_players=True, with_vacations=False)
-
-
-def game_with_creator_read(*, game_id: int) -> tuple[str, list]:
-    """The statement and parameters of ``game_with_creator`` (to send with another read:
-    sql_rows.fetch_all_together)."""
-    return statement("game_with_creator", lambda: (
+    sql = statement("game_with_creator", lambda: (
         f"SELECT {_GAME.sql()}, {_CREATOR.sql()} FROM {table(Game)} g"
-        f" LEFT JOIN {table(User)} c ON c.{quoted('id')} = g.{quoted('created_by_id')} WHERE g.{quoted('id')} = %s")), \
-        [game_id]
-
-
-def game_with_creator_from_rows(rows: list[tuple]) -> Game | None:
-    if not rows:
+        f" LEFT JOIN {table(User)} c ON c.{quoted('id')} = g.{quoted('created_by_id')} WHERE g.{quoted('id')} = %s"))
+    row = fetch_one(sql, [game_id])
+    if row is None:
         return None
-    game = _GAME.instance(rows[0])
-    game.created_by = _CREATOR.instance(rows[0], len(_GAME))
+    game = _GAME.instance(row)
+    game.created_by = _CREATOR.instance(row, len(_GAME))
     return game
 
 

@@ -65,9 +65,8 @@ def statement(key: Hashable, build: Callable[[], str]) -> str:
     return sql
 
 
-def _cursor(slot: int = 0):
-    """A cursor of the default connection, reused by this module's statements on the same open connection
-    (``slot``: one of several, for reads sent together: fetch_all_together).
+def _cursor():
+    """A cursor of the default connection, reused by this module's statements on the same open connection.
 
     A new Django cursor costs ~50 us of CPU per statement on PostgreSQL (its creation, and a fresh psycopg
     cursor's adapters on its first execute: 134 against 85 us for a one-row SELECT, issue 28), and a pick
@@ -76,18 +75,16 @@ def _cursor(slot: int = 0):
     wrapping and its broken-transaction check. It is made afresh whenever that would differ: a new or
     reopened connection (Connection.connection is another object), a change of whether queries are logged
     (a debug cursor), or a request whose health check has not run yet (BaseDatabaseWrapper.cursor runs it).
-    Django's connections are per thread, so are the cursors kept on one.
+    Django's connections are per thread, so is the cursor kept on one.
     """
     db = default_connection()
-    kept = getattr(db, "_sql_rows_cursors", None)
-    if (kept is None or kept[0] is not db.connection or kept[1] != db.queries_logged
-            or not (db.health_check_done or not db.health_check_enabled)):
-        first = db.cursor()  # may reopen the connection (the health check): kept with the connection it ran on
-        kept = db._sql_rows_cursors = (db.connection, db.queries_logged, [first])
-    cursors = kept[2]
-    while len(cursors) <= slot:
-        cursors.append(db.cursor())
-    return cursors[slot]
+    kept = getattr(db, "_sql_rows_cursor", None)
+    if (kept is not None and kept[0] is db.connection and kept[1] == db.queries_logged
+            and (db.health_check_done or not db.health_check_enabled)):
+        return kept[2]
+    cursor = db.cursor()
+    db._sql_rows_cursor = (db.connection, db.queries_logged, cursor)
+    return cursor
 
 
 def fetch_one(sql: str, params: Sequence[Any]) -> tuple | None:
@@ -101,26 +98,6 @@ def fetch_all(sql: str, params: Sequence[Any]) -> list[tuple]:
     cursor = _cursor()
     cursor.execute(sql, params)
     return cursor.fetchall()
-
-
-def fetch_all_together(reads: Sequence[tuple[str, Sequence[Any]]]) -> list[list[tuple]]:
-    """The rows of each read, in order: on PostgreSQL sent in one round trip (psycopg's pipeline mode), with the
-    transaction's BEGIN when they are its first statements; one by one elsewhere.
-
-    A pick's write opens with two reads, the game row locked and then its seats (issue 28: each round trip
-    costs a web process ~70 us of CPU). They stay two statements, run one after the other: the second starts
-    when the first has returned (its lock granted), with a snapshot of its own (READ COMMITTED), so it sees
-    everything the lock's previous holder committed, as when it was sent after the first's answer. A read that
-    fails raises as it would alone (the ones after it are not run), as Django's database error.
-    """
-    db = default_connection()
-    if len(reads) < 2 or db.vendor != "postgresql":
-        return [fetch_all(sql, params) for sql, params in reads]
-    cursors = [_cursor(slot) for slot in range(len(reads))]
-    with db.wrap_database_errors, db.connection.pipeline():
-        for cursor, (sql, params) in zip(cursors, reads):
-            cursor.execute(sql, params)
-    return [cursor.fetchall() for cursor in cursors]
 
 
 def execute(sql: str, params: Sequence[Any]) -> None:

@@ -15,8 +15,8 @@ from games.errors import ErrorCode, GameError
 from games.models import Game, GameStatus, SubmissionSource
 from games.presentation.worded_events import worded_events_for_game
 from games.selectors import (event_as_dict, events_for_user, game_detail_for_user, game_summary, game_visible_to,
-                             game_with_creator_and_seats, games_for_user, open_prompt_for_seat, prompt_as_dict,
-                             seat_for_user)
+                             game_with_creator, games_for_user, open_prompt_for_seat, prompt_as_dict, seat_for_user,
+                             seats_with_open_prompts)
 from games.services import (game_abandon, game_create, game_join, game_pause, game_resume, seat_reclaim,
                             seat_standing_orders_set)
 from games.services.submissions import submission_create_for_player
@@ -148,13 +148,13 @@ def game_view_answer(*, game_id: int, user, if_none_match: str | None, wait: str
         etag = game_etag(game_id=game_id, version=version, user_id=user.pk)
         if etag_matches(if_none_match, etag):
             return None, etag
-    # Three queries in all: the token, the game with its creator, the seats with players and open prompts (the
-    # last two in one round trip: sql_rows.fetch_all_together). The version comes with the game row, read before
-    # the seats: the ETag is never newer than the body. The visibility rule is api_access's, applied to the rows
-    # read here (no query of its own).
-    game, seats = game_with_creator_and_seats(game_id=game_id)
+    # Three queries in all: the token, the game with its creator, the seats with players and open prompts.
+    # The version comes with the game row, read before the seats: the ETag is never newer than the body.
+    # The visibility rule is api_access's, applied to the rows read here (no query of its own).
+    game = game_with_creator(game_id=game_id)
     if game is None:
         raise Http404
+    seats = seats_with_open_prompts(game_id=game.pk)
     if not game_visible_to(game=game, user=user, seats=seats):
         raise Http404  # a private game's existence is not disclosed
     return _detail(game, user, seats=seats), game_etag(game_id=game.pk, version=game.version, user_id=user.pk)

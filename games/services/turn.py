@@ -27,9 +27,9 @@ from ..engines.wording import sentence
 from ..errors import ErrorCode, GameError, NotAnOption
 from ..models import HUMAN_SOURCES, BotReason, Event, Game, GameStatus, Prompt, Seat, Submission, SubmissionSource
 from ..presentation.wording import seat_in_words
-from ..selectors import loaded_open_prompt, seats_from_rows, seats_read, users_with_vacation_ahead
-from ..sql_rows import (ModelColumns, db_value, execute, execute_together, fetch_all_together, for_update, insert, new,
-                        quoted, statement, table, update_statement)
+from ..selectors import loaded_open_prompt, seats_with_open_prompts, users_with_vacation_ahead
+from ..sql_rows import (ModelColumns, db_value, execute, execute_together, fetch_one, for_update, insert, new, quoted,
+                        statement, table, update_statement)
 from ..version_events import announce_on_commit
 from ..signals import OpenedPrompt, game_finished, game_finished_in_write, prompts_opened
 from . import clock
@@ -102,18 +102,11 @@ class Turn:
 
 def turn_load(*, game_id: int) -> Turn | None:
     """Lock the game row and load its seats and open prompts (None if the game is gone)."""
-    # The lock and the seats read in one round trip (sql_rows.fetch_all_together: the seats are read after the
-    # lock is granted, as when they were sent apart). Which players may be away is asked as of a moment before
-    # the lock: a vacation that ends after the write's ``now`` ends after that moment too, and one that ended
-    # in between only costs a read of the vacations (Turn.may_be_away) if the seat is asked anything.
-    asked_at = timezone.now()
-    game_rows, seat_rows = fetch_all_together([
-        _game_locked_read(game_id), seats_read(game_id=game_id, with_players=False, vacations_after=asked_at)])
-    game, state_text = _game_from_rows(game_rows)
+    game, state_text = _game_locked(game_id)
     if game is None:
         return None
-    now = timezone.now()  # the write's time: after the lock, so after every write it waited for
-    seats = {s.position: s for s in seats_from_rows(seat_rows, with_players=False, with_vacations=True)}
+    now = timezone.now()
+    seats = {s.position: s for s in seats_with_open_prompts(game_id=game.pk, with_players=False, vacations_after=now)}
     turn = Turn(game=game, engine=get_engine(game.engine), seats=seats, now=now, state_text=state_text)
     for position, seat in seats.items():
         seat.game = game
@@ -141,20 +134,16 @@ _GAME = ModelColumns(Game, "g")
 _STATE_COLUMN = _GAME.attnames.index("state")
 
 
-def _game_locked_read(game_id: int) -> tuple[str, list]:
-    """``Game.objects.select_for_update().filter(pk=game_id)``, without compiling it each time."""
+def _game_locked(game_id: int) -> tuple[Game | None, str | None]:
+    """``Game.objects.select_for_update().filter(pk=game_id).first()``, without compiling it each time, and the
+    state column's JSON text as read (None where the driver decoded it already)."""
     lock = for_update()  # checked on every call: a lock outside a transaction is a bug
-    return statement("game_locked", lambda: (
-        f"SELECT {_GAME.sql()} FROM {table(Game)} g WHERE g.{quoted('id')} = %s{lock}")), [game_id]
-
-
-def _game_from_rows(rows: list[tuple]) -> tuple[Game | None, str | None]:
-    """The game ``_game_locked_read`` found (None if none), and its state column's JSON text as read (None where
-    the driver decoded it already)."""
-    if not rows:
+    row = fetch_one(statement("game_locked", lambda: (
+        f"SELECT {_GAME.sql()} FROM {table(Game)} g WHERE g.{quoted('id')} = %s{lock}")), [game_id])
+    if row is None:
         return None, None
-    text = rows[0][_STATE_COLUMN]
-    return _GAME.instance(rows[0]), text if isinstance(text, str) else None
+    text = row[_STATE_COLUMN]
+    return _GAME.instance(row), text if isinstance(text, str) else None
 
 
 def prompt_close(turn: Turn, position: int, *, answered: bool) -> None:

@@ -147,37 +147,6 @@ def test_new_makes_the_instance_model_init_makes():
         new(Event, game=game, phase=1, text="x", colour="red")
 
 
-@pytest.mark.postgres
-@pytest.mark.django_db
-def test_reads_sent_together_go_in_one_pipeline_and_fail_as_django_errors():
-    """fetch_all_together sends its reads in psycopg's pipeline mode on PostgreSQL (one round trip: a pick's lock
-    and seats read), each still through the execute wrappers, and gives each read's rows; a read that fails
-    raises Django's database error."""
-    from django.db import DatabaseError, connection
-
-    from games.sql_rows import fetch_all_together
-
-    game, _ = make_started_game(players=3, options={"rounds": 1})
-    in_pipeline = []
-
-    def spy(execute, sql, params, many, context):
-        in_pipeline.append(connection.connection._pipeline is not None)
-        return execute(sql, params, many, context)
-
-    with transaction.atomic(), connection.execute_wrapper(spy):
-        games, seats = fetch_all_together([
-            ("SELECT id FROM games_game WHERE id = %s FOR NO KEY UPDATE", [game.pk]),
-            ("SELECT position FROM games_seat WHERE game_id = %s ORDER BY position", [game.pk])])
-    assert games == [(game.pk,)] and seats == [(0,), (1,), (2,)]
-    assert in_pipeline == [True, True]
-
-    in_pipeline.clear()
-    with pytest.raises(DatabaseError, match="no_such_table"), transaction.atomic(), connection.execute_wrapper(spy):
-        fetch_all_together([("SELECT 1 FROM no_such_table", []),
-                            ("SELECT position FROM games_seat WHERE game_id = %s", [game.pk])])
-    assert Game.objects.filter(pk=game.pk).exists()  # the connection is usable again after the rollback
-
-
 def test_with_an_event_loop_running_the_connection_is_the_one_of_its_context():
     """Where an event loop runs in the thread (Playwright's sync API in the browser tests), asgiref keeps Django's
     connections per async context: default_connection gives that one, not the thread's. (In a thread of its own:
