@@ -188,18 +188,17 @@ class ModelColumns:
         return obj
 
 
-# model -> (field name, attname, the field if it is a relation given as an instance, the field): for ``new``
-_NEW_FIELDS: dict[type[Model], list[tuple[str, str, Any, Any]]] = {}
+# model -> (field name, attname, whether it is a relation to be given as an instance, the field): for ``new``
+_NEW_FIELDS: dict[type[Model], list[tuple[str, str, bool, Any]]] = {}
 
 
-def _new_fields(model: type[Model]) -> list[tuple[str, str, Any, Any]]:
+def _new_fields(model: type[Model]) -> list[tuple[str, str, bool, Any]]:
     found = _NEW_FIELDS.get(model)
     if found is None:
         found = []
         for field in model._meta.concrete_fields:
-            relation = field if field.many_to_one or field.one_to_one else None
-            if relation is not None and [rh.attname for _, rh in field.related_fields] != [
-                    field.related_model._meta.pk.attname]:
+            relation = bool(field.many_to_one or field.one_to_one)
+            if relation and [rh.attname for _, rh in field.related_fields] != [field.related_model._meta.pk.attname]:
                 raise TypeError(f"{model.__name__}.{field.name}: sql_rows.new knows relations to a primary key only")
             found.append((field.name, field.attname, relation, field))
         _NEW_FIELDS[model] = found
@@ -225,7 +224,7 @@ def new(model: type[Model], **values: Any) -> Model:
     obj._state = state = ModelState()
     attributes = obj.__dict__
     for name, attname, relation, field in _new_fields(model):
-        if relation is not None and name in values:
+        if relation and name in values:
             related = values.pop(name)
             if related is None:
                 attributes[attname] = None
@@ -234,9 +233,9 @@ def new(model: type[Model], **values: Any) -> Model:
                     related._state.db = DEFAULT_DB_ALIAS
                 state.db = state.db or related._state.db
                 attributes[attname] = related.pk
-                if relation.one_to_one:
-                    relation.remote_field.set_cached_value(related, obj)
-            relation.set_cached_value(obj, related)
+                if field.one_to_one:
+                    field.remote_field.set_cached_value(related, obj)
+            field.set_cached_value(obj, related)
         elif attname in values:
             attributes[attname] = values.pop(attname)
         else:

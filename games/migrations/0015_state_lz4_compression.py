@@ -20,12 +20,13 @@ def _set_compression(apps, schema_editor, method: str) -> None:
     connection = schema_editor.connection
     if connection.vendor != "postgresql":
         return
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT %s = ANY(enumvals) FROM pg_settings WHERE name = 'default_toast_compression'",
-                       [method])
-        row = cursor.fetchone()
-    if method != "default" and not (row and row[0]):
-        return  # this PostgreSQL was built without it
+    if method != "default":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT %s = ANY(enumvals) FROM pg_settings WHERE name = 'default_toast_compression'",
+                           [method])
+            row = cursor.fetchone()
+        if not (row and row[0]):
+            return  # this PostgreSQL was built without it
     for model_name, field_name in STATE_COLUMNS:
         model = apps.get_model("games", model_name)
         column = model._meta.get_field(field_name).column
