@@ -41,6 +41,7 @@ from .models import User
 
 _USER = ModelColumns(User, "u")
 _TOKEN = ModelColumns(Token, "t")
+_TOKEN_USER = Token._meta.get_field("user")
 
 # At most this many tokens are cached per web process (then the cache starts again empty): a token is a
 # few hundred bytes, and a process serves the players of its connections, far fewer.
@@ -71,7 +72,9 @@ class FastTokenAuthentication(TokenAuthentication):
         token, user = _TOKEN.instance(row), _USER.instance(row, len(_TOKEN))
         if not user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
-        token.user = user
+        # The token's link to its user only, not the user's back to the token (``token.user = user`` sets both, one
+        # to one): a cycle would leave both for the garbage collector instead of freeing them with the request.
+        _TOKEN_USER.set_cached_value(token, user)
         return user, token
 
     @staticmethod

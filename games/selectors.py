@@ -97,10 +97,9 @@ def seats_with_open_prompts(*, game_id: int, with_players: bool = True,
     seats = []
     for row in fetch_all(sql, params):
         seat = _SEAT.instance(row)
-        prompt = _OPEN_PROMPT.instance(row, len(_SEAT))
-        if prompt is not None:
-            prompt.seat = seat
-        seat.open_prompt = prompt
+        # The seat keeps its prompt; the prompt keeps only ``seat_id`` (no one reads a loaded open prompt's seat):
+        # both ways would be a reference cycle, freed by the garbage collector instead of with the request.
+        seat.open_prompt = _OPEN_PROMPT.instance(row, len(_SEAT))
         if with_players:
             seat.user = _PLAYER.instance(row, len(_SEAT) + len(_OPEN_PROMPT))
         if with_vacations:

@@ -214,9 +214,14 @@ def new(model: type[Model], **values: Any) -> Model:
     benchmark for the 3-5 instances a pick makes (py-spy, issue 28's seventh round). This makes the same
     instance as that code does when no pre_init or post_init receiver listens and no database router is set
     (otherwise it is Model.__init__ itself): every column's attribute (a related instance's key, the field's
-    default for a column not given), a related instance cached on the instance (and for a one-to-one the
-    instance on it, as the descriptor does), the database of the related instance, and a TypeError for a
-    keyword that is not a field.
+    default for a column not given), a related instance cached on the instance, the database of the related
+    instance, and a TypeError for a keyword that is not a field.
+
+    One difference, on purpose: a one-to-one's related instance does not get the new instance cached on it
+    (the descriptor's reverse cache). Both ways would be a reference cycle (a pick's Submission and the prompt
+    it answers, its take-back point and the Submission), freed by the garbage collector instead of with the
+    request (issue 28's eighth round). Nothing reads those reverse accessors of a row just made; one that did
+    would query.
     """
     if pre_init.receivers or post_init.receivers or settings.DATABASE_ROUTERS:
         return model(**values)
@@ -233,8 +238,6 @@ def new(model: type[Model], **values: Any) -> Model:
                     related._state.db = DEFAULT_DB_ALIAS
                 state.db = state.db or related._state.db
                 attributes[attname] = related.pk
-                if field.one_to_one:
-                    field.remote_field.set_cached_value(related, obj)
             field.set_cached_value(obj, related)
         elif attname in values:
             attributes[attname] = values.pop(attname)
