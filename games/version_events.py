@@ -2,12 +2,20 @@
 
 A blocking GET used to check the game's version every 20-250 ms until it moved: under the load benchmark that
 was ~9 small queries per wait (each with its share of the web process's CPU and a round trip). Now a
-write that bumps a game's version announces it after its commit on a Redis channel, and each web process
-keeps one thread subscribed to it that wakes the requests waiting on that game, which then read the version
-once:
+write that bumps a game's version announces it after its commit on the game's Redis channel, and each web
+process keeps one thread subscribed to the channels of the games its requests wait on, which wakes those
+requests; they then read the version once:
 
-    turn_save / game_touch / lifecycle -> on commit: announce(game_id) -> PUBLISH game-versions:<db> <id>
-    web process: listener thread (SUBSCRIBE) -> the waiters of <id> -> each reads the version once
+    turn_save / game_touch / lifecycle -> on commit: announce(game_id) -> PUBLISH game-versions:<db>:<id> <id>
+    web process: listener thread (SUBSCRIBE to the games waited on) -> the waiters of <id> -> each reads once
+
+One channel a game, not one for the whole database (issue 28's eighth round): with one channel every web
+process heard every write of every game, ~40 us of its listener's CPU each (2% of the load benchmark's CPU
+in all), though a request waited on hardly any of them. Only the listener thread touches its Redis
+subscription (redis-py's is not thread-safe): a request that starts waiting on a game nobody in the process
+waits on yet publishes a word on the listener's own channel, which wakes it to subscribe; the request goes on
+once Redis has confirmed the subscription (at most SUBSCRIBE_WAIT_SECONDS), so no write committed after its
+first read goes unheard. The listener drops a game's channel once no request waits on it.
 
 Nothing depends on a message arriving: a waiter still reads the version every ``FALLBACK_CHECK_SECONDS``
 (every write path bumps the version, announced or not), and with no Redis (the embedded default), or while
@@ -32,15 +40,28 @@ logger = logging.getLogger(__name__)
 
 CHANNEL_PREFIX = "game-versions:"  # + the database's name: servers that share a Redis do not wake each other
 FALLBACK_CHECK_SECONDS = 0.25  # a waiter's own check while subscribed (a write that announced nothing)
+SUBSCRIBE_WAIT_SECONDS = 1.0  # at most this long a new waiter waits for its game's subscription (then: it polls)
 RECONNECT_SECONDS = 2.0
 
 _lock = threading.Lock()
 _waiters: dict[int, set[threading.Event]] = defaultdict(set)
-_state = {"client": None, "listener": None, "subscribed": False, "pid": None, "down_until": 0.0}
+# game id -> set once the listener's subscription to the game's channel is confirmed; created by the first waiter,
+# dropped by the listener (under _lock) when it unsubscribes, which it does only for a game nobody waits on.
+_ready: dict[int, threading.Event] = {}
+_state = {"client": None, "listener": None, "subscribed": False, "pid": None, "down_until": 0.0, "wake": None}
 
 
-def _channel() -> str:
-    return CHANNEL_PREFIX + str(settings.DATABASES["default"]["NAME"])
+def _channel(game_id: int) -> str:
+    return f"{CHANNEL_PREFIX}{settings.DATABASES['default']['NAME']}:{game_id}"
+
+
+def _game_of(channel: bytes | str) -> int | None:
+    """The game id of a game's channel (None for the listener's own channel)."""
+    name = channel.decode() if isinstance(channel, bytes) else channel
+    try:
+        return int(name.rsplit(":", 1)[1])
+    except (IndexError, ValueError):
+        return None
 
 
 def _url() -> str | None:
@@ -61,7 +82,7 @@ def announce(game_id: int) -> None:
     if _url() is None or time.monotonic() < _state["down_until"]:
         return
     try:
-        _client().publish(_channel(), str(game_id))
+        _client().publish(_channel(game_id), str(game_id))
     except Exception:  # the waiters read the version on their own meanwhile
         # Not again for a while: a Redis that is away must not cost every write a connection timeout.
         _state["down_until"] = time.monotonic() + RECONNECT_SECONDS
@@ -73,31 +94,81 @@ def announce_on_commit(game_id: int) -> None:
 
 
 def _listen_forever() -> None:
+    import uuid
+
     import redis
 
     while True:
+        subscribed_games: set[int] = set()
         try:
-            pubsub = redis.Redis.from_url(_url(), socket_connect_timeout=2, health_check_interval=30).pubsub(
-                ignore_subscribe_messages=True)
-            pubsub.subscribe(_channel())
-            _state["subscribed"] = True
+            pubsub = redis.Redis.from_url(_url(), socket_connect_timeout=2, health_check_interval=30).pubsub()
+            wake = f"{CHANNEL_PREFIX}{settings.DATABASES['default']['NAME']}:wake-{os.getpid()}-{uuid.uuid4().hex}"
+            pubsub.subscribe(wake)
+            _state["wake"] = wake
             for message in pubsub.listen():
-                if message.get("type") != "message":
+                kind = message.get("type")
+                if kind == "subscribe":
+                    if message["channel"].decode() == wake:
+                        _state["subscribed"] = True
+                        _subscriptions_follow(pubsub, subscribed_games)  # the games waited on meanwhile
+                    else:
+                        _subscription_confirmed(_game_of(message["channel"]))
                     continue
-                try:
-                    game_id = int(message["data"])
-                except (TypeError, ValueError):
+                if kind != "message":
                     continue
-                with _lock:
-                    events = list(_waiters.get(game_id, ()))
-                for event in events:
-                    event.set()
+                game_id = _game_of(message["channel"])
+                if game_id is not None:
+                    with _lock:
+                        events = list(_waiters.get(game_id, ()))
+                    for event in events:
+                        event.set()
+                _subscriptions_follow(pubsub, subscribed_games)
         except Exception:
             logger.warning("game version events: subscription lost; waiting requests poll meanwhile", exc_info=True)
         finally:
-            _state["subscribed"] = False
+            _state["subscribed"], _state["wake"] = False, None
+            with _lock:
+                _ready.clear()  # the next waiter of each game asks the next subscription again
             _wake_all()  # whoever waits reads the version now, and polls until the subscription is back
         threading.Event().wait(RECONNECT_SECONDS)
+
+
+def _subscriptions_follow(pubsub, subscribed_games: set[int]) -> None:
+    """Subscribe to the games waited on and not yet subscribed, unsubscribe from those nobody waits on (the
+    listener thread only)."""
+    with _lock:
+        wanted = set(_waiters)
+        dropped = subscribed_games - wanted
+        for game_id in dropped:
+            _ready.pop(game_id, None)  # under the lock: a new waiter of the game asks again
+    added = wanted - subscribed_games
+    if added:
+        pubsub.subscribe(*[_channel(game_id) for game_id in sorted(added)])
+        subscribed_games |= added
+    if dropped:
+        pubsub.unsubscribe(*[_channel(game_id) for game_id in sorted(dropped)])
+        subscribed_games -= dropped
+
+
+def _subscription_confirmed(game_id: int | None) -> None:
+    with _lock:
+        ready = _ready.get(game_id)
+    if ready is not None:
+        ready.set()
+
+
+def _listener_wake() -> bool:
+    """Ask the listener to follow the games waited on now (it reads only its subscription); False if it cannot."""
+    wake = _state["wake"]
+    if wake is None or time.monotonic() < _state["down_until"]:
+        return False
+    try:
+        _client().publish(wake, "")
+        return True
+    except Exception:
+        _state["down_until"] = time.monotonic() + RECONNECT_SECONDS
+        logger.debug("could not wake the version listener", exc_info=True)
+        return False
 
 
 def _wake_all() -> None:
@@ -123,11 +194,18 @@ def subscribed() -> bool:
 
 @contextmanager
 def waiting_for(game_id: int) -> Iterator[threading.Event]:
-    """An event set when game ``game_id`` is announced, for as long as the caller waits."""
+    """An event set when game ``game_id`` is announced, for as long as the caller waits. With the listener up, the
+    game's channel is subscribed before this returns (or SUBSCRIBE_WAIT_SECONDS have passed)."""
     event = threading.Event()
     with _lock:
         _waiters[game_id].add(event)
+        ready = _ready.get(game_id)
+        first = ready is None
+        if first:
+            ready = _ready[game_id] = threading.Event()
     try:
+        if subscribed() and (not first or _listener_wake()):
+            ready.wait(SUBSCRIBE_WAIT_SECONDS)
         yield event
     finally:
         with _lock:

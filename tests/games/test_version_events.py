@@ -102,3 +102,34 @@ def test_an_announcement_that_cannot_be_sent_is_not_an_error_and_is_not_retried_
     monkeypatch.setitem(version_events._state, "down_until", 0.0)
     version_events.announce(3)
     assert tries == ["1", "3"]
+
+
+@pytest.mark.redis
+@pytest.mark.django_db(transaction=True)
+def test_a_process_hears_only_the_games_its_requests_wait_on(settings):
+    """One Redis channel a game (issue 28's eighth round): the listener subscribes to a game's channel while a request
+    of its process waits on that game, and leaves it once none does; a write to any other game reaches no one."""
+    import redis
+
+    settings.VERSION_EVENTS_REDIS_URL = settings.CELERY_BROKER_URL
+    watched, other = make_started_game(players=2)[0], make_started_game(players=2)[0]
+    deadline = time.monotonic() + 5
+    while not version_events.subscribed():
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    client = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+
+    def listeners(game) -> int:
+        return dict(client.pubsub_numsub(version_events._channel(game.pk)))[version_events._channel(game.pk).encode()]
+
+    with version_events.waiting_for(watched.pk) as changed:
+        assert listeners(watched) == 1 and listeners(other) == 0  # subscribed before the wait began
+        version_events.announce(other.pk)
+        assert not changed.wait(0.3)
+        version_events.announce(watched.pk)
+        assert changed.wait(2)
+    version_events.announce(watched.pk)  # the listener follows the waiters at its next message: none left
+    deadline = time.monotonic() + 5
+    while listeners(watched):
+        assert time.monotonic() < deadline, "the listener kept the channel of a game nobody waits on"
+        time.sleep(0.02)
