@@ -155,3 +155,34 @@ def test_a_waiting_request_keeps_no_turn_from_the_pick_that_wakes_it():
     (get_status, get_headers), _ = answered["get"]
     assert get_status.startswith("200") and get_headers["ETag"] != etag
     assert answered["at"] - t0 < 3, answered["at"] - t0  # woken by the pick, not by the 10 s passing
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("wait", ["game view", "table talk"])
+def test_both_blocking_gets_sleep_without_a_turn(wait, settings):
+    """The two ?wait=N reads (a game's view, its table talk) give their turn back each time they sleep."""
+    from games.api.conditional import game_etag, game_version_wait
+    from games.chat.selectors import Reader
+    from games.chat.waiting import messages_wait
+
+    settings.VERSION_EVENTS_REDIS_URL = ""  # no announcements: the view's wait polls, sleeping between its reads
+    game, (a, _) = make_started_game(players=2)
+    limit, free_while_asleep = ActiveRequestLimit(None, 1), []
+
+    def sleep(seconds):
+        free_while_asleep.append(limit.turns.acquire(blocking=False))
+        limit.turns.release()
+
+    def app(environ, start_response):
+        if wait == "game view":
+            etag = game_etag(game_id=game.pk, version=game.version, user_id=a.pk)
+            game_version_wait(game_id=game.pk, user=a, if_none_match=etag, seconds=0.05, sleep=sleep)
+        else:
+            messages_wait(reader=Reader(game=game, user=a, seat=game.seats.get(position=0)), since=0, seconds=0.05,
+                          sleep=sleep)
+        return [b""]
+
+    limit.app = app
+    limit({}, lambda s, h: None)
+    assert free_while_asleep and all(free_while_asleep)
+    assert limit.turns.acquire(blocking=False)  # and the request's own turn was given back at its end
