@@ -164,9 +164,6 @@ VERSION_EVENTS_REDIS_URL = env("VERSION_EVENTS_REDIS_URL", default=CELERY_BROKER
 # commit. Steps completed otherwise (deadlines, bots, a game's start) and any resolution that fails in the pick
 # go to the worker's resolve task. False: every step goes to the worker (the tests of its crash safety).
 RESOLVE_IN_PICK = env.bool("RESOLVE_IN_PICK", default=True)
-# Requests a web process runs at once (games/active_requests.py); the others wait their turn, asleep. Its threads
-# (gunicorn --threads) may be more: a request waiting on a game (?wait=) holds a thread but no turn. 0: no limit.
-WEB_ACTIVE_REQUESTS = env.int("WEB_ACTIVE_REQUESTS", default=4)
 # Without a broker, tasks run in-process; deadlines are then fired by `manage.py sweep_deadlines --loop`.
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not BROKER_CONFIGURED)
 CELERY_TASK_EAGER_PROPAGATES = True

@@ -20,7 +20,6 @@ from rest_framework.exceptions import ValidationError
 
 from accounts.models import User
 from games import version_events
-from games.active_requests import turn_given_back
 from games.selectors import game_version_for_user
 
 from .version_tag import version_tag
@@ -83,10 +82,9 @@ def game_version_wait(*, game_id: int, user: User, if_none_match: str, seconds: 
             waited = clock() - start
             if waited >= seconds:
                 return version
-            with turn_given_back():  # asleep: another request of the process may run meanwhile
-                if version_events.subscribed():
-                    # Woken when a write to the game commits; a check of its own now and then all the same.
-                    changed.wait(min(seconds - waited, version_events.FALLBACK_CHECK_SECONDS))
-                    changed.clear()  # the next read sees the write: it was announced after its commit
-                else:
-                    sleep(min(seconds - waited, check_interval(waited)))
+            if version_events.subscribed():
+                # Woken when a write to the game commits; a check of its own now and then all the same.
+                changed.wait(min(seconds - waited, version_events.FALLBACK_CHECK_SECONDS))
+                changed.clear()  # the next read sees the write: it was announced after its commit
+            else:
+                sleep(min(seconds - waited, check_interval(waited)))

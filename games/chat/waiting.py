@@ -13,7 +13,6 @@ from __future__ import annotations
 import time
 from typing import Callable
 
-from ..active_requests import turn_given_back
 from .models import ChatMessage
 from .selectors import Reader, latest_message_id, messages_for
 
@@ -42,6 +41,5 @@ def messages_wait(*, reader: Reader, since: int, seconds: float,
         waited = clock() - start
         if waited >= seconds:
             return []
-        with turn_given_back():  # asleep: another request of the process may run meanwhile
-            sleep(min(seconds - waited, check_interval(waited)))
+        sleep(min(seconds - waited, check_interval(waited)))
         seen = latest_message_id(game_id=reader.game.pk)
