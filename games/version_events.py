@@ -45,8 +45,8 @@ RECONNECT_SECONDS = 2.0
 
 _lock = threading.Lock()
 _waiters: dict[int, set[threading.Event]] = defaultdict(set)
-# game id -> set once the listener's subscription to the game's channel is confirmed; created by the first waiter,
-# dropped by the listener (under _lock) when it unsubscribes, which it does only for a game nobody waits on.
+# game id -> set once the listener's subscription to the game's channel is confirmed; made by a waiter, dropped by the
+# listener (under _lock) once nobody waits on the game. A waiter that finds it not set wakes the listener.
 _ready: dict[int, threading.Event] = {}
 _state = {"client": None, "listener": None, "subscribed": False, "pid": None, "down_until": 0.0, "wake": None}
 
@@ -128,6 +128,8 @@ def _listen_forever() -> None:
         finally:
             _state["subscribed"], _state["wake"] = False, None
             with _lock:
+                for ready in _ready.values():
+                    ready.set()  # a request waiting for its game's subscription goes on at once, and polls
                 _ready.clear()  # the next waiter of each game asks the next subscription again
             _wake_all()  # whoever waits reads the version now, and polls until the subscription is back
         threading.Event().wait(RECONNECT_SECONDS)
@@ -139,8 +141,8 @@ def _subscriptions_follow(pubsub, subscribed_games: set[int]) -> None:
     with _lock:
         wanted = set(_waiters)
         dropped = subscribed_games - wanted
-        for game_id in dropped:
-            _ready.pop(game_id, None)  # under the lock: a new waiter of the game asks again
+        for game_id in set(_ready) - wanted:
+            del _ready[game_id]  # under the lock: a new waiter of the game asks again
     added = wanted - subscribed_games
     if added:
         pubsub.subscribe(*[_channel(game_id) for game_id in sorted(added)])
@@ -200,11 +202,10 @@ def waiting_for(game_id: int) -> Iterator[threading.Event]:
     with _lock:
         _waiters[game_id].add(event)
         ready = _ready.get(game_id)
-        first = ready is None
-        if first:
+        if ready is None:
             ready = _ready[game_id] = threading.Event()
     try:
-        if subscribed() and (not first or _listener_wake()):
+        if subscribed() and (ready.is_set() or _listener_wake()):
             ready.wait(SUBSCRIBE_WAIT_SECONDS)
         yield event
     finally:
