@@ -3,7 +3,7 @@
 An object in a cycle is not freed when its request ends but by Python's garbage collector, which walks every
 young object again and again to find it: with the token and its user, the seats and their open prompts, a pick's
 Submission with its prompt and its take-back point each pointing at the other, that was ~150 objects a pick and
-about a tenth of a web process's time under the load benchmark (collections of the young generations). Each
+~3.5% of a web process's CPU under the load benchmark (perf; 2.5 s of a worker's 45 s run in collections). Each
 request here goes through Django's WSGI handler as gunicorn calls it, with a real token, and the collector saves
 what it would have freed (DEBUG_SAVEALL) so the test can say what it was.
 """
