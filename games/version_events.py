@@ -51,8 +51,9 @@ _ready: dict[int, threading.Event] = {}
 _state = {"client": None, "listener": None, "subscribed": False, "pid": None, "down_until": 0.0, "wake": None}
 
 
-def _channel(game_id: int) -> str:
-    return f"{CHANNEL_PREFIX}{settings.DATABASES['default']['NAME']}:{game_id}"
+def _channel(name: int | str) -> str:
+    """A game's channel (``name`` its id), or a listener's own."""
+    return f"{CHANNEL_PREFIX}{settings.DATABASES['default']['NAME']}:{name}"
 
 
 def _game_of(channel: bytes | str) -> int | None:
@@ -102,7 +103,7 @@ def _listen_forever() -> None:
         subscribed_games: set[int] = set()
         try:
             pubsub = redis.Redis.from_url(_url(), socket_connect_timeout=2, health_check_interval=30).pubsub()
-            wake = f"{CHANNEL_PREFIX}{settings.DATABASES['default']['NAME']}:wake-{os.getpid()}-{uuid.uuid4().hex}"
+            wake = _channel(f"wake-{os.getpid()}-{uuid.uuid4().hex}")  # the listener's own: see _listener_wake
             pubsub.subscribe(wake)
             _state["wake"] = wake
             for message in pubsub.listen():

@@ -3,22 +3,12 @@ youngest generation is collected every 10,000 new objects, not Python's 700 (iss
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[1]
+from tests.production_process import production_process_run
 
 
 def test_a_web_process_freezes_what_it_loaded_and_collects_its_young_objects_less_often():
-    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
-    env.update({"DJANGO_SETTINGS_MODULE": "faltisia.settings", "DEBUG": "false", "ALLOWED_HOSTS": "example.org",
-                "SITE_URL": "https://example.org", "SECRET_KEY": "a-long-random-production-key-" + "x7Qz" * 12})
-    started = subprocess.run(
-        [sys.executable, "-c", "import gc; print(gc.get_threshold()[0]); from faltisia.wsgi import application; "
-                               "print(gc.get_freeze_count(), *gc.get_threshold())"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    started = production_process_run("import gc; print(gc.get_threshold()[0]); from faltisia.wsgi import application; "
+                                     "print(gc.get_freeze_count(), *gc.get_threshold())")
     assert started.returncode == 0, started.stderr
     before, after = started.stdout.split("\n")[:2]
     frozen, young, middle, old = map(int, after.split())

@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import base64
 import json
-import os
 import subprocess
-import sys
-from pathlib import Path
 from unittest import mock
 
 import pytest
@@ -24,10 +21,10 @@ from django.utils.regex_helper import normalize
 from games.mail import checks, webhooks
 from games.models import Submission
 from tests.mail.helpers import latest_prompt_mail, reply_bytes, start_game
+from tests.production_process import production_process_run
 
 pytestmark = pytest.mark.django_db
 
-ROOT = Path(__file__).resolve().parents[2]
 SECRET = "hook:s3cret"
 RIGHT = "Basic " + base64.b64encode(SECRET.encode()).decode()
 WRONG = "Basic " + base64.b64encode(b"hook:guess").decode()
@@ -138,13 +135,7 @@ def test_the_startup_check_names_the_missing_secret(settings):
 
 def start_app(**env_extra: str) -> subprocess.CompletedProcess:
     """Load the production settings and apps in a fresh process, as gunicorn or a worker does."""
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("DJANGO_SETTINGS_MODULE", "ANYMAIL_WEBHOOK_SECRET", "MAIL_INBOUND_ESPS", "ANYMAIL", "MAIL_BASE_URL")}
-    env.update({"DJANGO_SETTINGS_MODULE": "faltisia.settings", "DEBUG": "false", "ALLOWED_HOSTS": "example.org",
-                "SITE_URL": "https://example.org",
-                "SECRET_KEY": "a-long-random-production-key-" + "x7Qz" * 12, **env_extra})
-    return subprocess.run([sys.executable, "-c", "from faltisia.wsgi import application"], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=120)
+    return production_process_run(**env_extra)
 
 
 def test_production_refuses_to_start_with_an_inbound_webhook_and_no_secret():
