@@ -52,5 +52,7 @@ def test_final_scores_replay_and_spectator(new_page, screenshot_dir):
     page.wait_for_load_state()
     for _ in range(30):
         page.click("#replay-next")
+    page.wait_for_selector("#replay-nav")  # each click loads the next step's page: read the last one, not the one leaving
+    page.wait_for_load_state()
     assert page.query_selector("#schedule") is not None and page.locator("#replay-events li").count() > 0
     page.screenshot(path=str(screenshot_dir / "12-replay.png"), full_page=True)
