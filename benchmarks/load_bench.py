@@ -62,6 +62,11 @@ def parse_args(argv=None) -> argparse.Namespace:
                     help="gunicorn threads per worker (gthread): a client waiting for a step's resolution holds "
                          "one with its blocking GET, so workers x threads should cover --games (one request in "
                          "flight per game thread); each thread keeps a PostgreSQL connection")
+    ap.add_argument("--web-server", choices=("gunicorn", "granian"), default="gunicorn",
+                    help="gunicorn as in production (Procfile), or granian's WSGI server for a comparison (not a "
+                         "dependency of the project: pip install granian==2.8.9; docs/benchmarks.md, ninth round)")
+    ap.add_argument("--granian-backpressure", type=int, default=None,
+                    help="granian's --backpressure: the connections a worker accepts (default: granian's own)")
     ap.add_argument("--client-wait", type=int, default=5,
                     help="seconds a bot's blocking GET (?wait=) may wait for the next step before a 304")
     ap.add_argument("--worker-concurrency", type=int, default=2)
@@ -344,7 +349,8 @@ def main(argv=None) -> int:
     stack = BenchStack(db_url=a.database_url, workdir=workdir, web_workers=a.web_workers, web_threads=a.web_threads,
                        worker_concurrency=a.worker_concurrency, sweep_interval=a.sweep_interval,
                        redis_url=a.redis_url, mail_worker_concurrency=a.mail_worker_concurrency,
-                       task_timing_dir=timing_dir, stmt_count_dir=stmt_dir, extra_env=periods)
+                       task_timing_dir=timing_dir, stmt_count_dir=stmt_dir, extra_env=periods,
+                       web_server=a.web_server, granian_backpressure=a.granian_backpressure)
     figures: dict = {}
     try:
         stack.start()
@@ -450,7 +456,7 @@ def main(argv=None) -> int:
     dl_p99 = percentile(dl["resolved_ms"], 99)
     figures = {
         "game": a.game, "games": a.games, "players": a.players, "seconds": round(load_wall, 1), "seed": a.seed,
-        "emails": a.emails, "web_workers": a.web_workers, "web_threads": a.web_threads, "worker_concurrency": a.worker_concurrency,
+        "emails": a.emails, "web_server": a.web_server, "web_workers": a.web_workers, "web_threads": a.web_threads, "worker_concurrency": a.worker_concurrency,
         "mail_worker_concurrency": a.mail_worker_concurrency,
         "sweep_interval_s": a.sweep_interval, "cores": os.cpu_count(),
         "loadavg_before": [round(x, 2) for x in load_before], "loadavg_after": [round(x, 2) for x in load_after],

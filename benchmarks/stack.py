@@ -1,5 +1,7 @@
 """The production-shaped stack for the load benchmark: private redis-server, gunicorn, Celery worker, beat.
 
+(``web_server="granian"``: the same with granian's WSGI server instead of gunicorn, for a comparison.)
+
 Reuses the end-to-end tests' process handling (tests/e2e/stack.py) and changes only what a load run
 needs: more web workers, persistent database connections (the production default), the floor endpoint,
 and a chosen sweep interval.
@@ -21,7 +23,8 @@ class BenchStack(Stack):
     def __init__(self, *, db_url: str, workdir: Path, web_workers: int = 3, web_threads: int = 8,
                  worker_concurrency: int = 2, sweep_interval: float = 1.0, redis_url: str | None = None,
                  mail_worker_concurrency: int = 1, task_timing_dir: Path | None = None,
-                 stmt_count_dir: Path | None = None, extra_env: dict | None = None) -> None:
+                 stmt_count_dir: Path | None = None, extra_env: dict | None = None, web_server: str = "gunicorn",
+                 granian_backpressure: int | None = None) -> None:
         super().__init__(db_url=db_url, workdir=workdir, worker_pool="prefork", concurrency=worker_concurrency)
         self.mail_worker_concurrency = mail_worker_concurrency
         if mail_worker_concurrency > 0:
@@ -29,6 +32,8 @@ class BenchStack(Stack):
         else:  # a diagnostic: the old topology, one worker serving game and mail tasks alike
             self.worker_queues = "celery,mail"
         self.web_workers, self.web_threads = web_workers, web_threads
+        # "granian": the measurement of issue 28's ninth round (docs/benchmarks.md), not production's server
+        self.web_server, self.granian_backpressure = web_server, granian_backpressure
         self.redis_url = redis_url  # None: start a private redis-server on a free port
         self.env.update({
             "CONN_MAX_AGE": "60",  # production default; the e2e tests use 0 only to flush their database
@@ -75,11 +80,25 @@ class BenchStack(Stack):
             self.start_mailworker()
 
     def start_web(self) -> None:
-        args = [sys.executable, "-m", "gunicorn", "faltisia.wsgi", "--bind", f"127.0.0.1:{self.http_port}",
-                "--workers", str(self.web_workers), "--timeout", "60", "--keep-alive", "5"]
-        if self.web_threads > 1:
-            args += ["--threads", str(self.web_threads)]
-        if self.stmt_count_dir:
-            args += ["--config", "python:benchmarks.gunicorn_bench"]
-        self._spawn("web", args)
-        wait_for(lambda: _http_ok(self.base_url + "/api/schema/"), what="gunicorn", timeout=90)
+        if self.web_server == "granian":
+            self._spawn("web", self._granian_args())
+        else:
+            args = [sys.executable, "-m", "gunicorn", "faltisia.wsgi", "--bind", f"127.0.0.1:{self.http_port}",
+                    "--workers", str(self.web_workers), "--timeout", "60", "--keep-alive", "5"]
+            if self.web_threads > 1:
+                args += ["--threads", str(self.web_threads)]
+            if self.stmt_count_dir:
+                args += ["--config", "python:benchmarks.gunicorn_bench"]
+            self._spawn("web", args)
+        wait_for(lambda: _http_ok(self.base_url + "/api/schema/"), what=self.web_server, timeout=90)
+
+    def _granian_args(self) -> list[str]:
+        """Granian's WSGI server in gunicorn's shape (workers x threads), one single-threaded Rust runtime a
+        worker. ``--backpressure`` caps the connections a worker accepts (not its requests in flight)."""
+        app = "benchmarks.granian_bench:application" if self.stmt_count_dir else "faltisia.wsgi:application"
+        args = [sys.executable, "-m", "granian", "--interface", "wsgi", "--host", "127.0.0.1",
+                "--port", str(self.http_port), "--workers", str(self.web_workers),
+                "--blocking-threads", str(self.web_threads), "--runtime-mode", "st", app]
+        if self.granian_backpressure:
+            args[-1:-1] = ["--backpressure", str(self.granian_backpressure)]
+        return args
