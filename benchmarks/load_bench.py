@@ -19,6 +19,7 @@ deadline resolved within 5 s (p99) with 10,000 active games; submissions/s at le
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import subprocess
@@ -286,6 +287,8 @@ def run_contract_check(path: str, base_url: str, workdir: Path) -> str:
 
 def main(argv=None) -> int:
     a = parse_args(argv)
+    if a.web_server == "granian" and importlib.util.find_spec("granian") is None:
+        sys.exit("--web-server granian: granian is not installed (pip install granian==2.8.9; not a dependency)")
     workdir = Path(a.workdir or tempfile.mkdtemp(prefix="load-bench-"))
     workdir.mkdir(parents=True, exist_ok=True)
     say = lambda msg: print(f"[{time.strftime('%H:%M:%S')}] {msg}", flush=True)  # noqa: E731
