@@ -98,7 +98,7 @@ class BenchStack(Stack):
         app = "benchmarks.granian_bench:application" if self.stmt_count_dir else "faltisia.wsgi:application"
         args = [sys.executable, "-m", "granian", "--interface", "wsgi", "--host", "127.0.0.1",
                 "--port", str(self.http_port), "--workers", str(self.web_workers),
-                "--blocking-threads", str(self.web_threads), "--runtime-mode", "st", app]
+                "--blocking-threads", str(self.web_threads), "--runtime-mode", "st"]
         if self.granian_backpressure:
-            args[-1:-1] = ["--backpressure", str(self.granian_backpressure)]
-        return args
+            args += ["--backpressure", str(self.granian_backpressure)]
+        return args + [app]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import base64
 import json
-import subprocess
 from unittest import mock
 
 import pytest
@@ -133,18 +132,13 @@ def test_the_startup_check_names_the_missing_secret(settings):
     assert checks.inbound_webhook_check() == []  # no webhook mounted: nothing to protect
 
 
-def start_app(**env_extra: str) -> subprocess.CompletedProcess:
-    """Load the production settings and apps in a fresh process, as gunicorn or a worker does."""
-    return production_process_run(**env_extra)
-
-
 def test_production_refuses_to_start_with_an_inbound_webhook_and_no_secret():
     """issue 10 item 10: DEBUG=false, MAIL_INBOUND_ESPS=postmark, no ANYMAIL_WEBHOOK_SECRET: no start."""
-    refused = start_app(MAIL_INBOUND_ESPS="postmark")
+    refused = production_process_run(MAIL_INBOUND_ESPS="postmark")
     assert refused.returncode != 0
     assert "mail.E001" in refused.stderr and "ANYMAIL_WEBHOOK_SECRET" in refused.stderr
-    assert start_app(MAIL_INBOUND_ESPS="postmark", ANYMAIL_WEBHOOK_SECRET=SECRET).returncode == 0
-    assert start_app().returncode == 0  # no inbound webhook configured: none mounted, nothing required
+    assert production_process_run(MAIL_INBOUND_ESPS="postmark", ANYMAIL_WEBHOOK_SECRET=SECRET).returncode == 0
+    assert production_process_run().returncode == 0  # no inbound webhook configured: none mounted, nothing required
 
 
 def test_production_refuses_to_start_without_the_links_base_url():
@@ -153,14 +147,14 @@ def test_production_refuses_to_start_without_the_links_base_url():
     process (web, worker, manage.py), as the SECRET_KEY rule does; either setting, as an http(s) address, lets
     it start."""
     for unset in ({"SITE_URL": ""}, {"SITE_URL": "", "MAIL_BASE_URL": ""}):
-        refused = start_app(**unset)
+        refused = production_process_run(**unset)
         assert refused.returncode != 0
         assert "mail.E003" in refused.stderr and "SITE_URL" in refused.stderr
-    assert start_app(SITE_URL="", MAIL_BASE_URL="ftp://games.example.org").returncode != 0
-    assert start_app(SITE_URL="https://games.example.org").returncode == 0
-    assert start_app(SITE_URL="", MAIL_BASE_URL="https://mail-links.example.org").returncode == 0
+    assert production_process_run(SITE_URL="", MAIL_BASE_URL="ftp://games.example.org").returncode != 0
+    assert production_process_run(SITE_URL="https://games.example.org").returncode == 0
+    assert production_process_run(SITE_URL="", MAIL_BASE_URL="https://mail-links.example.org").returncode == 0
 
 
 def test_the_embedded_mode_starts_without_a_base_url():
     """DEBUG=true (the newcomer's ./run.sh) needs neither: links point at the local server."""
-    assert start_app(DEBUG="true", SITE_URL="").returncode == 0
+    assert production_process_run(DEBUG="true", SITE_URL="").returncode == 0
