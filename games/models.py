@@ -263,6 +263,9 @@ class TakeBack(models.Model):
     event_ids = JSONField(default=list)  # the events this pick and its automatic follow-ups stored
     label = models.CharField(max_length=300)  # the option as the seat was offered it (its own secret)
     prompt_text = models.TextField(blank=True)
+    # The seat's time bank before the pick (a bank clock; NULL otherwise): an undo gives back neither the
+    # increment the pick earned nor the time spent since the reopened prompt opened.
+    bank_seconds = models.FloatField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -67,8 +67,9 @@ class Turn:
     # (games/services/undo.py), kept without serialising the state again.
     state_text: str | None = None
     stored_events: list[Event] = field(default_factory=list)  # every event row this write inserted
-    # position -> the deadline a prompt opened for the seat keeps (an undo reopens a prompt: it buys no time)
-    kept_deadlines: dict[int, datetime | None] = field(default_factory=dict)
+    # position -> the clock (deadline, opened_at) of the prompt an undo reopens for the seat: a take-back buys
+    # no time, so the reopened prompt is as due as it was before the picks it took back
+    kept_clocks: dict[int, tuple[datetime | None, datetime]] = field(default_factory=dict)
     # Writes that return nothing, held to go with turn_save's UPDATE of the game in one statement (sql_rows
     # execute_together; issue 28): None runs each at once. A player's pick holds them (its prompt's close and
     # its take-back point), which saves two of its six statements; writes_flush runs them before anything that
@@ -272,8 +273,9 @@ def prompts_sync(turn: Turn) -> None:
                 continue
             (must_ask.add if wanted.ask_anyway else must_ask.discard)(position)
             seat = turn.seats[position]
-            if position in turn.kept_deadlines:
-                deadline = turn.kept_deadlines.pop(position)
+            opened_at = turn.now
+            if position in turn.kept_clocks:
+                deadline, opened_at = turn.kept_clocks.pop(position)
             else:
                 bank_before = seat.bank_seconds
                 deadline = clock.prompt_deadline(game=turn.game, seat=seat, now=turn.now,
@@ -282,7 +284,7 @@ def prompts_sync(turn: Turn) -> None:
                     turn.dirty_seats.add(position)  # a time bank was initialised
             new_rows.append(new(Prompt, game=turn.game, seat=seat, prompt_id=wanted.id,
                                 phase=turn.engine.step(turn.state), text=wanted.text,
-                                options=[o.as_dict() for o in wanted.options], deadline=deadline, opened_at=turn.now))
+                                options=[o.as_dict() for o in wanted.options], deadline=deadline, opened_at=opened_at))
         if new_rows:
             writes_flush(turn)  # a held close of the seat's previous prompt first (one open prompt per seat)
         insert(new_rows)

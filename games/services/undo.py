@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.db import connection, transaction
 
@@ -105,7 +106,7 @@ def _undo(turn: Turn, position: int, *, prompt_id: str, to: str, idempotency_key
     mine = [s for s in later if s.seat_id == seat.pk]
     if any(s.source in NOT_THE_PLAYERS for s in mine):
         raise _cannot("the deadline's default or a bot has picked for you since")
-    deadline = open_row.deadline if open_row is not None else target.submission.prompt_row.deadline
+    reopened_clock = _clock_of_the_reopened_prompt(target, open_row)
 
     state = json.loads(take_back_state(target))
     # The other seats' take-back points after the target hold states with this seat's taken-back picks in them:
@@ -133,7 +134,10 @@ def _undo(turn: Turn, position: int, *, prompt_id: str, to: str, idempotency_key
                 idempotency_key=idempotency_key or None, source=source)
     insert([undo])
     events_store(turn, [_undo_event(seat, len(taken), public=public)], phase=game.phase)
-    turn.kept_deadlines[position] = deadline  # an undo buys no time: the reopened prompt keeps the seat's deadline
+    turn.kept_clocks[position] = reopened_clock
+    if target.bank_seconds is not None:  # a time bank: as it was before the first pick taken back
+        seat.bank_seconds = target.bank_seconds
+        turn.dirty_seats.add(position)
     prompts_sync(turn)
     step_check(turn)
     turn_save(turn)
@@ -178,6 +182,17 @@ def _take_back_sql() -> str:
             f" t AS (DELETE FROM {table(TakeBack)} WHERE {q('submission_id')} = ANY(%s)),"
             f" s AS (DELETE FROM {table(Submission)} WHERE {q('id')} = ANY(%s))"
             f" SELECT COALESCE(BOOL_OR({q('visibility')} IS NULL), FALSE) FROM e")
+
+
+def _clock_of_the_reopened_prompt(target: TakeBack, open_row: Prompt | None) -> tuple[datetime | None, datetime]:
+    """The deadline and opening time of the prompt an undo reopens: those it had when first asked. A take-back
+    buys no time: the prompts a seat's later picks opened came with a fresh allowance, which goes with them, and
+    the deadline is never later than the one the seat has now (staff may have shortened it meanwhile)."""
+    answered = target.submission.prompt_row
+    deadline = answered.deadline
+    if deadline is not None and open_row is not None and open_row.deadline is not None:
+        deadline = min(deadline, open_row.deadline)
+    return deadline, answered.opened_at
 
 
 def _answered_this_step(game: Game, seat_id: int, prompt_id: str) -> bool:

@@ -21,6 +21,7 @@ class PickWatch:
     events_mark: int
     label: str
     text: str
+    bank_seconds: float | None  # the seat's time bank before the pick (a bank clock)
 
 
 def pick_watch(turn: Turn, position: int, row: Prompt, option_id: str) -> PickWatch | None:
@@ -31,7 +32,7 @@ def pick_watch(turn: Turn, position: int, row: Prompt, option_id: str) -> PickWa
     text = turn.state_text if turn.state_text is not None else json.dumps(turn.state)
     label = next((o["label"] for o in row.options if o["id"] == option_id), option_id)
     return PickWatch(key=key, state_text=text, events_mark=len(turn.stored_events), label=label[:300],
-                     text=row.text)
+                     text=row.text, bank_seconds=turn.seats[position].bank_seconds)
 
 
 def _delete_take_backs(turn: Turn, *, seat_id: int | None = None) -> None:
@@ -55,7 +56,7 @@ def pick_record(turn: Turn, position: int, submission: Submission, watch: PickWa
         return
     point = new(TakeBack, game=game, seat=seat, phase=submission.phase, submission=submission, state=watch.state_text,
                 event_ids=[e.pk for e in turn.stored_events[watch.events_mark:]], label=watch.label,
-                prompt_text=watch.text)
+                prompt_text=watch.text, bank_seconds=watch.bank_seconds)
     turn.write(*insert_statement([point]))  # with the game row's UPDATE (Turn.held_writes)
 
 
@@ -63,12 +64,12 @@ def pick_record(turn: Turn, position: int, submission: Submission, watch: PickWa
 # (take_back_state), the page's buttons none.
 _TAKE_BACK = ModelColumns(TakeBack, "t", [f.name for f in TakeBack._meta.concrete_fields if f.name != "state"])
 _SUBMISSION = ModelColumns(Submission, "s")
-_PROMPT_DEADLINE = ModelColumns(Prompt, "p", ["id", "deadline"])
+_PROMPT_CLOCK = ModelColumns(Prompt, "p", ["id", "deadline", "opened_at"])
 
 
 def _take_backs_sql() -> str:
     q = quoted
-    return (f"SELECT {_TAKE_BACK.sql()}, {_SUBMISSION.sql()}, {_PROMPT_DEADLINE.sql()} FROM {table(TakeBack)} t"
+    return (f"SELECT {_TAKE_BACK.sql()}, {_SUBMISSION.sql()}, {_PROMPT_CLOCK.sql()} FROM {table(TakeBack)} t"
             f" JOIN {table(Submission)} s ON s.{q('id')} = t.{q('submission_id')}"
             f" JOIN {table(Prompt)} p ON p.{q('id')} = s.{q('prompt_row_id')}"
             f" WHERE t.{q('game_id')} = %s AND t.{q('seat_id')} = %s AND t.{q('phase')} = %s ORDER BY t.{q('id')}")
@@ -76,14 +77,14 @@ def _take_backs_sql() -> str:
 
 def take_backs_for_seat(*, game: Game, seat_id: int) -> list[TakeBack]:
     """The seat's picks it may take back now, oldest first (empty when nothing can be), each with its submission
-    and the deadline of the prompt it answered (``point.submission.prompt_row.deadline``) but not its state
+    and the deadline and opening time of the prompt it answered (``point.submission.prompt_row``) but not its state
     (take_back_state), in one hand-written query (sql_rows: an undo runs it under the game's lock, and every view
     of the seat's page for its buttons)."""
     points = []
     for row in fetch_all(statement("take_backs_for_seat", _take_backs_sql), [game.pk, seat_id, game.phase]):
         point = _TAKE_BACK.instance(row)
         point.submission = _SUBMISSION.instance(row, len(_TAKE_BACK))
-        point.submission.prompt_row = _PROMPT_DEADLINE.instance(row, len(_TAKE_BACK) + len(_SUBMISSION))
+        point.submission.prompt_row = _PROMPT_CLOCK.instance(row, len(_TAKE_BACK) + len(_SUBMISSION))
         points.append(point)
     return points
 
