@@ -3,8 +3,10 @@ reports and the moderators' log; staff hide and restore them with the actions (g
 the author told). Notes are not here at all: a seat's notes are its player's alone, staff's neither.
 
 A private message is a secret of its seats while the game is played (staff play too): its text shows here
-only once one of its readers reported it, or once the game is over. Table messages show as any spectator
-of the game reads them.
+only once one of its readers reported it, or once the game is over, and search (``?q=``) matches it only
+then. Table messages show as any spectator of the game reads them. No query-string lookup reads a message's
+text, nor a report's or the log's reason (they may quote it): the secrecy mixins answer 400 whatever the
+value (games/admin/secrecy.py).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ActionForm
-from django.db.models import Count, Q
+from django.db.models import Count, Exists, OuterRef, Q
 from django.template.defaultfilters import pluralize
 
 from games.chat.audience import recipients
@@ -20,7 +22,7 @@ from games.chat.errors import ChatError
 from games.chat.models import ChatMessage, ChatReport, ModerationAction, TableMute, UserBlock
 from games.chat.moderation import REASON_MAX, message_hide, message_restore
 
-from .secrecy import GAME_OVER
+from .secrecy import GAME_OVER, SecretFieldsAdminMixin, SecretFieldsInlineMixin
 
 HIDE_REASON = "against the site's rules (reported)"  # when the moderator gives none
 
@@ -31,10 +33,7 @@ class ModerationActionForm(ActionForm):
                              widget=forms.TextInput(attrs={"size": 40, "placeholder": HIDE_REASON}))
 
 
-def text_for_staff(message: ChatMessage, *, reported: bool) -> str:
-    if message.audience == 0 or reported or message.game.status in GAME_OVER:
-        return message.text
-    return "(a private message: shown here once one of its readers reports it, or once the game is over)"
+PRIVATE_TEXT = "(a private message: shown here once one of its readers reports it, or once the game is over)"
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -48,13 +47,13 @@ class ReadOnlyInline(admin.TabularInline):
         return False
 
 
-class ReportInline(ReadOnlyInline):
+class ReportInline(SecretFieldsInlineMixin, ReadOnlyInline):
     model = ChatReport
     fields = ("reporter", "reason", "created_at", "settled_at")
     readonly_fields = fields
 
 
-class ModerationInline(ReadOnlyInline):
+class ModerationInline(SecretFieldsInlineMixin, ReadOnlyInline):
     model = ModerationAction
     fk_name = "message"
     fields = ("kind", "actor", "reason", "created_at")
@@ -62,12 +61,13 @@ class ModerationInline(ReadOnlyInline):
 
 
 @admin.register(ChatMessage)
-class ChatMessageAdmin(admin.ModelAdmin):
+class ChatMessageAdmin(SecretFieldsAdminMixin, admin.ModelAdmin):
     list_display = ("id", "game", "author_seat", "author", "thread", "open_reports", "shown", "created_at",
                     "staff_text")
     list_select_related = ("game", "author")
     list_filter = (("hidden_at", admin.EmptyFieldListFilter),)
     raw_id_fields = ("game", "seat", "author")
+    search_fields = ("text",)  # matches a message only once its text shows here (revealed_rows)
     fields = ("game", "author_seat", "author", "thread", "staff_text", "phase", "created_at", "hidden_at",
               "hidden_reason")
     readonly_fields = fields
@@ -86,6 +86,19 @@ class ChatMessageAdmin(admin.ModelAdmin):
                 .annotate(open_report_count=Count("reports", filter=Q(reports__settled_at__isnull=True)),
                           report_count=Count("reports"))
                 .order_by(*self.REPORTED_FIRST))
+
+    # Which messages' text shows (the "secrets" of SecretFieldsAdminMixin). These say nothing of other
+    # models' secrets, so search_fields must not reach one (game__state would then match a game in play).
+    def secrets_revealed(self, obj) -> bool:
+        if obj is None:
+            return False
+        reported = obj.report_count > 0 if hasattr(obj, "report_count") else obj.reports.exists()
+        return obj.audience == 0 or reported or obj.game.status in GAME_OVER
+
+    def revealed_rows(self) -> Q:
+        # Exists, not a join on reports: a join would list a message once per report.
+        reported = Exists(ChatReport.objects.filter(message=OuterRef("pk")))
+        return Q(audience=0) | Q(reported) | Q(game__status__in=GAME_OVER)
 
     def has_add_permission(self, request) -> bool:
         return False
@@ -115,7 +128,7 @@ class ChatMessageAdmin(admin.ModelAdmin):
 
     @admin.display(description="text")
     def staff_text(self, obj: ChatMessage) -> str:
-        return text_for_staff(obj, reported=bool(getattr(obj, "report_count", obj.reports.exists())))
+        return obj.text if self.secrets_revealed(obj) else PRIVATE_TEXT
 
     def _moderate(self, request, queryset, act, done: str) -> None:
         count = 0
@@ -156,10 +169,19 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 
 @admin.register(ModerationAction)
-class ModerationActionAdmin(ReadOnlyAdmin):
+class ModerationActionAdmin(SecretFieldsAdminMixin, ReadOnlyAdmin):
+    """The log: its reason is shown (moderators need it) but is no lookup, search or sort (it may quote a
+    private message; secrecy.Secrets.unqueried)."""
     list_display = ("id", "kind", "game", "message", "target", "actor", "reason", "created_at")
     list_filter = ("kind",)
     raw_id_fields = ("game", "message", "target", "actor")
+
+    def get_field_queryset(self, db, db_field, request):
+        # The message field's choices would be ordered as ChatMessageAdmin lists them, by report counts
+        # only its own queryset annotates: a plain queryset of messages cannot be ordered so.
+        if db_field.name == "message":
+            return None
+        return super().get_field_queryset(db, db_field, request)
 
 
 @admin.register(TableMute)

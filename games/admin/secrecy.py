@@ -1,14 +1,17 @@
 """Admin secrecy: staff play too, so no admin page, filter, search or sort reveals a game's hidden information.
 
-One table (``SECRET_FIELDS``) names every field that holds a hand, a pick, a seed, a private log entry or
-a credential; ``SecretFieldsAdminMixin`` (model admins) and ``SecretFieldsInlineMixin`` (inlines on a
-game's page) enforce it on every channel the admin offers:
+One table (``SECRET_FIELDS``) names every field that holds a hand, a pick, a seed, a private log entry, a
+private message (or a text that may quote one) or a credential; ``SecretFieldsAdminMixin`` (model admins)
+and ``SecretFieldsInlineMixin`` (inlines on a game's page) enforce it on every channel the admin offers:
 
 - change pages and inlines leave a field out until the row's secrets are revealed (its game is over);
-- query-string lookups (``?seed__gt=``, ``?option_id=``, ``?game__state__icontains=``, through any relation)
-  on a secret field are refused with a 400 whatever the value, so the answer says nothing about it;
-- search (``?q=``, and the autocomplete that uses the same search) matches a secret field only on rows
-  whose secrets are revealed, so a game in play answers "no match" whatever it holds;
+  an ``unqueried`` field (a moderator's or a reporter's reason) is shown, since moderators need it;
+- query-string lookups (``?seed__gt=``, ``?option_id=``, ``?game__state__icontains=``,
+  ``?text__startswith=``, through any relation) on a secret field are refused with a 400 whatever the value,
+  so the answer says nothing about it;
+- search (``?q=``, and the autocomplete that uses the same search) matches an ``until_over`` field only on
+  rows whose secrets are revealed, so a game in play answers "no match" whatever it holds, and never
+  matches an ``always`` or ``unqueried`` field;
 - sorting (``?o=``) never orders by a secret field;
 - a ``list_filter`` or ``date_hierarchy`` on a secret field is a system-check error (it would bypass the above).
 
@@ -41,10 +44,19 @@ GAME_OVER = (GameStatus.FINISHED, GameStatus.ABANDONED)
 class Secrets:
     until_over: tuple[str, ...] = ()  # a hand, a pick, the deck order: shown once the game is over
     always: tuple[str, ...] = ()  # credentials (reply tokens, link nonces, headers): never shown, never filtered
+    # Shown to staff, never a lookup, search or sort: a reason staff need to read, which may quote a private
+    # message that its row's page does not show yet.
+    unqueried: tuple[str, ...] = ()
 
     @property
     def all(self) -> frozenset[str]:
-        return frozenset(self.until_over) | frozenset(self.always)
+        return frozenset(self.until_over) | frozenset(self.always) | frozenset(self.unqueried)
+
+    def kind_of(self, field_name: str) -> str | None:
+        for kind in ("always", "unqueried", "until_over"):
+            if field_name in getattr(self, kind):
+                return kind
+        return None
 
 
 # "app_label.model_name" -> its secret fields. Models missing here hold nothing hidden.
@@ -59,6 +71,13 @@ SECRET_FIELDS: dict[str, Secrets] = {
     "mail.usedlink": Secrets(until_over=("option_id",), always=("nonce",)),
     "mail.seatmailbox": Secrets(always=("nonce", "token_hash")),
     "tournaments.tournament": Secrets(until_over=("seed",)),  # every table's seed derives from it
+    # Table talk. A private message's text (``audience`` set) is its seats' secret until one of its readers
+    # reports it or the game is over; a table message's text is not, but its lookups are refused as well
+    # (one rule per field). Hiding and restoring are logged with a reason that may quote the message.
+    "chat.chatmessage": Secrets(until_over=("text",), unqueried=("hidden_reason",)),
+    "chat.seatnote": Secrets(always=("text",)),  # a player's own notes: staff's never
+    "chat.chatreport": Secrets(unqueried=("reason",)),  # the reporter's words may quote the message
+    "chat.moderationaction": Secrets(unqueried=("reason",)),
 }
 
 
@@ -66,19 +85,26 @@ def secrets_of(model) -> Secrets:
     return SECRET_FIELDS.get(model._meta.label_lower, Secrets())
 
 
-def lookup_touches_secret(model, lookup: str) -> bool:
-    """Whether ``lookup`` ("game__seed__gt", "submissions__option_id") reads a secret field on its way."""
+def secret_on_path(model, lookup: str) -> str | None:
+    """The kind of the secret field (``Secrets``' "until_over", "always" or "unqueried") that ``lookup``
+    ("game__seed__gt", "submissions__option_id") reads on its way, or None when it reads none."""
     for part in lookup.split(LOOKUP_SEP):
         try:
             field = model._meta.get_field(part)
         except FieldDoesNotExist:
-            return False  # "pk", a transform or a lookup name: no further field on the path
-        if field.name in secrets_of(model).all:
-            return True
+            return None  # "pk", a transform or a lookup name: no further field on the path
+        kind = secrets_of(model).kind_of(field.name)
+        if kind is not None:
+            return kind
         if not field.is_relation or field.related_model is None:
-            return False
+            return None
         model = field.related_model
-    return False
+    return None
+
+
+def lookup_touches_secret(model, lookup: str) -> bool:
+    """Whether ``lookup`` ("game__seed__gt", "submissions__option_id") reads a secret field on its way."""
+    return secret_on_path(model, lookup) is not None
 
 
 SEARCH_PREFIXES = {"=": "iexact", "^": "istartswith", "@": "icontains"}  # "@" (full text) searched plainly
@@ -157,13 +183,14 @@ class SecretFieldsAdminMixin:
                 if not lookup_touches_secret(self.model, f.lstrip("".join(SEARCH_PREFIXES)))]
 
     def get_search_results(self, request, queryset, search_term):
-        """Open fields search every row; a secret field only the rows whose secrets are revealed."""
+        """Open fields search every row; an ``until_over`` field only the rows whose secrets are revealed;
+        an ``always`` or ``unqueried`` field none."""
         if self.get_search_fields(request):
             found, may_have_duplicates = super().get_search_results(request, queryset, search_term)
         else:
             found, may_have_duplicates = (queryset.none() if search_term else queryset), False
         secret_fields = [f for f in super().get_search_fields(request)
-                         if lookup_touches_secret(self.model, f.lstrip("".join(SEARCH_PREFIXES)))]
+                         if secret_on_path(self.model, f.lstrip("".join(SEARCH_PREFIXES))) == "until_over"]
         if not search_term or not secret_fields:
             return found, may_have_duplicates
         also = queryset.filter(self.revealed_rows()).filter(_search_q(secret_fields, search_term))
@@ -187,10 +214,14 @@ class SecretFieldsAdminMixin:
 
 
 class SecretFieldsInlineMixin:
-    """For an inline on a game's change page: its model's secret fields are left out while the game runs."""
+    """For an inline on a game's change page: its model's secret fields are left out while the game runs.
+
+    On another model's page (a message's reports and log) the inline's model must have no ``until_over``
+    field: nothing there says whether the game is over."""
 
     def get_fields(self, request, obj=None):
         secret = secrets_of(self.model)
-        in_play = obj is None or obj.status not in GAME_OVER
-        hidden = set(secret.always) | (set(secret.until_over) if in_play else set())
+        hidden = set(secret.always)
+        if secret.until_over and (obj is None or obj.status not in GAME_OVER):
+            hidden |= set(secret.until_over)
         return [f for f in super().get_fields(request, obj) if f not in hidden]
