@@ -24,10 +24,10 @@ from django.utils import timezone
 
 from accounts.models import NotificationPreferences, User
 from accounts.quiet_hours import quiet_until
-from games.models import Prompt
+from games.models import Prompt, Seat
 
 from . import hook_calls, quiet_merge, wants
-from .models import Notification, NotificationKind, NotificationStatus
+from .models import PROMPT_KINDS, SEAT_HOLDER_KINDS, Notification, NotificationKind, NotificationStatus
 from .recipients import loaded_preferences
 
 logger = logging.getLogger(__name__)
@@ -60,16 +60,24 @@ def notifications_send(notification_ids: list[int], *, retry_alone: Callable[[in
 
 
 def _still_relevant(row: Notification) -> bool:
-    """A prompt or reminder email (or webhook) for a prompt already answered (or moved) would only confuse."""
-    if row.kind not in _ABOUT_A_PROMPT or row.prompt_id is None:
+    """Whether the row is still worth sending: a delivery to a seat's holder goes only to whoever holds the seat
+    now (one left pending by a handover on any channel included), and one about a prompt only while the prompt
+    is open (a reminder: with the deadline it was about)."""
+    if row.kind not in SEAT_HOLDER_KINDS or row.seat_id is None:
         return True
-    prompt = Prompt.objects.filter(pk=row.prompt_id).only("closed_at", "deadline").first()
-    if prompt is None or prompt.closed_at is not None:
-        return False
-    return row.kind != NotificationKind.REMINDER or prompt.deadline == row.deadline
+    if row.kind in PROMPT_KINDS and row.prompt_id is not None:
+        found = (Prompt.objects.filter(pk=row.prompt_id)
+                 .values_list("closed_at", "deadline", "seat__user_id").first())
+        if found is None:
+            return False
+        closed_at, deadline, holder_id = found
+        if closed_at is not None or (row.kind == NotificationKind.REMINDER and deadline != row.deadline):
+            return False
+    else:
+        holder_id = Seat.objects.filter(pk=row.seat_id).values_list("user_id", flat=True).first()
+    return holder_id is not None and holder_id == row.user_id
 
 
-_ABOUT_A_PROMPT = (NotificationKind.PROMPT, NotificationKind.REMINDER, NotificationKind.WEBHOOK)
 # An answer goes at once whatever the hour: the player just wrote to us.
 _QUIET_EXEMPT = (NotificationKind.ANSWER,)
 POSTPONED = "postponed"  # notification_send: still pending, not before its new ``not_before``

@@ -25,6 +25,7 @@ from . import compose
 from .models import Notification, NotificationKind
 from .outbox import notification_queue
 from .recipients import loaded_preferences
+from .tokens import holder_generation_suffix
 
 
 def webhook_wanted(user: User) -> bool:
@@ -44,14 +45,16 @@ def prompt_payload(*, prompt: Prompt) -> dict:
                          "prompt": prompt.pk, "deadline": prompt.deadline.isoformat() if prompt.deadline else None}}
 
 
-def dedupe_key(prompt: Prompt) -> str:
-    return f"webhook:{prompt.pk}:seat{prompt.seat_id}"
+def dedupe_key(prompt: Prompt, user: User) -> str:
+    """One call per prompt and holder of the seat: a player given the seat is owed the call its old holder got
+    (or had withdrawn), and the same player taking it back from a bot is asked again at its new credentials."""
+    return f"webhook:{prompt.pk}:seat{prompt.seat_id}:user{user.pk}" + holder_generation_suffix(prompt.seat)
 
 
 def prompt_webhook_queue(*, prompt: Prompt, user: User, away_only: bool) -> Notification | None:
     body = json.dumps(prompt_payload(prompt=prompt), separators=(",", ":"))
     return notification_queue(
-        kind=NotificationKind.WEBHOOK, dedupe_key=dedupe_key(prompt), to_email=f"webhook:user{user.pk}",
+        kind=NotificationKind.WEBHOOK, dedupe_key=dedupe_key(prompt, user), to_email=f"webhook:user{user.pk}",
         user_id=user.pk, game=prompt.game, seat=prompt.seat, prompt=prompt, away_only=away_only,
         render=lambda: compose.Rendered(subject=f"webhook: {compose.game_name_number(prompt.game)}", text=body,
                                         html="", reply_to=""))

@@ -61,6 +61,16 @@ class NotificationKind(models.TextChoices):
     WEBHOOK = "webhook"  # a player's webhook call about a decision (hooks.py): body_text is the JSON
 
 
+# Deliveries to whoever holds a seat, about the seat: when the seat changes hands the ones still unsent are
+# withdrawn (unsent.seat_deliveries_withdraw), and a send checks the holder again (delivery.py). A new channel
+# that writes to a seat's holder belongs here.
+SEAT_HOLDER_KINDS = (NotificationKind.PROMPT, NotificationKind.REMINDER, NotificationKind.WEBHOOK,
+                     NotificationKind.CHAT)
+# Of those, the ones about one prompt: they carry the seat's reply address and links, which the handover revokes,
+# so they are withdrawn even when the same player takes the seat back from a bot (and are owed afresh).
+PROMPT_KINDS = (NotificationKind.PROMPT, NotificationKind.REMINDER, NotificationKind.WEBHOOK)
+
+
 class NotificationStatus(models.TextChoices):
     PENDING = "pending"
     SENT = "sent"

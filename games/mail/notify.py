@@ -20,11 +20,12 @@ from games.models import Event, Game, GameStatus, Prompt, Seat, Submission, Subm
 from games.presentation.worded_events import worded_events_for_game
 
 from . import chat_mail, compose, hooks, reminders, wants
-from .models import Notification, NotificationKind, SeatMailbox
+from .models import Notification, NotificationKind
 from .delivery import NOT_BEFORE_TOLERANCE
 from .outbox import notification_queue, sweep_grace
 from .prompt_rows import open_prompts_for_mail, write_prompt_ids
 from .recipients import address_confirmed, loaded_preferences, mailable, reads_results
+from .tokens import holder_generation_suffix
 
 logger = logging.getLogger(__name__)
 
@@ -68,11 +69,7 @@ def prompt_due_at(*, opened_at: datetime, previous_source: str) -> datetime:
 def prompt_dedupe_key(prompt: Prompt) -> str:
     """One prompt email per prompt and holder of the seat: after the seat changed hands (its mailbox
     rotated, tokens.mailbox_rotate) the open prompt is emailed again, to the new holder at the new address."""
-    try:
-        generation = prompt.seat.mailbox.generation
-    except SeatMailbox.DoesNotExist:
-        generation = 0
-    return f"prompt:{prompt.pk}:seat{prompt.seat_id}" + (f":g{generation}" if generation else "")
+    return f"prompt:{prompt.pk}:seat{prompt.seat_id}" + holder_generation_suffix(prompt.seat)
 
 
 @dataclass(frozen=True)

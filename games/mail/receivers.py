@@ -32,6 +32,7 @@ from games.signals import game_finished_in_write, phase_resolved_in_write, promp
 from . import chat_mail, jobs, notify, owed, reminders, tasks
 from .models import MailJobKind
 from .tokens import mailbox_rotate
+from .unsent import reminders_queued_ahead_withdraw, seat_deliveries_withdraw
 
 logger = logging.getLogger(__name__)
 
@@ -82,6 +83,10 @@ def on_game_finished(sender, game, **kwargs) -> None:
 def on_seat_changed_hands(sender, seat, previous_user_id, reason, **kwargs) -> None:
     """Inside the seat change's transaction: the old reply address and links stop working with it."""
     mailbox_rotate(seat_id=seat.pk, previous_user_id=previous_user_id, reason=reason)
+    # Nothing still unsent goes to the old holder, on any channel, whether or not the seat had a mailbox.
+    reminders_queued_ahead_withdraw(seat_id=seat.pk)  # the new holder's own plan may want them again
+    seat_deliveries_withdraw(seat_id=seat.pk, holder_id=seat.user_id,
+                             reason="the seat changed hands before it was sent")
     # The new holder's prompt email and reminders (their own lead times) are owed afresh.
     reminders.plan_again(Prompt.objects.filter(seat_id=seat.pk).filter(closed_at__isnull=True))
     Prompt.objects.filter(seat_id=seat.pk, closed_at__isnull=True).update(mail_pending=True)

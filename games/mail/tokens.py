@@ -20,7 +20,6 @@ from django.db import IntegrityError, transaction
 from games.models import Seat
 
 from .models import RetiredReplyToken, SeatMailbox
-from .unsent import reminders_queued_ahead_withdraw, seat_prompt_mail_skip
 
 TOKEN_LENGTH = 24  # 120 bits
 
@@ -76,8 +75,7 @@ def mailbox_rotate(*, seat_id: int, previous_user_id: int | None, reason: str) -
     Runs inside the transaction that changed the seat. The old token's hash is kept (RetiredReplyToken)
     so a reply to it is answered "this address no longer belongs to you" and changes nothing; the
     generation goes up, which voids every outstanding link (links carry the generation they were issued
-    under); prompt and reminder emails not yet sent (they carry the old address and links) are skipped,
-    or withdrawn for reminders queued ahead of their time.
+    under). What was still unsent to the old holder is withdrawn beside it (unsent.seat_deliveries_withdraw).
     A seat that never had a mailbox has nothing to revoke.
     """
     box = SeatMailbox.objects.select_for_update().filter(seat_id=seat_id).first()
@@ -90,9 +88,17 @@ def mailbox_rotate(*, seat_id: int, previous_user_id: int | None, reason: str) -
     box.generation += 1
     box.save(update_fields=["nonce", "token_hash", "generation"])
     Seat.objects.filter(pk=seat_id).update(email_token_hash=box.token_hash)
-    reminders_queued_ahead_withdraw(seat_id=seat_id)  # the new holder's own plan may want them again
-    seat_prompt_mail_skip(seat_id=seat_id, reason="the seat changed hands before it was sent")
     return box
+
+
+def holder_generation_suffix(seat: Seat) -> str:
+    """":g<n>" after the seat's mailbox was rotated n times (it changed hands), "" before: a dedupe key with it
+    is a new one for each holder of the seat."""
+    try:
+        generation = seat.mailbox.generation
+    except SeatMailbox.DoesNotExist:
+        generation = 0
+    return f":g{generation}" if generation else ""
 
 
 def retired_token(token: str) -> RetiredReplyToken | None:

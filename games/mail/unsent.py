@@ -8,9 +8,10 @@ holder) the rows still waiting must not go. Only the models are read here, so th
 
 from __future__ import annotations
 
+from django.db.models import Q
 from django.utils import timezone
 
-from .models import Notification, NotificationKind, NotificationStatus
+from .models import PROMPT_KINDS, SEAT_HOLDER_KINDS, Notification, NotificationKind, NotificationStatus
 
 
 def reminders_queued_ahead_withdraw(**filters) -> int:
@@ -22,9 +23,11 @@ def reminders_queued_ahead_withdraw(**filters) -> int:
                                        not_before__gt=timezone.now(), **filters).delete()[0]
 
 
-def seat_prompt_mail_skip(*, seat_id: int, reason: str) -> int:
-    """Mark the seat's prompt and reminder emails still pending as skipped (they carry an address and links
-    that no longer work, or go to the wrong player); returns how many."""
-    return Notification.objects.filter(seat_id=seat_id, status=NotificationStatus.PENDING,
-                                       kind__in=[NotificationKind.PROMPT, NotificationKind.REMINDER]).update(
-        status=NotificationStatus.SKIPPED, last_error=reason)
+def seat_deliveries_withdraw(*, seat_id: int, holder_id: int | None, reason: str) -> int:
+    """The seat changed hands (``holder_id`` holds it now): mark skipped what is still unsent about it to anyone
+    else, on every channel, and its prompt deliveries to anyone (they carry an address and links that no
+    longer work); returns how many."""
+    pending = Notification.objects.filter(seat_id=seat_id, status=NotificationStatus.PENDING)
+    to_others = Q(kind__in=SEAT_HOLDER_KINDS) & ~Q(user_id=holder_id) if holder_id else Q(kind__in=SEAT_HOLDER_KINDS)
+    return pending.filter(to_others | Q(kind__in=PROMPT_KINDS)).update(status=NotificationStatus.SKIPPED,
+                                                                        last_error=reason)
