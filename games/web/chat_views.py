@@ -42,12 +42,13 @@ def _game_and_viewer(request, game_id: int):
     return game, viewer_for(game=game, user=request.user)  # a private game: 404 to outsiders
 
 
-def _news(request, game: Game, viewer, since: int) -> JsonResponse:
-    """The messages after ``since`` as the panel's HTML (marked read for a player), and the id to ask after."""
+def _news(request, game: Game, viewer, since: int, found: list | None = None) -> JsonResponse:
+    """The messages after ``since`` as the panel's HTML (marked read for a player), and the id to ask after:
+    the newest the caller may read, never a message of a thread it is not in (that would tell it one exists)."""
     reader = Reader(game=game, user=request.user, seat=viewer.seat)
     marker = read_marker(seat=viewer.seat) if viewer.seat is not None else 0
-    newest = latest_message_id(game_id=game.pk)  # read first: a message committed after it is in ``found``
-    found = messages_for(reader=reader, since=since)
+    if found is None:
+        found = messages_for(reader=reader, since=since)
     if viewer.seat is not None and found:
         messages_read(seat=viewer.seat, up_to=found[-1].pk)
     seats = SeatLabels.of(game)
@@ -55,7 +56,7 @@ def _news(request, game: Game, viewer, since: int) -> JsonResponse:
     items = messages_shown(found, reader=reader, seats=seats, read_up_to=marker)
     html = "".join(render_to_string("web/_chat_message.html", {"m": m, "chat": chat}, request=request)
                    for m in items)
-    last = max([since, newest, *(m.pk for m in found)])
+    last = max([since, *(m.pk for m in found)])
     return JsonResponse({"html": html, "last": last, "fresh": sum(1 for m in items if m.new)})
 
 
@@ -95,7 +96,12 @@ def _poll(request, game_id: int):
     if latest_message_id(game_id=game_id) <= since:
         return HttpResponse(status=204)
     game, viewer = _game_and_viewer(request, game_id)
-    return _news(request, game, viewer, since)
+    # Something was written, but perhaps only in a thread the caller is not in: as the API's wait does, answer
+    # by what the caller may read, so a poll says nothing of other seats' private talk.
+    found = messages_for(reader=Reader(game=game, user=request.user, seat=viewer.seat), since=since)
+    if not found:
+        return HttpResponse(status=204)
+    return _news(request, game, viewer, since, found)
 
 
 def _back(game: Game, anchor: str = "chat"):

@@ -91,6 +91,24 @@ def test_the_poll_answers_204_while_nothing_is_new_and_the_new_messages_as_html(
     assert body["last"] > first.pk
 
 
+def test_the_poll_says_nothing_to_a_third_seat_of_two_others_talking_privately():
+    """Seat c polling must not learn that a and b exchanged a private message: a poll answers as if it were not
+    there (204 before and after it), and ``last`` never passes the newest message the caller may read."""
+    game, (a, b, c) = chat_game(press=Press.FULL)
+    table = message_post(game=game, user=a, text="hello all")
+    poll = lambda: client_for(c).get(f"/games/{game.pk}/chat/?since={table.pk}", **FETCH)  # noqa: E731
+    assert poll().status_code == 204
+    private = message_post(game=game, user=a, text="PRIVATE-CANARY", to=[1])
+    assert poll().status_code == 204
+    later = message_post(game=game, user=b, text="and hello again")
+    newer_private = message_post(game=game, user=a, text="PRIVATE-CANARY 2", to=[1])
+    r = poll()
+    assert r.status_code == 200 and r.json()["last"] == later.pk < newer_private.pk
+    assert "PRIVATE-CANARY" not in r.content.decode()
+    assert client_for(c).get(f"/games/{game.pk}/chat/?since={later.pk}", **FETCH).status_code == 204
+    assert private.pk < later.pk
+
+
 def test_posting_from_the_page_by_script_and_without_it():
     game, (alice, bob, carol) = chat_game(press=Press.FULL)
     c = client_for(alice)
