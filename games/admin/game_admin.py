@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.html import format_html
 
 from accounts.models import User
+from faltisia.free_text import validate_free_text
 from games.errors import GameError
 from games.models import Event, Game, Prompt, Seat, Submission
 from games.services.admin_actions import (deadline_extend, game_abandon, game_admin_pause, game_admin_resume,
@@ -143,7 +144,8 @@ class GameActionForm(ActionForm):
     position = forms.IntegerField(required=False, min_value=0, max_value=11,
                                   help_text="seat position (replace, bot, extend one seat)")
     username = forms.CharField(required=False, max_length=150, help_text="replace player: new player")
-    reason = forms.CharField(required=False, max_length=200, help_text="abandon: reason shown to players")
+    reason = forms.CharField(required=False, max_length=200, help_text="abandon: reason shown to players",
+                             validators=[validate_free_text])
 
 
 @admin.register(Game)

@@ -22,8 +22,9 @@ REASON_MAX = 200  # a moderator's reason, as logged and told to the author
 SEAT_POSITION_MAX = 32767  # Seat.position is a small integer
 
 
-def _reason(text: str, limit: int) -> str:
-    problem = text_problem(text, limit=limit)
+def _reason(text: str, limit: int, *, optional: bool = False) -> str:
+    """The reason as stored, by the rule of every free text; ``optional``: an empty one is fine."""
+    problem = text_problem(text, limit=limit, allow_empty=optional)
     if problem is not None:
         raise ChatError(problem.code, f"reason: {problem.detail}")
     return text.strip()
@@ -77,7 +78,7 @@ def message_restore(*, message: ChatMessage, by: User, reason: str = "") -> Chat
         return message
     message.hidden_at, message.hidden_reason = None, ""
     message.save(update_fields=["hidden_at", "hidden_reason"])
-    _moderated(message, kind=ModerationKind.RESTORE, by=by, reason=reason.strip()[:REASON_MAX])
+    _moderated(message, kind=ModerationKind.RESTORE, by=by, reason=_reason(reason, REASON_MAX, optional=True))
     return message
 
 
@@ -100,13 +101,13 @@ def seated_player(game: Game, position: int) -> User:
 def player_mute(*, game: Game, position: int, by: User, reason: str = "") -> TableMute:
     """Mute the player at ``position`` at this table (the game's creator or staff); logged."""
     _check_table_moderator(game, by)
+    reason = _reason(reason, REASON_MAX, optional=True)
     target = seated_player(game, position)
     if target.pk == by.pk:
         raise ChatError(ChatErrorCode.BAD_RECIPIENTS, "you cannot mute yourself")
     mute, created = TableMute.objects.get_or_create(game=game, user=target, defaults={"muted_by": by})
     if created:
-        ModerationAction.objects.create(kind=ModerationKind.MUTE, game=game, target=target, actor=by,
-                                        reason=reason.strip()[:REASON_MAX])
+        ModerationAction.objects.create(kind=ModerationKind.MUTE, game=game, target=target, actor=by, reason=reason)
     return mute
 
 

@@ -11,6 +11,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from accounts.models import User
+from faltisia.free_text import validate_free_text
 from games.admin.secrecy import SecretFieldsAdminMixin
 from games.errors import GameError
 
@@ -95,7 +96,8 @@ class TournamentForm(forms.ModelForm):
 class TournamentActionForm(ActionForm):
     username = forms.CharField(required=False, max_length=150, help_text="drop / replace: the entry's player")
     new_username = forms.CharField(required=False, max_length=150, help_text="replace: the substitute")
-    reason = forms.CharField(required=False, max_length=300, help_text="cancel: told to every entrant")
+    reason = forms.CharField(required=False, max_length=300, help_text="cancel: told to every entrant",
+                             validators=[validate_free_text])
 
 
 @admin.register(Tournament)

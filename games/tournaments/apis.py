@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import User
+from faltisia.free_text import validate_free_text
 
 from ..api.serializers import SEED_MAX, ClockField, error_responses
 from ..errors import ErrorCode, GameError
@@ -25,7 +26,7 @@ from .services import (entry_drop, entry_replace, tournament_cancel, tournament_
 
 
 class TournamentCreateRequest(serializers.Serializer):
-    name = serializers.CharField(max_length=120)
+    name = serializers.CharField(max_length=120, validators=[validate_free_text])
     game = serializers.CharField(max_length=40)
     format = serializers.ChoiceField(choices=TournamentFormat.values)
     table_size = serializers.IntegerField(min_value=2, max_value=12)
@@ -45,7 +46,8 @@ class TournamentCreateRequest(serializers.Serializer):
 
 
 class TournamentCancelRequest(serializers.Serializer):
-    reason = serializers.CharField(max_length=300, required=False, default="", allow_blank=True)
+    reason = serializers.CharField(max_length=300, required=False, default="", allow_blank=True,
+                                   validators=[validate_free_text])
 
 
 class EntryManageRequest(serializers.Serializer):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils import timezone
 
+from faltisia.free_text import validate_free_text
 from games.models import Press
 from games.web.forms import CLOCKS, game_choices
 
@@ -12,7 +13,8 @@ from .models import TournamentFormat
 
 
 class TournamentProposalForm(forms.Form):
-    name = forms.CharField(max_length=120, help_text="For example: “Winter Swiss, 3 rounds”.")
+    name = forms.CharField(max_length=120, help_text="For example: “Winter Swiss, 3 rounds”.",
+                           validators=[validate_free_text])
     game = forms.ChoiceField(choices=game_choices, initial="faltisia")
     format = forms.ChoiceField(choices=TournamentFormat.choices, initial=TournamentFormat.SWISS)
     table_size = forms.IntegerField(min_value=2, max_value=12, initial=3, label="Players per table")

@@ -10,6 +10,7 @@ from django.conf import settings as django_settings
 from django.db import models
 from django.db.models import Q
 
+from faltisia.free_text import validate_free_text
 from games.models import Press
 
 
@@ -33,7 +34,7 @@ class TournamentStatus(models.TextChoices):
 
 
 class Tournament(models.Model):
-    name = models.CharField(max_length=120)
+    name = models.CharField(max_length=120, validators=[validate_free_text])  # the admin's form checks it too
     engine = models.CharField(max_length=40)  # registry slug of the game played at every table
     format = models.CharField(max_length=20, choices=TournamentFormat.choices)
     table_size = models.PositiveSmallIntegerField()  # N: players per table

@@ -161,7 +161,7 @@ def game_mute(request, game_id: int):
             flash.success(request, "They may write at this table again.")
         else:
             player_mute(game=game, position=_position(request), by=request.user,
-                        reason=request.POST.get("reason", "")[:200])
+                        reason=request.POST.get("reason", ""))
             flash.success(request, "Muted at this table.")
     except ChatError as e:
         flash.error(request, f"Not done: {e.detail}.")

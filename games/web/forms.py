@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from django import forms
 from django.core.exceptions import ImproperlyConfigured
 
+from faltisia.free_text import validate_free_text
 from games.api.parsers import MAX_DEPTH, body_problem
 from games.engines.registry import get_engine, slugs
 from games.models import Press
@@ -194,4 +195,4 @@ def _seats_message(engine, presentation: Presentation) -> str:
 class InviteEmailForm(forms.Form):
     email = forms.EmailField(label="Friend's email address")
     note = forms.CharField(required=False, max_length=500, widget=forms.Textarea(attrs={"rows": 2}),
-                           label="A note (optional)")
+                           label="A note (optional)", validators=[validate_free_text])

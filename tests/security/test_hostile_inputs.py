@@ -214,6 +214,7 @@ API_BODIES = {  # route -> (who calls it, a body that would be accepted)
     "/api/games/{id}/standing-orders/": ("player", {"orders": ["attend"]}),
     "/api/games/{id}/messages/": ("player", {"text": "good luck"}),  # issue 23
     "/api/games/{id}/undo/": ("player", {"prompt": "1.0.0", "to": "last"}),  # issue 24
+    "/api/auth/webhook/": ("player", {"rotate_secret": True}),  # rotating the hook's signing secret
     "/api/tournaments/": ("staff", {"name": "Cup", "game": "tinygame", "format": "round_robin", "table_size": "2"}),
 }
 API_STRING_FIELDS = [(route, f) for route, (_, body) in API_BODIES.items()
@@ -802,3 +803,49 @@ def test_hostile_chat_lines_by_email_send_nothing(arena, line):
     with TestCase.captureOnCommitCallbacks(execute=True):
         result = inbound_message_process(raw=raw)
     assert not ChatMessage.objects.exists(), result
+
+
+# --- every free text a person types: one rule (faltisia/free_text.py) ---------------------------------------
+
+FREE_TEXT_FIELDS = {  # name -> (surface, method, url, who, a body that would be accepted, its free-text field)
+    "web mute reason": ("web", "post", "/games/{id}/mute/", "creator", {"position": "1", "reason": "rude"}, "reason"),
+    "web invite note": ("web", "post", "/games/{id}/invite/", "creator",
+                        {"email": "friend@example.org", "note": "come"}, "note"),
+    "web table talk": ("web", "post", "/games/{id}/chat/", "creator", {"text": "good luck"}, "text"),
+    "web notes": ("web", "post", "/games/{id}/notes/", "creator", {"text": "my plan"}, "text"),
+    "web tournament proposal": ("web", "post", "/tournaments/propose/", "creator",
+                                {"name": "Cup", "game": "tinygame", "format": "swiss", "table_size": "2",
+                                 "rounds": "1", "clock": "fixed-48h", "press": "none"}, "name"),
+    "api message": ("api", "post", "/api/games/{id}/messages/", "creator", {"text": "good luck"}, "text"),
+    "api notes": ("api", "put", "/api/games/{id}/notes/", "creator", {"text": "my plan"}, "text"),
+    "api mute reason": ("api", "put", "/api/games/{id}/seats/1/mute/", "creator", {"reason": "rude"}, "reason"),
+    "api tournament name": ("api", "post", "/api/tournaments/", "staff",
+                            {"name": "Cup", "game": "tinygame", "format": "round_robin", "table_size": "2"}, "name"),
+}
+FORBIDDEN_CHARACTERS = {"NUL": "\x00", "bell": "\x07", "escape": "\x1b", "C1 NEL": "\x85", "RLO": "\u202e",
+                        "LRI": "\u2066"}
+
+
+@pytest.mark.parametrize("character", FORBIDDEN_CHARACTERS)
+@pytest.mark.parametrize("case", FREE_TEXT_FIELDS)
+def test_every_free_text_refuses_control_characters_and_bidirectional_overrides(arena, case, character, mailoutbox):
+    """A NUL in the web mute reason was a 500 (PostgreSQL refuses it in text); every field that stores what a
+    person typed refuses the same characters as table talk does, with a clear answer, and stores nothing."""
+    from games.chat.models import ModerationAction
+    surface, method, url, who, body, field = FREE_TEXT_FIELDS[case]
+    body = dict(body)
+    body[field] = f"ab{FORBIDDEN_CHARACTERS[character]}cd"
+    user = arena.staff if who == "staff" else arena.users[0]
+    client = arena.web(user) if surface == "web" else arena.api(user)
+    before, log_before, mails_before = snapshot(), ModerationAction.objects.count(), len(mailoutbox)
+    url = url.format(id=arena.game.pk)
+    if surface == "web":
+        response = getattr(client, method)(url, body)
+    else:
+        response = getattr(client, method)(url, json.dumps(body), content_type="application/json")
+    assert_held(response, before)
+    assert snapshot() == before and ModerationAction.objects.count() == log_before, (
+        f"{case}: a text with {character} was stored ({response.status_code})")
+    assert len(mailoutbox) == mails_before, f"{case}: a text with {character} was mailed"
+    if surface == "api":
+        assert response.status_code == 400 and response.json()["detail"]
