@@ -3,6 +3,7 @@
 import argparse
 import os
 import sys
+import tempfile
 from typing import Callable
 from pathlib import Path
 
@@ -19,6 +20,8 @@ def production_settings(name: str) -> None:
     # DEBUG=false refuses a short or default SECRET_KEY (faltisia/settings.py)
     os.environ.setdefault("SECRET_KEY", f"{name}-" + "x7Kp2mQv9Lw4Rt8Yb3Nc6Hd1Fg5Js0Za" * 2)
     os.environ["CELERY_BROKER_URL"] = "memory://"
+    # Production refuses a per-process cache; with no Redis here, one file cache every process shares.
+    os.environ.setdefault("CACHE_URL", f"filecache://{tempfile.gettempdir()}/faltisia-bench-cache")
     os.environ["CELERY_TASK_ALWAYS_EAGER"] = "false"
     os.environ.setdefault("LOG_LEVEL", "WARNING")  # not a line per resolved step
 

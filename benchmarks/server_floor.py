@@ -129,6 +129,7 @@ def main(argv=None) -> int:
     workdir = Path(tempfile.mkdtemp(prefix="server-floor-"))
     env = dict(os.environ, DATABASE_URL=a.database_url, CONN_MAX_AGE="60", DEBUG="false", ALLOWED_HOSTS="127.0.0.1",
                SITE_URL="http://127.0.0.1", BENCHMARK_FLOOR_ENDPOINT="true", CELERY_BROKER_URL="memory://",
+               CACHE_URL=f"filecache://{workdir}/cache",
                LOG_LEVEL="WARNING", VERSION_EVENTS_REDIS_URL="",
                SECRET_KEY="server-floor-bench-" + "x7Kp2mQv9Lw4Rt8Yb3Nc6Hd1Fg5Js0Za" * 2)
     rungs = [("wsgi", "benchmarks.hello_wsgi:application", "GET", "/"),

@@ -7,6 +7,7 @@ CELERY_BROKER_URL (Redis), SECRET_KEY, DEBUG=false and ALLOWED_HOSTS; see README
 
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
@@ -324,9 +325,29 @@ CELERY_BEAT_SCHEDULE["tournaments-close-registrations"] = {"task": "tournaments.
 # notices are sent on commit in-process, not as a task. Eager mode ignores routes.
 CELERY_TASK_ROUTES = {"mail.*": {"queue": "mail"}}
 # --- Cache ------------------------------------------------------------------------------------------
-# Shared counters (password-reset and link-resend throttles, accounts/throttle.py). Local memory is per
-# process; production sets CACHE_URL=redis://127.0.0.1:6379/2 so every web process counts together.
-CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
+# Shared counters (the chat, sign-up, password-reset and link-resend limits, accounts/throttle.py). Each web
+# process has its own local memory, so a limit counted there lets through as many times the limit as there are
+# processes: production never runs on it. Without CACHE_URL, production takes the broker's Redis, in the
+# database after the broker's (redis://host:6379/0 -> redis://host:6379/1); with no Redis broker either, or a
+# per-process cache named, it refuses to start. The embedded mode (one process) keeps local memory.
+PER_PROCESS_CACHES = ("django.core.cache.backends.locmem.LocMemCache", "django.core.cache.backends.dummy.DummyCache")
+
+
+def _next_redis_database(url: str) -> str:
+    """The same Redis server, the database after the URL's (its own number for the cache's keys)."""
+    parts = urlsplit(url)
+    number = int(parts.path.strip("/") or 0)
+    return urlunsplit(parts._replace(path=f"/{(number + 1) % 16}"))
+
+
+_BROKER_IS_REDIS = CELERY_BROKER_URL.startswith(("redis://", "rediss://"))
+CACHE_URL = env("CACHE_URL", default="" if DEBUG or not _BROKER_IS_REDIS else _next_redis_database(CELERY_BROKER_URL))
+CACHES = {"default": env.cache_url_config(CACHE_URL or "locmemcache://")}
+if not DEBUG and CACHES["default"]["BACKEND"] in PER_PROCESS_CACHES:
+    raise ImproperlyConfigured(
+        "CACHE_URL must name a cache shared by every process when DEBUG is false (the chat, sign-up and mail "
+        "limits are counted there): set CACHE_URL=redis://host:6379/2, or a Redis CELERY_BROKER_URL, whose "
+        "server is then used.")
 # --- Login protection (django-axes; issue 10 item 9) ---------------------------------------------------
 # Every authentication (web login, admin login, POST /api/auth/token/) goes through axes first: after
 # LOGIN_FAILURE_LIMIT wrong passwords in a row for one username, or from one client address, logging in

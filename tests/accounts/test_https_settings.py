@@ -14,6 +14,7 @@ from django.test import Client, override_settings
 
 from tests.accounts.test_secret_key import ROOT, STRONG_KEY
 from tests.factories import UserFactory
+from tests.production_process import shared_cache_env
 
 SHOW = ("import django; django.setup(); from django.conf import settings as s; import json; "
         "print(json.dumps([s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_SSL_REDIRECT, "
@@ -25,7 +26,7 @@ def _run(args: list[str], **env: str) -> str:
     clean = {k: v for k, v in os.environ.items()
              if k not in ("DEBUG", "HTTPS", "TRUSTED_PROXY_COUNT", "DJANGO_SETTINGS_MODULE", "SECRET_KEY")}
     clean.update(DJANGO_SETTINGS_MODULE="faltisia.settings", ALLOWED_HOSTS="example.org", SECRET_KEY=STRONG_KEY,
-                 SITE_URL="https://example.org")
+                 SITE_URL="https://example.org", **shared_cache_env())
     clean.update({"DEBUG": "false", **env})
     out = subprocess.run([sys.executable, *args], cwd=ROOT, env=clean, capture_output=True, text=True, timeout=60)
     return out.stdout + out.stderr

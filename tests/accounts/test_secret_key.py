@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.production_process import shared_cache_env
+
 ROOT = Path(__file__).resolve().parents[2]
 STRONG_KEY = "k3y-" + "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJ"  # 50 characters
 
@@ -16,7 +18,8 @@ STRONG_KEY = "k3y-" + "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJ"  # 50 cha
 def _start(**env: str) -> subprocess.CompletedProcess:
     """Load the production settings module in a fresh interpreter, as gunicorn or manage.py would."""
     clean = {k: v for k, v in os.environ.items() if k not in ("SECRET_KEY", "DEBUG", "DJANGO_SETTINGS_MODULE")}
-    clean.update(DJANGO_SETTINGS_MODULE="faltisia.settings", ALLOWED_HOSTS="example.org", SITE_URL="https://example.org")
+    clean.update(DJANGO_SETTINGS_MODULE="faltisia.settings", ALLOWED_HOSTS="example.org", SITE_URL="https://example.org",
+                 **shared_cache_env())
     clean.update(env)
     return subprocess.run([sys.executable, "-c", "import django; django.setup()"], cwd=ROOT, env=clean,
                           capture_output=True, text=True, timeout=60)
