@@ -23,7 +23,7 @@ SECRET_KEY_MIN_LENGTH = 50
 SECRET_KEY = env("SECRET_KEY", default=INSECURE_DEFAULT_SECRET_KEY)
 DEBUG = env.bool("DEBUG", default=True)
 # Sign-up links, one-click mail links and reply tokens are all keyed with SECRET_KEY: with a known or
-# guessable key anyone could forge them, so production refuses to start without a real one (issue 10 item 7).
+# guessable key anyone could forge them, so production refuses to start without a real one.
 if not DEBUG and (SECRET_KEY == INSECURE_DEFAULT_SECRET_KEY or len(SECRET_KEY) < SECRET_KEY_MIN_LENGTH
                   or len(set(SECRET_KEY)) < 5):
     raise ImproperlyConfigured(
@@ -45,12 +45,19 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "accounts",
     "games",
+    "games.ratings",
+    "games.tournaments",
+    "anymail",  # the mail providers' backends and inbound webhooks
+    "games.mail",  # play by email
+    "games.web",  # the pages (and accounts' pages)
+    "axes",  # login lockout (below)
+    "games.chat",  # table talk
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    # The plain form of a pick and of a game's view answered below DRF and the rest (issue 28; anything
-    # else, errors included, goes on down the chain): games/api/hot_routes.py.
+    # The plain form of a pick and of a game's view answered below DRF and the rest (anything else, errors
+    # included, goes on down the chain): games/api/hot_routes.py.
     "games.api.hot_routes.HotApiRoutesMiddleware",
     "games.request_guard.NulCharacterGuardMiddleware",  # a NUL in the URL is a 400, not a database error
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -60,6 +67,10 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Dates on pages are shown in the signed-in player's own time zone (accounts.User.timezone).
+    "games.web.middleware.UserTimezoneMiddleware",
+    "games.web.middleware.OutsiderErrorPageMiddleware",  # the site's own 404/500 pages outside INTERNAL_IPS
+    "axes.middleware.AxesMiddleware",  # last, as axes asks
 ]
 
 ROOT_URLCONF = "faltisia.urls"
@@ -80,6 +91,8 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "games.web.context_processors.chat_unread",  # the nav's count of unread table talk
+                "games.web.context_processors.site",  # SITE_NAME
             ],
         },
     },
@@ -160,7 +173,7 @@ BROKER_CONFIGURED = not CELERY_BROKER_URL.startswith("memory://")
 # polling (games/version_events.py): a Redis URL, the broker's by default; "" (or no Redis): they poll.
 VERSION_EVENTS_REDIS_URL = env("VERSION_EVENTS_REDIS_URL", default=CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(
     ("redis://", "rediss://")) else "")
-# A player's pick that completes a step resolves it in its own write (issue 28): the game is locked and loaded
+# A player's pick that completes a step resolves it in its own write: the game is locked and loaded
 # already, so the step's next prompts commit with the pick, with no broker round trip, second load or second
 # commit. Steps completed otherwise (deadlines, bots, a game's start) and any resolution that fails in the pick
 # go to the worker's resolve task. False: every step goes to the worker (the tests of its crash safety).
@@ -193,9 +206,6 @@ CELERY_BROKER_CONNECTION_TIMEOUT = env.float("CELERY_BROKER_CONNECTION_TIMEOUT",
 CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 5, "priority_steps": [0, 3, 6, 9]}
 CELERY_TIMEZONE = "UTC"
 SWEEP_INTERVAL_SECONDS = env.float("SWEEP_INTERVAL_SECONDS", default=2.0)  # a due deadline waits up to one interval
-CELERY_BEAT_SCHEDULE = {
-    "sweep-due-phases": {"task": "games.sweep_due_phases", "schedule": SWEEP_INTERVAL_SECONDS},
-}
 
 # --- Games ----------------------------------------------------------------------------------------
 # Extra engines, "slug=module:Class,slug2=module:Class" (the tiny test engine, a game under development).
@@ -224,11 +234,9 @@ LOGGING = {
 }
 
 # --- Tournaments and ratings (games/tournaments, games/ratings) ----------------------------------
-INSTALLED_APPS += ["games.ratings", "games.tournaments"]
 # Tournament notices (new round, your next game, final standings) also go out as a plain-text mail.
 TOURNAMENT_NOTICES_BY_MAIL = env.bool("TOURNAMENT_NOTICES_BY_MAIL", default=True)
 # --- Play by email (games/mail) -------------------------------------------------------------------
-INSTALLED_APPS += ["anymail", "games.mail"]
 # Reply addresses are <EMAIL_REPLY_LOCAL>+<seat token>.<prompt ref>@<EMAIL_DOMAIN>.
 EMAIL_REPLY_LOCAL = env("EMAIL_REPLY_LOCAL", default="play")
 # Absolute base of the one-click and unsubscribe links in emails.
@@ -252,11 +260,8 @@ ANYMAIL = {**env.json("ANYMAIL", default={}),
 # MAIL_INBOUND_ESPS=postmark; "*" is all. Default: all when ANYMAIL_WEBHOOK_SECRET is set, else none.
 # Production (DEBUG=false) refuses to start with one mounted and no ANYMAIL_WEBHOOK_SECRET (games/mail/checks.py).
 MAIL_INBOUND_ESPS = env.list("MAIL_INBOUND_ESPS", default=["*"] if ANYMAIL.get("WEBHOOK_SECRET") else [])
-CELERY_BEAT_SCHEDULE["mail-reminders"] = {"task": "mail.send_due_reminders",
-                                          "schedule": MAIL_REMINDER_INTERVAL_SECONDS}
 # Digests are due per reader (next_digest_at); the hourly run sends those due. Shorter only in benchmarks.
 MAIL_DIGEST_INTERVAL_SECONDS = env.float("MAIL_DIGEST_INTERVAL_SECONDS", default=3600.0)
-CELERY_BEAT_SCHEDULE["mail-digests"] = {"task": "mail.send_digests", "schedule": MAIL_DIGEST_INTERVAL_SECONDS}
 # A follow-up prompt within a step (the seat's previous pick came by web or API) is emailed this late,
 # and not at all if answered meanwhile; after an email pick it goes at once.
 MAIL_FOLLOWUP_DELAY_SECONDS = env.int("MAIL_FOLLOWUP_DELAY_SECONDS", default=600)
@@ -266,39 +271,31 @@ MAIL_FOLLOWUP_DELAY_SECONDS = env.int("MAIL_FOLLOWUP_DELAY_SECONDS", default=600
 # that + MAIL_PROMPT_SWEEP_SECONDS after it opened (+ the mail queue's wait). A run with nothing due costs
 # one query over the partial index of the prompts not mailed yet.
 MAIL_PROMPT_SWEEP_SECONDS = env.float("MAIL_PROMPT_SWEEP_SECONDS", default=30.0)
-# Issue 25: a prompt mailed "when I'm away" (the default) waits this long for an answer on the page, and
+# A prompt mailed "when I'm away" (the default) waits this long for an answer on the page, and
 # goes only if the player is not on the game's page then (its send re-checks; a player there is mailed
-# once they leave without answering). "Every decision" is mailed at once. Issue 28: nothing is enqueued
-# or rendered for it before then (games/mail/owed.py); the prompt sweep mails it, if still open, between
+# once they leave without answering). "Every decision" is mailed at once. Nothing is enqueued
+# or rendered for it before then, since most such prompts are answered within the delay (games/mail/owed.py); the prompt sweep mails it, if still open, between
 # this delay and the delay + MAIL_PROMPT_SWEEP_SECONDS.
 MAIL_PROMPT_DELAY_SECONDS = env.int("MAIL_PROMPT_DELAY_SECONDS", default=120)
 # Players' webhooks go only to https URLs at public addresses; true allows http and private addresses,
 # for tests only (accounts/webhook_urls.py; production refuses to start with it, games/mail/checks.py).
 WEBHOOK_ALLOW_PRIVATE_ADDRESSES = env.bool("WEBHOOK_ALLOW_PRIVATE_ADDRESSES", default=False)
-CELERY_BEAT_SCHEDULE["mail-prompts"] = {"task": "mail.sweep_prompt_notifications",
-                                        "schedule": MAIL_PROMPT_SWEEP_SECONDS}
 # A mail task (prompt, result, game-over, send) that has not done its work this long after its write is
 # taken as lost (broker flushed, worker killed, database restarted): the mail sweeps do it instead.
 MAIL_SWEEP_GRACE_SECONDS = env.float("MAIL_SWEEP_GRACE_SECONDS", default=60.0)
 # Result and game-over emails are recorded as mail jobs in the write's transaction (games/mail/jobs.py);
 # this sweep runs the jobs whose task was lost, once the grace has passed.
 MAIL_JOB_SWEEP_SECONDS = env.float("MAIL_JOB_SWEEP_SECONDS", default=60.0)
-CELERY_BEAT_SCHEDULE["mail-jobs"] = {"task": "mail.sweep_mail_jobs", "schedule": MAIL_JOB_SWEEP_SECONDS}
 # Sent emails, done mail jobs and inbound messages are kept this long, then deleted by the daily prune
 # (games/mail/prune.py; a pending email or one about a prompt still open is kept); used one-click links
 # until their links have expired (MAIL_LINK_MAX_AGE_SECONDS). A run works at most MAIL_PRUNE_RUN_SECONDS.
 MAIL_KEEP_DAYS = env.int("MAIL_KEEP_DAYS", default=30)
 MAIL_PRUNE_RUN_SECONDS = env.float("MAIL_PRUNE_RUN_SECONDS", default=60.0)
 MAIL_PRUNE_INTERVAL_SECONDS = env.float("MAIL_PRUNE_INTERVAL_SECONDS", default=24 * 3600.0)
-CELERY_BEAT_SCHEDULE["mail-prune"] = {"task": "mail.prune_mail_records", "schedule": MAIL_PRUNE_INTERVAL_SECONDS}
 # --- Web pages (games.web, accounts' pages) -----------------------------------------------------------
-INSTALLED_APPS += ["games.web"]
-# Dates on pages are shown in the signed-in player's own time zone (accounts.User.timezone).
-MIDDLEWARE += ["games.web.middleware.UserTimezoneMiddleware"]
 # With DEBUG on, only requests from these addresses see Django's debug 404/500 pages (URL list,
-# traceback); others get templates/404.html and 500.html (issue 11 item 9).
+# traceback); others get templates/404.html and 500.html (OutsiderErrorPageMiddleware).
 INTERNAL_IPS = env.list("INTERNAL_IPS", default=["127.0.0.1", "::1"])
-MIDDLEWARE += ["games.web.middleware.OutsiderErrorPageMiddleware"]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
@@ -309,7 +306,7 @@ EMAIL_VERIFICATION_MAX_AGE = env.int("EMAIL_VERIFICATION_MAX_AGE", default=3 * 2
 INVITE_MAX_AGE = env.int("INVITE_MAX_AGE", default=14 * 24 * 3600)
 # How often an open game page asks whether anything changed (milliseconds).
 WEB_POLL_INTERVAL_MS = env.int("WEB_POLL_INTERVAL_MS", default=4000)
-# How often every signed-in page refreshes the nav's and the lobby's unread table-talk counts (issue 23).
+# How often every signed-in page refreshes the nav's and the lobby's unread table-talk counts.
 WEB_UNREAD_POLL_INTERVAL_MS = env.int("WEB_UNREAD_POLL_INTERVAL_MS", default=30000)
 # --- Benchmarks -----------------------------------------------------------------------------------
 # Only benchmarks/load_bench.py sets this: it mounts a bare one-insert endpoint to measure the floor.
@@ -317,8 +314,6 @@ BENCHMARK_FLOOR_ENDPOINT = env.bool("BENCHMARK_FLOOR_ENDPOINT", default=False)
 # --- Tournament registration sweep (games/tournaments/tasks.py) -----------------------------------
 # Starts tournaments whose registration_closes has passed (or cancels them without enough players).
 TOURNAMENT_SWEEP_SECONDS = env.float("TOURNAMENT_SWEEP_SECONDS", default=60.0)
-CELERY_BEAT_SCHEDULE["tournaments-close-registrations"] = {"task": "tournaments.close_registrations",
-                                                           "schedule": TOURNAMENT_SWEEP_SECONDS}
 # --- Task queues -----------------------------------------------------------------------------------
 # Email tasks get a queue of their own (Procfile: `mailworker: celery -A faltisia worker -Q mail`), so a
 # step's resolution (default queue "celery") never waits behind rendering or sending mail. Tournament
@@ -348,15 +343,13 @@ if not DEBUG and CACHES["default"]["BACKEND"] in PER_PROCESS_CACHES:
         "CACHE_URL must name a cache shared by every process when DEBUG is false (the chat, sign-up and mail "
         "limits are counted there): set CACHE_URL=redis://host:6379/2, or a Redis CELERY_BROKER_URL, whose "
         "server is then used.")
-# --- Login protection (django-axes; issue 10 item 9) ---------------------------------------------------
+# --- Login protection (django-axes) ---------------------------------------------------
 # Every authentication (web login, admin login, POST /api/auth/token/) goes through axes first: after
 # LOGIN_FAILURE_LIMIT wrong passwords in a row for one username, or from one client address, logging in
 # is refused with a 429 for LOGIN_COOLOFF_MINUTES. Failures during a lockout do not extend it and a success
 # clears the count: a lockout always ends, and the owner can still reset the password by email meanwhile.
 # Attempts are rows in the database (shared by every process).
-INSTALLED_APPS += ["axes"]
 AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
-MIDDLEWARE += ["axes.middleware.AxesMiddleware"]  # last, as axes asks
 AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_COOLOFF_MINUTES", default=15))
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # either one alone locks
@@ -391,9 +384,7 @@ MAIL_REQUESTS_PER_IP = env.int("MAIL_REQUESTS_PER_IP", default=20)
 MAIL_REQUEST_WINDOW_SECONDS = env.int("MAIL_REQUEST_WINDOW_SECONDS", default=3600)
 # Accounts one client address may create per window (sign-ups mail a confirmation link to any address typed).
 SIGNUPS_PER_IP = env.int("SIGNUPS_PER_IP", default=10)
-# --- Table talk (issue 23, games/chat) -------------------------------------------------------------------
-INSTALLED_APPS += ["games.chat"]
-TEMPLATES[0]["OPTIONS"]["context_processors"].append("games.web.context_processors.chat_unread")  # the nav's count
+# --- Table talk (games/chat) ------------------------------------------------------------------------------
 # Messages one user may post, per minute and per day, at all tables together (429 with Retry-After beyond).
 CHAT_MESSAGES_PER_MINUTE = env.int("CHAT_MESSAGES_PER_MINUTE", default=10)
 CHAT_MESSAGES_PER_DAY = env.int("CHAT_MESSAGES_PER_DAY", default=200)
@@ -402,8 +393,18 @@ CHAT_MESSAGES_PER_DAY = env.int("CHAT_MESSAGES_PER_DAY", default=200)
 CHAT_MAIL_BATCH_SECONDS = env.int("CHAT_MAIL_BATCH_SECONDS", default=1800)
 # How often beat looks for chat mails due (mail.send_chat_batches); a batch goes at most this much late.
 CHAT_MAIL_SWEEP_SECONDS = env.float("CHAT_MAIL_SWEEP_SECONDS", default=60.0)
-CELERY_BEAT_SCHEDULE["mail-chat-batches"] = {"task": "mail.send_chat_batches", "schedule": CHAT_MAIL_SWEEP_SECONDS}
-# The site's own name, in every page's header and title (issue 26: the server hosts several games, so it is not
-# "Faltisia", one of them).
+# The site's own name, in every page's header and title: the server hosts several games, so it is none of
+# theirs.
 SITE_NAME = env.str("SITE_NAME", default="Turn Table")
-TEMPLATES[0]["OPTIONS"]["context_processors"].append("games.web.context_processors.site")
+# --- Beat: what runs on a schedule (each interval is read above) -------------------------------------------
+CELERY_BEAT_SCHEDULE = {
+    "sweep-due-phases": {"task": "games.sweep_due_phases", "schedule": SWEEP_INTERVAL_SECONDS},
+    "mail-reminders": {"task": "mail.send_due_reminders", "schedule": MAIL_REMINDER_INTERVAL_SECONDS},
+    "mail-digests": {"task": "mail.send_digests", "schedule": MAIL_DIGEST_INTERVAL_SECONDS},
+    "mail-prompts": {"task": "mail.sweep_prompt_notifications", "schedule": MAIL_PROMPT_SWEEP_SECONDS},
+    "mail-jobs": {"task": "mail.sweep_mail_jobs", "schedule": MAIL_JOB_SWEEP_SECONDS},
+    "mail-prune": {"task": "mail.prune_mail_records", "schedule": MAIL_PRUNE_INTERVAL_SECONDS},
+    "mail-chat-batches": {"task": "mail.send_chat_batches", "schedule": CHAT_MAIL_SWEEP_SECONDS},
+    "tournaments-close-registrations": {"task": "tournaments.close_registrations",
+                                        "schedule": TOURNAMENT_SWEEP_SECONDS},
+}
