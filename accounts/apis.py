@@ -11,7 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from .lockout import LoginLockedOut
-from .preferences import webhook_set
+from .preferences import player_hook_secret_rotate, preferences_for, webhook_set
 from .webhook_urls import MAX_URL, AddressNotAllowed, url_check, webhook_secret
 from .services import token_for_user, user_register
 from .throttle import signup_allowed
@@ -98,37 +98,62 @@ class TokenApi(APIView):
 
 
 class WebhookApi(APIView):
-    """PUT/DELETE /api/auth/webhook/: the caller's webhook for their turns (issue 25)."""
+    """PUT/DELETE /api/auth/webhook/: the caller's webhook for their turns (issue 25); POST rotates its
+    signing secret."""
 
     class Input(serializers.Serializer):
         class Meta:
             ref_name = "WebhookRequest"
 
         url = serializers.CharField(max_length=MAX_URL, trim_whitespace=True,
-                                    help_text="https:// to a public address (Discord- and Slack-compatible JSON)")
+                                    help_text="https:// to a public address (Discord- and Slack-compatible JSON); "
+                                              "stored and answered normalised: an international host in its "
+                                              "IDNA (xn--) form, the path and query percent-encoded as UTF-8")
+
+    class RotateInput(serializers.Serializer):
+        class Meta:
+            ref_name = "WebhookRotateRequest"
+
+        rotate_secret = serializers.BooleanField(help_text="true: make a new signing secret; the old one signs "
+                                                           "nothing from now on")
+
+        def validate_rotate_secret(self, value: bool) -> bool:
+            if value is not True:
+                raise ValidationError("must be true")
+            return value
 
     class Output(serializers.Serializer):
         class Meta:
             ref_name = "WebhookResponse"
 
-        url = serializers.CharField()
+        url = serializers.CharField(allow_blank=True,
+                                    help_text="the webhook as stored (normalised); \"\" when none is set")
         secret = serializers.CharField(help_text="X-Faltisia-Signature is sha256=HMAC-SHA256(secret, body)")
 
     @extend_schema(request=Input, responses={200: Output, **_error_responses(
-        e400="{error: \"address_not_allowed\", detail}: not https, or the host resolves to a private, loopback, "
-             "link-local or otherwise non-public address; {error: \"invalid\", ...} for a missing url.",
+        e400="{error: \"address_not_allowed\", detail}: not https, a host that is not a valid (international) "
+             "domain name, or one that resolves to a private, loopback, link-local or otherwise non-public "
+             "address; {error: \"invalid\", ...} for a missing url.",
         e401="Not logged in.")})
     def put(self, request):
         """Set the webhook the server posts each of your turns to."""
         data = self.Input(data=request.data)
         data.is_valid(raise_exception=True)
-        url = data.validated_data["url"]
         try:
-            url_check(url)
+            url = url_check(data.validated_data["url"]).url
         except AddressNotAllowed as e:
             return Response({"error": "address_not_allowed", "detail": str(e)}, status=status.HTTP_400_BAD_REQUEST)
         webhook_set(user=request.user, url=url)
         return Response({"url": url, "secret": webhook_secret(user_id=request.user.pk)})
+
+    @extend_schema(request=RotateInput, responses={200: Output, **_error_responses(
+        e400="{error: \"invalid\", ...}: rotate_secret is missing or not true.", e401="Not logged in.")})
+    def post(self, request):
+        """Rotate your webhook's signing secret: the answer shows the new one (also shown on your preferences
+        page); from now on every call is signed with it, and the old one verifies none."""
+        self.RotateInput(data=request.data).is_valid(raise_exception=True)
+        secret = player_hook_secret_rotate(user=request.user)
+        return Response({"url": preferences_for(user=request.user).webhook_url, "secret": secret})
 
     @extend_schema(request=None, responses={204: None, **_error_responses(e401="Not logged in.")})
     def delete(self, request):

@@ -70,7 +70,7 @@ class PreferencesForm(forms.Form):
     webhook_url = forms.CharField(
         required=False, max_length=500, label="Webhook for your turns (Discord or Slack)",
         help_text="An https:// address; each turn is posted there as a short message with the game and its link, "
-                  "signed with the secret shown below.")
+                  "signed with the secret shown below. An international address is saved in its encoded form.")
 
     def __init__(self, *args, games=(), **kwargs):
         """``games``: (game id, title) of the player's games still running: each gets its own choice."""
@@ -84,7 +84,7 @@ class PreferencesForm(forms.Form):
         url = self.cleaned_data["webhook_url"].strip()
         if url:
             try:
-                url_check(url)
+                url = url_check(url).url  # stored and shown back normalised: what is called is what is seen
             except AddressNotAllowed as e:
                 raise forms.ValidationError(f"This address is not allowed: {e}.")
         return url

@@ -56,6 +56,9 @@ class NotificationPreferences(models.Model):
     # A Discord/Slack-compatible webhook for the player's turns (games/mail/hooks.py); checked when set
     # and again at every send (accounts/webhook_urls.py).
     webhook_url = models.CharField(max_length=500, blank=True)
+    # Mixed into the derivation of the hook's signing secret (accounts/webhook_urls.py) so the player can
+    # rotate it; "" derives the secret of the form without a nonce, so rows without one keep their secret.
+    hook_secret_nonce = models.CharField(max_length=64, blank=True, default="")
     # Off unless asked for (issue 11 item 4: a player with nothing to decide gets a step's result "only if they
     # asked"); a prompt email already opens with what happened. Existing rows keep their value.
     email_results = models.BooleanField(default=False)

@@ -8,6 +8,12 @@ from django.db import transaction
 from rest_framework.authtoken.models import Token
 
 from .models import GamePromptMail, NotificationPreferences, PromptMail, User, Vacation
+from .webhook_urls import player_hook_secret, player_hook_secret_nonce_new
+
+# What saving the preferences form writes: every field but the hook's secret nonce, which only its rotation
+# writes, so a form loaded before a rotation cannot put the old secret back.
+_FORM_FIELDS = [f.name for f in NotificationPreferences._meta.concrete_fields
+                if not f.primary_key and f.name != "hook_secret_nonce"]
 
 
 @transaction.atomic
@@ -42,7 +48,7 @@ def preferences_update(*, user: User, timezone: str, email_prompts: bool, email_
     prefs.quiet_start, prefs.quiet_end = (quiet_start, quiet_end) if quiet_start and quiet_end else (None, None)
     if webhook_url is not None:
         prefs.webhook_url = webhook_url
-    prefs.save()
+    prefs.save(update_fields=_FORM_FIELDS)
     for game_id, mode in (game_modes or {}).items():
         game_mode_set(user=user, game_id=game_id, mode=mode)
     return prefs
@@ -62,6 +68,16 @@ def webhook_set(*, user: User, url: str) -> NotificationPreferences:
     prefs.webhook_url = url
     prefs.save(update_fields=["webhook_url"])
     return prefs
+
+
+@transaction.atomic
+def player_hook_secret_rotate(*, user: User) -> str:
+    """A new signing secret for the player's hook (a new nonce); returns it. The secret is derived at
+    every call, so the old one signs nothing from now on; other players' secrets do not depend on it."""
+    prefs = preferences_for(user=user)
+    prefs.hook_secret_nonce = player_hook_secret_nonce_new()
+    prefs.save(update_fields=["hook_secret_nonce"])
+    return player_hook_secret(user_id=user.pk, nonce=prefs.hook_secret_nonce)
 
 
 def vacation_delete(*, user: User, vacation_id: int, now: datetime) -> bool:

@@ -20,7 +20,8 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from .forms import PreferencesForm, ResendVerificationForm, SignupForm, VacationForm
-from .preferences import preferences_for, preferences_update, token_regenerate, vacation_delete, vacations_upcoming
+from .preferences import (player_hook_secret_rotate, preferences_for, preferences_update, token_regenerate,
+                          vacation_delete, vacations_upcoming)
 from .selectors import game_modes, running_games
 from .webhook_urls import webhook_secret
 from .services import token_for_user, user_register, vacation_create
@@ -85,6 +86,11 @@ def api_token(request):
 
 @login_required
 def preferences(request):
+    if request.method == "POST" and "rotate_hook_secret" in request.POST:  # the page's second form
+        player_hook_secret_rotate(user=request.user)
+        messages.success(request, "A new webhook signing secret was made (below): check signatures with it, "
+                                  "the old one no longer signs anything.")
+        return redirect("account-preferences")
     prefs = preferences_for(user=request.user)
     games = running_games(user=request.user)
     initial = {"timezone": request.user.timezone, "email_prompts": prefs.email_prompts,

@@ -8,6 +8,17 @@ and again at every call, which then connects to the address it checked (games/ma
 name that resolves elsewhere the second time (DNS rebinding) gains nothing. Numeric hosts in any form
 the resolver accepts (decimal 2130706433, octal, short forms) are judged by the address they mean.
 ``WEBHOOK_ALLOW_PRIVATE_ADDRESSES=true`` (tests only) lets private addresses and plain http through.
+
+The URL is normalised before it is judged: a non-ASCII host becomes its IDNA (punycode) form, which is
+what gets resolved and checked, and the path, query and fragment are percent-encoded as UTF-8 (escapes
+already there and reserved characters kept). The normalised URL is what is stored and shown back, and a
+row stored before is normalised again at send time: http.client sends only ASCII, so a raw non-ASCII
+URL would otherwise fail inside the call, an error the send task takes for a passing one and retries.
+Anything that cannot be normalised is an AddressNotAllowed, the only exception ``url_check`` raises.
+
+The signing secret of a player's hook is derived, never stored: HMAC(SECRET_KEY, user id and the
+player's ``hook_secret_nonce``). Rotating it draws a new nonce; an empty nonce (a player who never
+rotated) derives exactly the secret of the form without a nonce, so adding the nonce changes no secret.
 """
 
 from __future__ import annotations
@@ -15,11 +26,18 @@ from __future__ import annotations
 import hashlib
 import hmac
 import ipaddress
+import re
+import secrets
 import socket
+import string
+import unicodedata
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit, urlunsplit
 
+import idna
 from django.conf import settings
+
+from .models import NotificationPreferences
 
 MAX_URL = 500
 
@@ -35,6 +53,7 @@ class CheckedTarget:
     port: int
     path: str  # path and query
     addresses: tuple[str, ...]  # every address the host resolved to, all allowed
+    url: str  # the whole URL normalised (ASCII): what is stored and shown back to the player
 
 
 def private_allowed() -> bool:
@@ -75,13 +94,37 @@ def resolve(host: str, port: int) -> tuple[str, ...]:
     return tuple(dict.fromkeys(info[4][0] for info in infos))
 
 
-def url_check(url: str, *, resolve_host=None) -> CheckedTarget:
-    """The URL's target if the server may call it; raises AddressNotAllowed saying why."""
+# Kept as written in a path, query or fragment: RFC 3986's unreserved and reserved characters ("#" ends
+# the part it would be in, so it never survives the split) and "%" when it starts an escape.
+_URL_SAFE = string.ascii_letters + string.digits + "-._~" + "!$&'()*+,;=" + ":@/?[]"
+_STRAY_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
+# Refused anywhere in the URL: invisible or ambiguous once shown (controls, format characters such as
+# bidirectional overrides, every kind of space) or not encodable at all (lone surrogates).
+_REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zs", "Zl", "Zp"})
+
+
+def _percent_encoded(text: str) -> str:
+    return quote(_STRAY_PERCENT.sub("%25", text), safe=_URL_SAFE + "%", encoding="utf-8", errors="strict")
+
+
+def _idna_host(host: str) -> str:
+    """The host as DNS knows it: ASCII hosts as written, others by UTS 46 and IDNA 2008 (as browsers do)."""
+    if host.isascii():
+        return host
+    try:
+        return idna.encode(host, uts46=True).decode("ascii")
+    except (idna.IDNAError, UnicodeError) as e:
+        raise AddressNotAllowed(f"the host {host!r} is not a valid international domain name ({e})") from e
+
+
+def _url_check(url: str, resolve_host) -> CheckedTarget:
     if not isinstance(url, str) or not url.strip():
         raise AddressNotAllowed("a URL is required")
     url = url.strip()
-    if len(url) > MAX_URL or any(ord(c) < 33 or ord(c) == 127 for c in url):
-        raise AddressNotAllowed(f"not a valid URL (at most {MAX_URL} characters, no spaces or control characters)")
+    if len(url) > MAX_URL or any(ord(c) < 33 or ord(c) == 127 or unicodedata.category(c) in _REFUSED_CATEGORIES
+                                 for c in url):
+        raise AddressNotAllowed(f"not a valid URL (at most {MAX_URL} characters, no spaces, control or "
+                                "invisible formatting characters)")
     try:
         parts = urlsplit(url)
         port = parts.port
@@ -92,9 +135,14 @@ def url_check(url: str, *, resolve_host=None) -> CheckedTarget:
         raise AddressNotAllowed("only https:// webhook URLs are allowed")
     if parts.username is not None or parts.password is not None:
         raise AddressNotAllowed("a webhook URL may not carry a user name or password")
-    host = parts.hostname
-    if not host:
+    if not parts.hostname:
         raise AddressNotAllowed("the URL has no host")
+    host = _idna_host(parts.hostname)
+    netloc = (f"[{host}]" if ":" in host else host) + (f":{port}" if port is not None else "")
+    path, query, fragment = (_percent_encoded(p) for p in (parts.path, parts.query, parts.fragment))
+    normalised = urlunsplit((parts.scheme, netloc, path, query, fragment))
+    if len(normalised) > MAX_URL:
+        raise AddressNotAllowed(f"the URL is longer than {MAX_URL} characters once encoded")
     port = port or (443 if parts.scheme == "https" else 80)
     addresses = (resolve_host or resolve)(host, port)
     if not addresses:
@@ -102,11 +150,38 @@ def url_check(url: str, *, resolve_host=None) -> CheckedTarget:
     refused = [a for a in addresses if not address_allowed(a)]
     if refused:
         raise AddressNotAllowed(f"the host {host!r} resolves to an address that is not public ({refused[0]})")
-    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-    return CheckedTarget(scheme=parts.scheme, host=host, port=port, path=path, addresses=addresses)
+    return CheckedTarget(scheme=parts.scheme, host=host, port=port, addresses=addresses, url=normalised,
+                         path=(path or "/") + (f"?{query}" if query else ""))
+
+
+def url_check(url: str, *, resolve_host=None) -> CheckedTarget:
+    """The URL's target, normalised, if the server may call it; raises AddressNotAllowed saying why, and
+    nothing else: a stored URL the rules above missed still fails as a refusal (final), not as an error
+    the send task would retry."""
+    try:
+        return _url_check(url, resolve_host)
+    except AddressNotAllowed:
+        raise
+    except ValueError as e:  # UnicodeError among them
+        raise AddressNotAllowed(f"not a valid URL ({type(e).__name__})") from e
+
+
+def player_hook_secret(*, user_id: int, nonce: str) -> str:
+    """The signing secret of a player's hook for this nonce. With "" it is HMAC of "webhook-secret:<id>"
+    alone: a player who has not rotated keeps the secret their receiver already checks. A nonce goes after
+    a separator, so no other user id and nonce derive the same message."""
+    message = f"webhook-secret:{user_id}" + (f":{nonce}" if nonce else "")
+    return hmac.new(settings.SECRET_KEY.encode(), message.encode(), hashlib.sha256).hexdigest()[:40]
+
+
+def player_hook_secret_nonce_new() -> str:
+    return secrets.token_hex(16)
 
 
 def webhook_secret(*, user_id: int) -> str:
-    """The player's webhook signing secret: derived from SECRET_KEY, so never stored; shown on their
-    preferences page and returned by PUT /api/auth/webhook/ so the receiver can check X-Faltisia-Signature."""
-    return hmac.new(settings.SECRET_KEY.encode(), f"webhook-secret:{user_id}".encode(), hashlib.sha256).hexdigest()[:40]
+    """The player's current webhook signing secret: derived from SECRET_KEY and their nonce, so never
+    stored; shown on their preferences page and returned by /api/auth/webhook/ so the receiver can check
+    X-Faltisia-Signature. Read at every call, so a rotated secret signs the very next one."""
+    nonce = (NotificationPreferences.objects.filter(user_id=user_id)
+             .values_list("hook_secret_nonce", flat=True).first())
+    return player_hook_secret(user_id=user_id, nonce=nonce or "")

@@ -1,12 +1,14 @@
 """One signed webhook call to a checked address (issue 25), made by the outbox's delivery (delivery.py).
 
-    url_check (accounts/webhook_urls.py: resolve, every address public) -> connect to the first checked
-    address itself (never a second lookup: DNS rebinding gains nothing), TLS verified for the URL's host
+    url_check (accounts/webhook_urls.py: normalise, resolve, every address public) -> connect to the first
+    checked address itself (never a second lookup: DNS rebinding gains nothing), TLS verified for the URL's host
     -> POST the JSON body with X-Faltisia-Signature: sha256=<HMAC of the body> -> a 2xx is delivered.
 
 No redirect is followed (a 3xx could point anywhere, the server's own network included): it is a refusal.
 A 5xx, 429, timeout or connection error is worth a retry (WebhookFailed: the send task's back-off); a
-refused address or any other status is final (WebhookRefused: the row is marked failed, never resent).
+refused address, a request that cannot be sent as it is, or any other status is final (WebhookRefused:
+the row is marked failed, never resent). The signature uses the player's current secret, read at each
+call: a rotated secret signs the next call, the old one none.
 """
 
 from __future__ import annotations
@@ -69,8 +71,10 @@ def webhook_post(*, url: str, body: bytes, user_id: int, delivery_id: int, resol
     try:
         conn.request("POST", target.path, body=body, headers=headers)
         status = conn.getresponse().status
-    except (OSError, http.client.HTTPException) as e:
+    except (OSError, http.client.HTTPException) as e:  # a certificate error too (an OSError and a ValueError)
         raise WebhookFailed(f"{type(e).__name__}: {e}") from e
+    except ValueError as e:  # the request cannot be sent as it is (InvalidURL, UnicodeEncodeError): nor ever will
+        raise WebhookRefused(f"invalid_request: {type(e).__name__}: {e}") from e
     finally:
         conn.close()
     if 200 <= status < 300:

@@ -25,6 +25,7 @@ REQUEST_BODIES = {
     ("put", "/api/games/{game_id}/seats/{position}/mute/"): ("SeatMuteRequest", {"reason"}),
     ("post", "/api/games/{game_id}/undo/"): ("UndoRequest", {"prompt", "to"}),  # take-backs (issue 24)
     ("put", "/api/auth/webhook/"): ("WebhookRequest", {"url"}),  # turn webhooks (issue 25)
+    ("post", "/api/auth/webhook/"): ("WebhookRotateRequest", {"rotate_secret"}),  # rotates its signing secret
     ("post", "/api/tournaments/"): ("TournamentCreateRequest", {"name", "game", "format", "table_size", "clock"}),
     ("post", "/api/tournaments/{tournament_id}/cancel/"): ("TournamentCancelRequest", {"reason"}),
     # drop and replace are one endpoint (EntryManageApi) with one body: {player, by}.

@@ -142,7 +142,7 @@ def body_of(key: str, method: str, variant: str, world: World, role: str) -> dic
         "auth-register": {"username": f"new-{role}", "email": f"new-{role}@example.org",
                           "password": "Correct-Horse-42"},
         "auth-token": {"username": user.username if user else "nobody", "password": "Correct-Horse-42"},
-        "auth-webhook": {"url": "https://127.0.0.1/hook"},
+        "auth-webhook": {"url": "https://127.0.0.1/hook", "rotate_secret": True},  # PUT reads url, POST rotate_secret
         "tournament-propose": {"name": "A proposed cup", "game": "faltisia", "format": "round_robin",
                                "table_size": 2, "clock": "fixed-48h", "rated": "on"},
         "tournaments": {"name": "New cup", "game": "tinygame", "format": "round_robin", "table_size": 2},

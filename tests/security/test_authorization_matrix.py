@@ -86,10 +86,12 @@ MATRIX = {
         "POST": {"*": (REFUSED, 200, 200, 200, 200, 200, REFUSED)},
     },
     # Issue 25: the caller's own webhook; the suite's URL is a loopback one, refused for everyone (400
-    # address_not_allowed), and DELETE removes the caller's (none) for anyone logged in.
+    # address_not_allowed), and DELETE removes the caller's (none) for anyone logged in. POST rotates the
+    # caller's own signing secret (the route names no one else's).
     "auth-webhook": {
         "GET": {"*": (401, 405, 405, 405, 405, 405, 401)},
         "PUT": {"*": (401, 400, 400, 400, 400, 400, 401)},
+        "POST": {"*": (401, 200, 200, 200, 200, 200, 401)},
         "DELETE": {"*": (401, 204, 204, 204, 204, 204, 401)},
     },
     "games": {
