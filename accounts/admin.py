@@ -72,7 +72,7 @@ class FaltisiaUserAdmin(UserAdmin):
     inlines = [VacationInline, RatingInline]
 
     def save_model(self, request, obj, form, change):
-        # A confirmation is for one address: a new one waits for its own link (issue 10 item 3).
+        # A confirmation is for one address: a new one waits for its own link.
         if change and "email" in form.changed_data and "email_verified_at" not in form.changed_data:
             obj.email_verified_at = None
         super().save_model(request, obj, form, change)

@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 
 from .lockout import LoginLockedOut
 from .preferences import player_hook_secret_rotate, preferences_for, webhook_set
-from .webhook_urls import MAX_URL, AddressNotAllowed, url_check, webhook_secret
+from .player_hook_urls import MAX_URL, AddressNotAllowed, url_check, player_hook_secret
 from .services import token_for_user, user_register
 from .throttle import signup_allowed
 from .new_usernames import username_clean
@@ -38,7 +38,7 @@ class RegisterApi(APIView):
 
     class Input(serializers.Serializer):
         class Meta:
-            ref_name = "RegisterRequest"  # its own schema component: nested Input classes collide (issue 10 item 8)
+            ref_name = "RegisterRequest"  # its own schema component: nested Input classes would collide
 
         username = serializers.CharField(max_length=USERNAME_MAX_LENGTH * 2, trim_whitespace=False,
                                          help_text=f"{RULE}; unique regardless of case")
@@ -77,7 +77,7 @@ class TokenApi(APIView):
 
     class Input(serializers.Serializer):
         class Meta:
-            ref_name = "TokenRequest"  # its own schema component: nested Input classes collide (issue 10 item 8)
+            ref_name = "TokenRequest"  # its own schema component: nested Input classes would collide
 
         username = serializers.CharField()
         password = serializers.CharField(write_only=True)
@@ -98,7 +98,7 @@ class TokenApi(APIView):
 
 
 class WebhookApi(APIView):
-    """PUT/DELETE /api/auth/webhook/: the caller's webhook for their turns (issue 25); POST rotates its
+    """PUT/DELETE /api/auth/webhook/: the caller's webhook for their turns; POST rotates its
     signing secret."""
 
     class Input(serializers.Serializer):
@@ -144,7 +144,7 @@ class WebhookApi(APIView):
         except AddressNotAllowed as e:
             return Response({"error": "address_not_allowed", "detail": str(e)}, status=status.HTTP_400_BAD_REQUEST)
         webhook_set(user=request.user, url=url)
-        return Response({"url": url, "secret": webhook_secret(user_id=request.user.pk)})
+        return Response({"url": url, "secret": player_hook_secret(user_id=request.user.pk)})
 
     @extend_schema(request=RotateInput, responses={200: Output, **_error_responses(
         e400="{error: \"invalid\", ...}: rotate_secret is missing or not true.", e401="Not logged in.")})

@@ -2,14 +2,14 @@
 the token and user rows that every request revalidates in the round trip it already paid for.
 
 DRF's TokenAuthentication reads the token and its user with an ORM query compiled on every request;
-under the load benchmark that was ~30% of the web processes' CPU (py-spy), more than any pick's own
+under the load benchmark that costs ~30% of the web processes' CPU (py-spy), more than any pick's own
 work. Same header, same errors, same result (``request.user`` the active user, ``request.auth`` the
 token): only the lookup is written out (games/sql_rows).
 
-The cache (issue 28). Each API request used to make two round trips before its view ran: Django's
+The cache. Without it each API request makes two round trips before its view runs: Django's
 connection health check (``CONN_HEALTH_CHECKS``: a ``SELECT 1`` on the first query of a request) and
 the token query (~290 µs of a web process's CPU, most of it Django's cursor layer and the two model
-instances). Now, on PostgreSQL, a request whose token this process has seen sends one small query
+instances). With it, on PostgreSQL, a request whose token this process has seen sends one small query
 instead, straight through psycopg: the *row versions* of the token and of its user (``xmin``, the
 transaction that wrote the row version, and ``ctid``, where it lies). Any change to either row makes a
 new row version (an UPDATE writes a new tuple, so a deactivation, a password or staff change, a login;
@@ -24,8 +24,8 @@ a DELETE leaves no row at all), so:
 
 That query is also the request's health check: it is the request's first statement, sent before
 Django's own ``SELECT 1`` would be, and a dead persistent connection (a database restart) is closed and
-the query sent again on a new one, which is what the health check did. On SQLite (the embedded mode, one
-process, no round trips) the lookup is the one query as before.
+the query sent again on a new one, which is what the health check does. On SQLite (the embedded mode, one
+process, no round trips) the lookup is the hand-written query alone, with no cache.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from django.contrib.auth import password_validation
 from django.utils import timezone
 
 from .models import PromptMail, User
-from .webhook_urls import AddressNotAllowed, url_check
+from .player_hook_urls import AddressNotAllowed, url_check
 from .new_usernames import username_clean
 from .usernames import RULE, USERNAME_MAX_LENGTH
 

@@ -1,4 +1,4 @@
-"""What django-axes answers once a login is locked out, and which address it counts (issue 10 item 9).
+"""What django-axes answers once a login is locked out, and which address it counts.
 
 The web login and the admin login get a page saying what happened and when to try again (429); the
 API's token endpoint answers in the API's own shape, ``{error, detail}`` (accounts/apis.py).

@@ -34,7 +34,7 @@ class User(AbstractUser):
 
 
 class PromptMail(models.TextChoices):
-    """When a decision is emailed (issue 25): the player's choice, per account and per game."""
+    """When a decision is emailed: the player's choice, per account and per game."""
 
     EVERY = "every", "Email me every decision"
     AWAY = "away", "Email me when I'm away from the game's page"
@@ -53,20 +53,20 @@ class NotificationPreferences(models.Model):
     # mail when they end (games/mail/quiet.py). Both or neither; start after end spans midnight.
     quiet_start = models.TimeField(null=True, blank=True)
     quiet_end = models.TimeField(null=True, blank=True)
-    # A Discord/Slack-compatible webhook for the player's turns (games/mail/hooks.py); checked when set
-    # and again at every send (accounts/webhook_urls.py).
+    # A Discord/Slack-compatible webhook for the player's turns (games/mail/player_hooks.py); checked when set
+    # and again at every send (accounts/player_hook_urls.py).
     webhook_url = models.CharField(max_length=500, blank=True)
-    # Mixed into the derivation of the hook's signing secret (accounts/webhook_urls.py) so the player can
+    # Mixed into the derivation of the hook's signing secret (accounts/player_hook_urls.py) so the player can
     # rotate it; "" derives the secret of the form without a nonce, so rows without one keep their secret.
     hook_secret_nonce = models.CharField(max_length=64, blank=True, default="")
-    # Off unless asked for (issue 11 item 4: a player with nothing to decide gets a step's result "only if they
-    # asked"); a prompt email already opens with what happened. Existing rows keep their value.
+    # Off unless asked for: a player with nothing to decide gets a step's result only if they asked, since every
+    # step mailed would flood them; a prompt email already opens with what happened. Existing rows keep their value.
     email_results = models.BooleanField(default=False)
     digest = models.BooleanField(default=False)
-    # Table talk by mail (issue 23): new messages in one batched email per game (games/mail/chat_mail.py).
+    # Table talk by mail: new messages in one batched email per game (games/mail/chat_mail.py).
     email_chat = models.BooleanField(default=True)
     reminder_lead_hours = models.JSONField(default=default_reminder_lead_hours)
-    # The digest task reads only the readers whose digest is due (issue 16 item 1): NULL is due now.
+    # The digest task reads only the readers whose digest is due, not every reader: NULL is due now.
     # digest_since: the start of what the next digest covers (NULL: the last 24 hours).
     next_digest_at = models.DateTimeField(null=True, blank=True)
     digest_since = models.DateTimeField(null=True, blank=True)

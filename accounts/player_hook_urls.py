@@ -1,10 +1,10 @@
-"""Which webhook addresses the server will call (issue 25): only https to public addresses.
+"""Which webhook addresses the server will call: only https to public addresses.
 
 A player's webhook URL is a request the server makes on their behalf, so it must never reach the
 server's own network (SSRF): the host is resolved and every address it resolves to must be public
 (not private, loopback, link-local, multicast, reserved, unspecified or shared; an IPv4-mapped or
 NAT64-embedded IPv6 address is judged by the IPv4 address inside). The check runs when the URL is set
-and again at every call, which then connects to the address it checked (games/mail/hook_calls.py): a
+and again at every call, which then connects to the address it checked (games/mail/player_hook_calls.py): a
 name that resolves elsewhere the second time (DNS rebinding) gains nothing. Numeric hosts in any form
 the resolver accepts (decimal 2130706433, octal, short forms) are judged by the address they mean.
 ``WEBHOOK_ALLOW_PRIVATE_ADDRESSES=true`` (tests only) lets private addresses and plain http through.
@@ -166,7 +166,7 @@ def url_check(url: str, *, resolve_host=None) -> CheckedTarget:
         raise AddressNotAllowed(f"not a valid URL ({type(e).__name__})") from e
 
 
-def player_hook_secret(*, user_id: int, nonce: str) -> str:
+def player_hook_secret_for(*, user_id: int, nonce: str) -> str:
     """The signing secret of a player's hook for this nonce. With "" it is HMAC of "webhook-secret:<id>"
     alone: a player who has not rotated keeps the secret their receiver already checks. A nonce goes after
     a separator, so no other user id and nonce derive the same message."""
@@ -178,10 +178,10 @@ def player_hook_secret_nonce_new() -> str:
     return secrets.token_hex(16)
 
 
-def webhook_secret(*, user_id: int) -> str:
+def player_hook_secret(*, user_id: int) -> str:
     """The player's current webhook signing secret: derived from SECRET_KEY and their nonce, so never
     stored; shown on their preferences page and returned by /api/auth/webhook/ so the receiver can check
     X-Faltisia-Signature. Read at every call, so a rotated secret signs the very next one."""
     nonce = (NotificationPreferences.objects.filter(user_id=user_id)
              .values_list("hook_secret_nonce", flat=True).first())
-    return player_hook_secret(user_id=user_id, nonce=nonce or "")
+    return player_hook_secret_for(user_id=user_id, nonce=nonce or "")

@@ -8,7 +8,7 @@ from django.db import transaction
 from rest_framework.authtoken.models import Token
 
 from .models import GamePromptMail, NotificationPreferences, PromptMail, User, Vacation
-from .webhook_urls import player_hook_secret, player_hook_secret_nonce_new
+from .player_hook_urls import player_hook_secret_for, player_hook_secret_nonce_new
 
 # What saving the preferences form writes: every field but the hook's secret nonce, which only its rotation
 # writes, so a form loaded before a rotation cannot put the old secret back.
@@ -33,8 +33,8 @@ def preferences_update(*, user: User, timezone: str, email_prompts: bool, email_
                        reminder_lead_hours: list[int], email_chat: bool = True, prompt_mail: str = "",
                        quiet_start: time | None = None, quiet_end: time | None = None,
                        webhook_url: str | None = None, game_modes: dict[int, str] | None = None) -> NotificationPreferences:
-    """Save the player's time zone and which emails they get, and when (issue 25: which decisions, per
-    account and per game; quiet hours; a webhook). ``prompt_mail`` "" and ``webhook_url`` None keep theirs."""
+    """Save the player's time zone and which emails they get, and when (which decisions, per account and
+    per game; quiet hours; a webhook). ``prompt_mail`` "" and ``webhook_url`` None keep theirs."""
     user.timezone = timezone
     user.save(update_fields=["timezone"])
     prefs = preferences_for(user=user)
@@ -63,7 +63,7 @@ def game_mode_set(*, user: User, game_id: int, mode: str) -> None:
 
 
 def webhook_set(*, user: User, url: str) -> NotificationPreferences:
-    """Set (or with "" remove) the player's webhook; the caller checked the URL (accounts.webhook_urls)."""
+    """Set (or with "" remove) the player's webhook; the caller checked the URL (accounts.player_hook_urls)."""
     prefs = preferences_for(user=user)
     prefs.webhook_url = url
     prefs.save(update_fields=["webhook_url"])
@@ -77,14 +77,14 @@ def player_hook_secret_rotate(*, user: User) -> str:
     prefs = preferences_for(user=user)
     prefs.hook_secret_nonce = player_hook_secret_nonce_new()
     prefs.save(update_fields=["hook_secret_nonce"])
-    return player_hook_secret(user_id=user.pk, nonce=prefs.hook_secret_nonce)
+    return player_hook_secret_for(user_id=user.pk, nonce=prefs.hook_secret_nonce)
 
 
 def vacation_delete(*, user: User, vacation_id: int, now: datetime) -> bool:
     """Cancel one of the user's own vacations that has not started; False if there is no such vacation.
 
     A vacation that has started already stretched deadlines, so it stays (and keeps counting towards the
-    yearly cap): otherwise booking, using and cancelling would get round the cap (issue 10 item 11).
+    yearly cap): otherwise booking, using and cancelling would get round the cap.
     """
     deleted, _ = Vacation.objects.filter(user=user, pk=vacation_id, starts__gt=now).delete()
     return bool(deleted)

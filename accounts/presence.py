@@ -1,4 +1,4 @@
-"""Is the player on the game's page? (issue 25: no prompt mail to a player who is there.)
+"""Is the player on the game's page? A player who is there gets no prompt mail.
 
     game page / its live-update poll (games.web, every WEB_POLL_INTERVAL_MS while the tab is shown)
       -> presence_record(user, game)   at most one write per WRITE_EVERY per player and game

@@ -1,4 +1,4 @@
-"""Quiet hours: the local times (in the player's own time zone) when no mail goes to them (issue 25).
+"""Quiet hours: the local times (in the player's own time zone) when no mail goes to them.
 
 Kept as wall-clock times (``quiet_start``, ``quiet_end``) with the zone (``User.timezone``), so 22:00 to
 07:00 stays 22:00 to 07:00 local across a daylight-saving change; the instant they end is worked out each

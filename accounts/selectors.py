@@ -19,7 +19,7 @@ def vacation_time_between(*, user_id: int, start: datetime, end: datetime) -> ti
 
 def running_games(*, user) -> list[tuple[int, str]]:
     """(game id, "Mage Knight #4") of the player's games not over yet, newest first: the preferences page
-    gives each its own choice of decision mails (issue 25)."""
+    gives each its own choice of decision mails."""
     from games.engines.registry import get_engine  # the games app sits above accounts: read at call time
     from games.models import GameStatus, Seat
 

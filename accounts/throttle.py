@@ -1,5 +1,5 @@
 """A small request counter in Django's cache, for the forms that send mail to an address someone types:
-password reset and "send the confirmation link again" (issue 10 item 9).
+password reset and "send the confirmation link again", so neither can flood an inbox.
 
 Logins are guarded by django-axes (settings.py, AXES_*); these forms do not authenticate, so axes does
 not see them. The counter lives in the cache: set CACHE_URL to Redis in production so that every web

@@ -1,4 +1,4 @@
-"""The one rule for usernames, shared by web sign-up, API sign-up and the admin (issue 10 item 5).
+"""The one rule for usernames, shared by web sign-up, API sign-up and the admin.
 
 A username appears in URLs (/players/<name>/), page titles, email headers and the leaderboard, so it is
 kept to a small safe alphabet: ASCII letters, digits and ``. _ -``, starting with a letter or digit,

@@ -1,4 +1,4 @@
-"""Caps on vacations, so that stacked vacations cannot stretch a game's clock without end (issue 10 item 11).
+"""Caps on vacations, so that stacked vacations cannot stretch a game's clock without end.
 
 Two caps, both documented on the vacation page and in README.md:
 

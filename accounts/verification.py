@@ -2,7 +2,7 @@
 
 Confirming is a fact of its own (``User.email_verified_at``), separate from ``is_active`` (the admin's
 ban switch): opening a link never activates an account nor logs anyone in, so a deactivated account
-stays deactivated whatever link it holds (issue 10 items 3 and 7).
+stays deactivated whatever link it holds.
 
 The token follows Django's password-reset tokens: an HMAC (keyed with SECRET_KEY) of the account's
 current state (password hash, address, verification time, active flag) and a timestamp. It therefore

@@ -4,7 +4,7 @@ Log in, log out and password reset are Django's own auth views (accounts/urls_we
 throttled); these views only parse forms and call the writes in accounts.services, accounts.preferences and
 accounts.verification.
 
-Who may do what (issue 10 item 3): a new account is active at once and may log in and play; its address
+Who may do what: a new account is active at once and may log in and play; its address
 is confirmed by a single-use link, and no game mail goes to it before that. Opening the link never logs
 anyone in. ``is_active=False`` is a ban: no login, no token, and no link changes that.
 """
@@ -23,7 +23,7 @@ from .forms import PreferencesForm, ResendVerificationForm, SignupForm, Vacation
 from .preferences import (player_hook_secret_rotate, preferences_for, preferences_update, token_regenerate,
                           vacation_delete, vacations_upcoming)
 from .selectors import game_modes, running_games
-from .webhook_urls import webhook_secret
+from .player_hook_urls import player_hook_secret
 from .services import token_for_user, user_register, vacation_create
 from .throttle import mail_request_allowed, signup_allowed, too_many_requests
 from .vacation_caps import VacationLimitError, per_game_cap, yearly_cap
@@ -106,7 +106,7 @@ def preferences(request):
         messages.success(request, "Preferences saved.")
         return redirect("account-preferences")
     return render(request, "accounts/preferences.html",
-                  {"form": form, "webhook_secret": webhook_secret(user_id=request.user.pk) if prefs.webhook_url else None})
+                  {"form": form, "webhook_secret": player_hook_secret(user_id=request.user.pk) if prefs.webhook_url else None})
 
 
 @login_required
@@ -139,7 +139,7 @@ def vacation_cancel(request, vacation_id: int):
 
 class ThrottledPasswordResetView(auth_views.PasswordResetView):
     """Django's password reset, at most MAIL_REQUESTS_PER_EMAIL mails per address (and a limit per client
-    address) per window, so the form cannot flood an inbox (issue 10 item 9)."""
+    address) per window, so the form cannot flood an inbox."""
 
     def form_valid(self, form):
         if not mail_request_allowed(request=self.request, scope="password-reset", email=form.cleaned_data["email"]):

@@ -1,6 +1,7 @@
-"""Issue 26's figures from the accessibility browser tests' measurements (var/a11y/*.json, written by
-tests/browser/test_accessibility.py): per page type and viewport, axe-core's serious/critical violations and all
-violations, tap targets under 44 and under 24 CSS px, the page height; then the page load p50/p95.
+"""The accessibility and phone figures (docs/benchmarks.md) from the accessibility browser tests' measurements
+(var/a11y/*.json, written by tests/browser/test_accessibility.py): per page type and viewport, axe-core's
+serious/critical violations and all violations, tap targets under 44 and under 24 CSS px, the page height; then
+the page load p50/p95.
 
     .venv/bin/pytest -q -p no:cacheprovider -m browser tests/browser/test_accessibility.py
     .venv/bin/python benchmarks/a11y_report.py [var/a11y]

@@ -1,4 +1,4 @@
-"""Before and after, side by side in one run: load_bench.py on two trees, interleaved A, B, A, B (issue 28).
+"""Before and after, side by side in one run: load_bench.py on two trees, interleaved A, B, A, B.
 
     git worktree add /tmp/speed_before <before-commit>
     (cd /tmp/speed_before && python3 -m venv .venv && .venv/bin/pip install -r requirements.txt)

@@ -157,7 +157,7 @@ class GameDriver:
                 raise ApiError("move", st, body)
             self.stats.move_ms.append((t1 - t0) * 1000)
             self.last_pick_at, self.last_pick_phase = t1, body["submission"]["phase"]
-            if body.get("etag"):  # a server that says how its pick left the game (issue 28): wait on that seat
+            if body.get("etag"):  # a server that says how its pick left the game: wait on that seat
                 self.etags[seat], self.last_picker = body["etag"], seat
             prompt = body.get("prompt")
         return prompt
@@ -210,7 +210,8 @@ class GameDriver:
     @staticmethod
     def _deciding_nothing(fresh: dict[int, dict], seat: int) -> dict | None:
         """A view read since the last pick that says ``seat`` has no decision open (``seats[].deciding``, from a
-        server that says it: issue 28), or None. Its game-wide fields (phase, status) stand for the seat's view."""
+        server that says it; ab_bench.py's other tree may not), or None. Its game-wide fields (phase, status)
+        stand for the seat's view."""
         for view in fresh.values():
             entry = next((e for e in view.get("seats", ()) if e.get("position") == seat), None)
             if entry is not None and entry.get("deciding") is False:

@@ -1,4 +1,4 @@
-"""Table talk's figures for issue 23's closing note: message post latency, ``?wait`` wake-up latency, and
+"""Table talk's figures (docs/benchmarks.md, "Table talk"): message post latency, ``?wait`` wake-up latency, and
 the mails each player gets for a burst of 50 messages.
 
     python benchmarks/chat_bench.py [--games 300]    (--games: posts measured; SQLite by default, a file

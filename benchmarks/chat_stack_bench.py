@@ -1,4 +1,4 @@
-"""Table talk on the production stack (issue 23's closing note): message post latency and ``?wait`` wake-up,
+"""Table talk on the production stack (docs/benchmarks.md, "Table talk"): message post latency and ``?wait`` wake-up,
 measured by an HTTP client against gunicorn (2 workers x 4 threads) + PostgreSQL + Redis + a Celery worker:
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench CHAT_MESSAGES_PER_MINUTE=100000 \

@@ -9,7 +9,7 @@ Targets (4-player random-bot games per second on one core, CPU time): Faltisia 1
 Mage Knight 5 complete 2-player and solo games (the solo line is the player with the Dummy Player); its pick time
 p99 is measured by benchmarks/mk_pick_bench.py.
 The "1 player" line is Faltisia Solo Mode (Medium): one random-bot player against the Classmate automaton.
-The "Battle for London" lines play the expansion (issue 13): random bots measure the engine as the base lines do
+The "Battle for London" lines play the expansion: random bots measure the engine as the base lines do
 (they seldom get the licence), the greedy line plays Peacekeeping, routes and Big Ben (its time is mostly the
 bot's: it reads the view at every decision).
 """

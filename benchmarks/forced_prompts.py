@@ -1,10 +1,10 @@
-"""Prompts per player per game, before and after forced picks (issue 11 item 3).
+"""Prompts per player per game, before and after forced picks (the server picks a prompt's only option).
 
     .venv/bin/python benchmarks/forced_prompts.py --players 3 --seeds 11 1 2
 
 Plays seeded Faltisia games with the greedy bot in every seat through the engine protocol, as the server
 asks: after every pick, the seat's next prompt. "Before" counts every prompt a player was shown; "after"
-leaves out those the server now picks itself (exactly one option and not ``ask_anyway``). The greedy bot
+leaves out those the server picks itself (exactly one option and not ``ask_anyway``). The greedy bot
 picks from the state alone, so both figures describe the same game (tests/games/test_forced_picks.py
 plays seed 11 through the server and finds the same counts).
 """

@@ -12,7 +12,7 @@ worker and beat (and a private redis-server unless --redis-url is given) as subp
      from each deadline to its resolution (beat sweep + worker) is read from the game row;
 and prints the figures as a table and as one JSON line, then tears everything down.
 
-Targets (the turn-server issue): next prompt visible within 1 s (p99) of a step's last pick; a due
+Targets (docs/benchmarks.md): next prompt visible within 1 s (p99) of a step's last pick; a due
 deadline resolved within 5 s (p99) with 10,000 active games; submissions/s at least half the floor.
 """
 
@@ -65,7 +65,7 @@ def parse_args(argv=None) -> argparse.Namespace:
                          "flight per game thread); each thread keeps a PostgreSQL connection")
     ap.add_argument("--web-server", choices=("gunicorn", "granian"), default="gunicorn",
                     help="gunicorn as in production (Procfile), or granian's WSGI server for a comparison (not a "
-                         "dependency of the project: pip install granian==2.8.9; docs/benchmarks.md, ninth round)")
+                         "dependency of the project: pip install granian==2.8.9; docs/benchmarks.md)")
     ap.add_argument("--granian-backpressure", type=int, default=None,
                     help="granian's --backpressure: the connections a worker accepts (default: granian's own)")
     ap.add_argument("--client-wait", type=int, default=5,
@@ -73,7 +73,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     ap.add_argument("--worker-concurrency", type=int, default=2)
     ap.add_argument("--mail-worker-concurrency", type=int, default=1,
                     help="processes of the worker that serves the mail queue (Procfile: mailworker); 0: no such "
-                         "worker, the game worker consumes the mail queue too (the old topology, a diagnostic)")
+                         "worker, the game worker consumes the mail queue too (a diagnostic)")
     ap.add_argument("--sweep-interval", type=float, default=2.0, help="beat's sweep period (SWEEP_INTERVAL_SECONDS)")
     ap.add_argument("--database-url", default=os.environ.get("BENCH_DATABASE_URL", DEFAULT_DB),
                     help="the benchmark's own database: dropped and recreated")
@@ -89,7 +89,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     ap.add_argument("--scale-games", type=int, default=0,
                     help="seed this many active games with benchmarks/scale_seed.py (COPY: history, users who "
                          "read mail, the periodic jobs' due work) instead of --idle-games, and report every "
-                         "periodic task as the real worker ran it (issue 16)")
+                         "periodic task as the real worker ran it")
     ap.add_argument("--reuse-db", action="store_true",
                     help="the database is already migrated and scale-seeded (scale_bench.py --seed-only): "
                          "neither recreate, seed nor drop it; --scale-games is its size")

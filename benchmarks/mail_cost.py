@@ -93,7 +93,7 @@ def play(clients, *, seed: int) -> int:
 
 
 def sweep_when_every_delay_has_passed() -> None:
-    """The beat task that emails due prompts (before this branch: the reminder task did it), run as if
+    """The beat task that emails due prompts (the reminders task, in a tree that has no prompt sweep), run as if
     every follow-up delay had passed; all games are over, so it should find nothing."""
     from celery import current_app
     from django.utils import timezone

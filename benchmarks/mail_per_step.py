@@ -1,9 +1,9 @@
-"""Mails per player per step in a seeded 3-player Faltisia game (issue 11 item 4).
+"""Mails per player per step in a seeded 3-player Faltisia game.
 
     .venv/bin/python benchmarks/mail_per_step.py --players 3 --seed 11 --source email
     .venv/bin/python benchmarks/mail_per_step.py --engine mage_knight --players 2 --seed 8 --source web --present
 
-Issue 25: ``--present`` makes a web player stay on the game's page (a presence sign before every pick, as the
+``--present`` makes a web player stay on the game's page (a presence sign before every pick, as the
 page's live updates give): their mails per player per step should be <= 0.05, reminders aside. For an
 ``email`` player it prints the prompt mails per decision shown (target 1: each decision mailed once).
 
@@ -99,7 +99,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--source", choices=("email", "api", "web"), default="email")
     ap.add_argument("--engine", default="faltisia")
-    ap.add_argument("--present", action="store_true", help="the players stay on the game's page (issue 25)")
+    ap.add_argument("--present", action="store_true", help="the players stay on the game's page")
     args = ap.parse_args()
     old = _django.setup()
     try:

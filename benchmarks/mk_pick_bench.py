@@ -2,8 +2,9 @@
 
     python benchmarks/mk_pick_bench.py [--games 30] [--players 1 2 4] [--bot random|greedy]
 
-Target (issue 15): every pick under 5 ms at p99. CPU time of this thread is reported beside wall time, because on a
-shared machine the wall clock also counts other processes' time slices. Fixed seeds: every run plays the same games.
+Target (docs/benchmarks.md): every pick under 5 ms at p99. CPU time of this thread is reported beside wall time,
+because on a shared machine the wall clock also counts other processes' time slices. Fixed seeds: every run plays
+the same games.
 """
 
 from __future__ import annotations

@@ -3,10 +3,10 @@
     .venv/bin/python benchmarks/mk_server_pick_bench.py [--games 4] [--emails on|off]
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/faltisia_x .venv/bin/python benchmarks/mk_server_pick_bench.py
 
-Issue 15: "every pick applies in under 5 ms p99 on the server (measure it)". Plays whole 2-player games, the
-greedy bot choosing for both seats (two human seats: the picks are the players', source "api"), on a throw-away
-database (SQLite by default, PostgreSQL with DATABASE_URL), with the production settings (DEBUG off; tasks
-published to an in-memory broker as a web process publishes them to Redis). Each pick is timed around
+The target (docs/benchmarks.md): every Mage Knight pick applies in under 5 ms p99 on the server. Plays whole
+2-player games, the greedy bot choosing for both seats (two human seats: the picks are the players', source
+"api"), on a throw-away database (SQLite by default, PostgreSQL with DATABASE_URL), with the production settings
+(DEBUG off; tasks published to an in-memory broker as a web process publishes them to Redis). Each pick is timed around
 ``submission_create_for_player``, the call the move endpoint makes: lock the game row, validate against the
 prompt, engine apply, the server's own picks of single-option prompts, prompt rows, events, the submission, the
 mail outbox rows, state save, commit and its on-commit callbacks. A pick that completes a step (a Mage Knight

@@ -1,4 +1,4 @@
-"""Scale benchmark of the periodic jobs: every beat task at 1k, 100k (and more) active games (issue 16 item 2).
+"""Scale benchmark of the periodic jobs: every beat task at 1k, 100k (and more) active games.
 
     .venv/bin/python benchmarks/scale_bench.py --sizes 1000,100000 [--runs 5] [--keep]
     .venv/bin/python benchmarks/scale_bench.py --sizes 1000,100000,1000000 --under-load [--load-args "..."]
@@ -270,7 +270,7 @@ def main() -> None:
     ap.add_argument("--prefix", default=PREFIX, help="database name prefix (the size is appended)")
     ap.add_argument("--keep", action="store_true", help="keep the databases")
     ap.add_argument("--keep-indexes", action="store_true",
-                    help="seed with every index and constraint in place (the old way; for comparison)")
+                    help="seed with every index and constraint in place (a B-tree insert per row; for comparison)")
     ap.add_argument("--seed-only", action="store_true",
                     help="create, migrate and seed the databases, run no task (implies --keep)")
     ap.add_argument("--under-load", action="store_true",

@@ -1,5 +1,5 @@
 """Seed a scale benchmark database with PostgreSQL COPY: N active Faltisia games with history and
-players who read mail (issue 16 item 2).
+players who read mail.
 
 Rows are written as COPY text, built from a template of each model's defaults with only the varying
 columns filled per row, so seeding costs what PostgreSQL spends storing and indexing the rows. What
@@ -344,7 +344,7 @@ def _copy_all(games: int, now: datetime, timings: dict) -> None:
 
     # One sent result email and its done mail job per game; the lost ones (pending) are the due work.
     copier = Copier(Notification, ["id", "dedupe_key", "user_id", "game_id", "status", "created_at", "sent_at"],
-                    kind="result", to_email="bench@example.org", subject="A step was resolved",
+                    kind="result", address="bench@example.org", subject="A step was resolved",
                     body_text="what happened", body_html="", message_id="<bench@localhost>", headers={},
                     attempts=1, last_error="")
 

@@ -56,7 +56,7 @@ def seed_active_games(*, count: int, players: int = 4, seed: int = 1, batch: int
                                           text=wanted.text, options=[o.as_dict() for o in wanted.options],
                                           deadline=far, opened_at=now,
                                           # Seats without a user: no email, no reminder is owed, as the
-                                          # mail layer's jobs would settle them (issue 16 item 1).
+                                          # mail layer's jobs would settle them.
                                           mail_pending=False, reminder_planned=True))
             Prompt.objects.bulk_create(prompts)
         ids.extend(g.pk for g in games)

@@ -12,7 +12,8 @@ throw-away PostgreSQL database, and hammered by keep-alive client threads for ``
 5. ``view``: the real ``GET /api/games/{id}/`` of a 4-seat Faltisia game, for comparison.
 
 Prints one JSON line per rung and client count: requests/s and CPU ms per request of the web processes
-and of PostgreSQL (benchmarks/cpu.py). Issue 28 reads the goal against these: a pick needs ~1.6 requests.
+and of PostgreSQL (benchmarks/cpu.py). The CPU-per-pick targets (docs/benchmarks.md) are read against these:
+a pick needs ~1.6 requests.
 """
 
 from __future__ import annotations

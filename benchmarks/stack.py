@@ -29,10 +29,10 @@ class BenchStack(Stack):
         self.mail_worker_concurrency = mail_worker_concurrency
         if mail_worker_concurrency > 0:
             self.supervised["mailworker"] = self.start_mailworker
-        else:  # a diagnostic: the old topology, one worker serving game and mail tasks alike
+        else:  # a diagnostic: one worker serving game and mail tasks alike
             self.worker_queues = "celery,mail"
         self.web_workers, self.web_threads = web_workers, web_threads
-        # "granian": the measurement of issue 28's ninth round (docs/benchmarks.md), not production's server
+        # "granian": only for a comparison with gunicorn (docs/benchmarks.md), never production's server
         self.web_server, self.granian_backpressure = web_server, granian_backpressure
         self.redis_url = redis_url  # None: start a private redis-server on a free port
         self.env.update({

@@ -1,8 +1,9 @@
-"""What the game state's read and write cost a pick, in-process on PostgreSQL (issue 28's proposal figures).
+"""What the game state's read and write cost a pick, in-process on PostgreSQL, and what one state write a
+step instead of one a pick would save.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/NAME .venv/bin/python benchmarks/state_write_cost.py [--games 2]
 
-Every pick today loads the game row (its whole state, a JSON snapshot), applies the pick through the
+Every pick loads the game row (its whole state, a JSON snapshot), applies the pick through the
 engine, and writes the whole state back: ``json.loads`` of the row, ``json.dumps`` for the UPDATE, and
 PostgreSQL's rewrite of the row (TOAST-compressed) and its WAL. A pick of a simultaneous step could
 instead only record its submission and leave the state until the step resolves (one state write per

@@ -1,4 +1,4 @@
-"""SQL statements each process of the load benchmark's stack sends, for "statements per pick" (issue 28).
+"""SQL statements each process of the load benchmark's stack sends, for "statements per pick".
 
 Loaded only by the benchmark's processes when ``BENCH_STMT_COUNT_DIR`` is set (benchmarks/stack.py): the
 web processes through gunicorn's config hook (``benchmarks/gunicorn_bench.py``), the Celery workers with

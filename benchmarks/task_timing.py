@@ -1,4 +1,4 @@
-"""Per-task timing inside a real Celery worker, for the load benchmark (issue 16 item 2).
+"""Per-task timing inside a real Celery worker, for the load benchmark.
 
 Loaded only by the benchmark's workers (``celery worker --include benchmarks.task_timing``, set by
 benchmarks/stack.py when ``BENCH_TASK_TIMING_DIR`` is set): every task's wall and CPU seconds and the

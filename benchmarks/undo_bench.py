@@ -1,4 +1,4 @@
-"""Take-backs (issue 24): undo time on the server, the share of Mage Knight picks that are checkpoints, and what
+"""Take-backs: undo time on the server, the share of Mage Knight picks that are checkpoints, and what
 the per-pick TakeBack row costs a pick.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/h_undo_bench .venv/bin/python benchmarks/undo_bench.py \

@@ -147,8 +147,8 @@ REST_FRAMEWORK = {
     # DRF's parsers, refusing over-deep JSON and NUL characters with a 400 (games/api/parsers.py).
     "DEFAULT_PARSER_CLASSES": ["games.api.parsers.SafeJSONParser", "games.api.parsers.SafeFormParser",
                                "games.api.parsers.SafeMultiPartParser"],
-    # DRF's JSON, written by orjson (games/api/renderers.py: the same output, several times cheaper); the
-    # browsable API as before.
+    # DRF's JSON, written by orjson (games/api/renderers.py: the same output, several times cheaper); then
+    # DRF's browsable API.
     "DEFAULT_RENDERER_CLASSES": ["games.api.renderers.FastJSONRenderer",
                                  "rest_framework.renderers.BrowsableAPIRenderer"],
     # DRF's negotiation, answered at once for a plain JSON client's Accept (games/api/negotiation.py).
@@ -256,7 +256,7 @@ MAIL_REMINDER_PARALLEL_RUNS = env.int("MAIL_REMINDER_PARALLEL_RUNS", default=2)
 # ANYMAIL='{"MAILGUN_API_KEY": "..."}'; the inbound webhook's basic auth is ANYMAIL_WEBHOOK_SECRET=user:pass.
 ANYMAIL = {**env.json("ANYMAIL", default={}),
            **({"WEBHOOK_SECRET": env("ANYMAIL_WEBHOOK_SECRET")} if env("ANYMAIL_WEBHOOK_SECRET", default="") else {})}
-# Providers whose inbound webhook is mounted at /mail/inbound/<esp>/inbound/ (games/mail/webhooks.py), e.g.
+# Providers whose inbound webhook is mounted at /mail/inbound/<esp>/inbound/ (games/mail/inbound_providers.py), e.g.
 # MAIL_INBOUND_ESPS=postmark; "*" is all. Default: all when ANYMAIL_WEBHOOK_SECRET is set, else none.
 # Production (DEBUG=false) refuses to start with one mounted and no ANYMAIL_WEBHOOK_SECRET (games/mail/checks.py).
 MAIL_INBOUND_ESPS = env.list("MAIL_INBOUND_ESPS", default=["*"] if ANYMAIL.get("WEBHOOK_SECRET") else [])
@@ -278,7 +278,7 @@ MAIL_PROMPT_SWEEP_SECONDS = env.float("MAIL_PROMPT_SWEEP_SECONDS", default=30.0)
 # this delay and the delay + MAIL_PROMPT_SWEEP_SECONDS.
 MAIL_PROMPT_DELAY_SECONDS = env.int("MAIL_PROMPT_DELAY_SECONDS", default=120)
 # Players' webhooks go only to https URLs at public addresses; true allows http and private addresses,
-# for tests only (accounts/webhook_urls.py; production refuses to start with it, games/mail/checks.py).
+# for tests only (accounts/player_hook_urls.py; production refuses to start with it, games/mail/checks.py).
 WEBHOOK_ALLOW_PRIVATE_ADDRESSES = env.bool("WEBHOOK_ALLOW_PRIVATE_ADDRESSES", default=False)
 # A mail task (prompt, result, game-over, send) that has not done its work this long after its write is
 # taken as lost (broker flushed, worker killed, database restarted): the mail sweeps do it instead.

@@ -28,8 +28,8 @@ LOGGING = {"version": 1, "disable_existing_loggers": False}
 CELERY_TASK_ALWAYS_EAGER = True
 # Every provider's inbound webhook is mounted, so the tests reach each (a test sets the secret it needs).
 MAIL_INBOUND_ESPS = ["*"]
-# Prompt mails "when away" wait MAIL_PROMPT_DELAY_SECONDS for an answer on the page (issue 25); the tests
-# that are not about that delay have them go at once (tests/mail/test_presence.py sets it).
+# Prompt mails "when away" wait MAIL_PROMPT_DELAY_SECONDS for an answer on the page; the tests
+# that are not about that delay have them go at once (tests/accounts/test_presence.py sets it).
 MAIL_PROMPT_DELAY_SECONDS = 0
 # Blocking GETs poll in the test process (their tests drive a fake clock); tests/games/test_version_events.py
 # turns the announcements on against the broker's Redis, and end-to-end stacks use the base settings.

@@ -17,8 +17,8 @@ class ErrorCode(str, Enum):
     UNKNOWN_ORDER = "unknown_order"
     RECLAIM_NEEDS_ADMIN = "reclaim_needs_admin"  # an admin handed the seat to a bot: only an admin gives it back
     INVITE_REQUIRED = "invite_required"
-    ACCOUNT_DEACTIVATED = "account_deactivated"  # the seat's player is banned: it acts nowhere (issue 22)
-    CANNOT_UNDO = "cannot_undo"  # nothing to take back, or a checkpoint is in the way (issue 24)
+    ACCOUNT_DEACTIVATED = "account_deactivated"  # the seat's player is banned: it acts nowhere
+    CANNOT_UNDO = "cannot_undo"  # nothing to take back, or a checkpoint is in the way
 
     @property
     def http_status(self) -> int:

@@ -2,8 +2,8 @@
 
 ``JSONField`` stores JSON as Django's does (jsonb on PostgreSQL, text on SQLite) and reads it back with Django's
 own code, but writes it with games/engines/json_text.py (orjson where that is exact). The engine state, the
-prompts' options and the events' data are written on every pick, and the standard library's encoder was ~5%
-of a web process's CPU under load (issue 28).
+prompts' options and the events' data are written on every pick, and the standard library's encoder costs ~5%
+of a web process's CPU under load (a 3 KB Faltisia state: 29 us against orjson's 4.4).
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ class SubmissionSource(models.TextChoices):
     DEFAULT = "default"  # the engine's default pick at a missed deadline
     BOT = "bot"  # a bot playing a seat (bot player, or a seat taken over after repeated misses)
     STANDING = "standing"  # a standing order set ahead by the player
-    FORCED = "forced"  # the prompt's only option, picked by the server when it opened (issue 11 item 3)
+    FORCED = "forced"  # the prompt's only option, picked by the server when it opened
 
 
 HUMAN_SOURCES = frozenset({SubmissionSource.API, SubmissionSource.WEB, SubmissionSource.EMAIL})
@@ -42,7 +42,7 @@ class BotReason(models.TextChoices):
 
 
 class Press(models.TextChoices):
-    """What a game's players may say to one another (issue 23), chosen when it is created.
+    """What a game's players may say to one another, chosen when it is created.
 
     ``none`` is the usual competitive setting; ``table`` lets every seat talk to the whole table;
     ``full`` adds private messages between seats.
@@ -118,7 +118,7 @@ class Seat(models.Model):
     player_active: bool | None = None
     email_token_hash = models.CharField(max_length=128, blank=True)  # for the email layer's reply address
     # The newest event this seat's player has seen on the game page: what "since your last visit" starts
-    # after (issue 11 item 2). None until the page was first viewed.
+    # after. None until the page was first viewed.
     web_seen_event_id = models.BigIntegerField(null=True, blank=True)
 
     class Meta:
@@ -147,8 +147,8 @@ class Prompt(models.Model):
     opened_at = models.DateTimeField()
     closed_at = models.DateTimeField(null=True, blank=True)
     answered = models.BooleanField(default=False)  # closed by a pick (vs. superseded or game over)
-    # What the mail layer's periodic jobs need to find their due work through small partial indexes
-    # (issue 16 item 1), rather than walking every open prompt:
+    # What the mail layer's periodic jobs need to find their due work through small partial indexes, rather
+    # than walking every open prompt (a job's cost then grows with its due work, not with the games running):
     # - mail_pending: the prompt email is not settled yet (neither queued nor found needless); the
     #   prompt sweep reads only these.
     # - reminder_planned / next_reminder_at: when the seat's next deadline reminder is due (NULL: none),
@@ -166,10 +166,10 @@ class Prompt(models.Model):
         indexes = [
             # A seat's prompts, by seat and closed_at: "seat_id = s AND closed_at IS NULL" is a condition on the
             # index itself, so the open prompt is found without visiting the closed ones. It stands in for the
-            # seat's foreign-key index: with that one beside the partial unique index above, the planner could,
-            # on statistics that did not yet know a seat's history (a young table, one not analysed since a busy
+            # seat's foreign-key index: with that one beside the partial unique index above, the planner can,
+            # on statistics that do not yet know a seat's history (a young table, one not analysed since a busy
             # hour), read every prompt of the seat and filter out the closed ones; a pick's and a view's read of
-            # the seats with their open prompts then grew with the game's length (issue 28, migration 0014).
+            # the seats with their open prompts then grows with the game's length (migration 0014).
             models.Index(fields=["seat", "closed_at"], name="prompt_seat_closed"),
             # The sweep's index: only open prompts, so its cost grows with due prompts, not history.
             models.Index(fields=["deadline"], name="prompt_open_deadline",
@@ -244,14 +244,14 @@ class Event(models.Model):
 
 
 class TakeBack(models.Model):
-    """A pick its seat may still take back (issue 24): the engine state just before it, the events it stored
+    """A pick its seat may still take back: the engine state just before it, the events it stored
     and what it was, for "Undo: ...". One row per player's pick since the seat's last checkpoint of the step;
     the rows go when a checkpoint or the step's end makes them moot (games/services/undo.py)."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="take_backs")
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="take_backs")
     phase = models.PositiveIntegerField()
-    # No foreign-key constraint in the database (issue 28): its check, run at each commit that stores a take-back
+    # No foreign-key constraint in the database: its check, run at each commit that stores a take-back
     # point, locked the pick's own new Submission row and cost ~6% of PostgreSQL's CPU under the load benchmark
     # (pg_stat_statements: 0.14 ms a pick). The row is written in the same transaction as its pick and
     # deleted with it (an undo deletes both in one statement; the ORM's CASCADE still applies), and the unique

@@ -1,10 +1,10 @@
 """Answers for requests that never reach a view: a NUL in the URL, and an /api/ URL that matches no route.
 
-- A NUL character (%00) in the path or the query string reached the ORM as a filter value, and
-  PostgreSQL refuses NUL in text: a 500 on PostgreSQL only (issue 10 item 10). No route or parameter
+- A NUL character (%00) in the path or the query string would reach the ORM as a filter value, and
+  PostgreSQL refuses NUL in text: a 500 on PostgreSQL only. No route or parameter
   of this server accepts one, so the request is a 400 before any view runs.
 - An /api/ URL that matches no route (a negative or non-numeric id: the <int:> converter does not
-  match it) answered Django's HTML 404 page, where an API client expects the API's error body.
+  match it) would get Django's HTML 404 page, where an API client expects the API's error body.
 """
 
 from __future__ import annotations

@@ -182,7 +182,7 @@ def game_view_for_seat(*, game: Game, seat: Seat | None, seats: list[Seat] | Non
 def seat_summary(seat: Seat, *, game: Game) -> dict[str, Any]:
     """A seat as every viewer sees it; ``deciding``: it has a decision open now (the page's "waiting for ...",
     public on every surface), read from the open prompt ``seats_with_open_prompts`` loaded with it. A client
-    that watches the game needs to read the views only of the seats that decide (issue 28)."""
+    that watches the game needs to read the views only of the seats that decide."""
     return {"position": seat.position, "player": seat.user.username if seat.user else None, "is_bot": seat.is_bot,
             "missed_deadlines": seat.missed_deadlines,
             "deciding": game.status == GameStatus.ACTIVE and loaded_open_prompt(seat) is not None}

@@ -34,15 +34,15 @@ def default_connection():
     """The default database's connection itself, kept per thread.
 
     Django's ``connection`` is a proxy that looks the connection up (a context-local read) on every
-    attribute: a request paid ~70 such lookups, ~6% of its CPU in a CPU-clock profile, half of them quoting
-    the same column names again. ``connections[alias]`` is that same read (asgiref's Local), and this module
-    still made ~30 of them a pick: ~4% of a web process's CPU under the load benchmark (py-spy, issue 28's
-    seventh round). In a thread without an event loop, asgiref's Local is plain thread-local storage, and
-    Django makes one connection object per thread there and keeps it for the thread's life (closing and
-    reopening the database connection inside it), so the first lookup of such a thread is kept here (the one
-    place that puts another object in a thread's slot, a test live server's request thread, does so before
-    that thread runs anything). Where an event loop runs in the thread (Playwright's sync API in the browser
-    tests), asgiref keeps a connection per async context instead: the lookup is made every time.
+    attribute: through it a request pays ~70 such lookups, ~6% of its CPU in a CPU-clock profile, half of them
+    quoting the same column names again. ``connections[alias]`` is that same read (asgiref's Local): made ~30
+    times a pick by this module, it costs ~4% of a web process's CPU under the load benchmark (py-spy). In a
+    thread without an event loop, asgiref's Local is plain thread-local storage, and Django makes one
+    connection object per thread there and keeps it for the thread's life (closing and reopening the database
+    connection inside it), so the first lookup of such a thread is kept here (the one place that puts another
+    object in a thread's slot, a test live server's request thread, does so before that thread runs anything).
+    Where an event loop runs in the thread (Playwright's sync API in the browser tests), asgiref keeps a
+    connection per async context instead: the lookup is made every time.
     """
     try:
         get_running_loop()
@@ -69,7 +69,7 @@ def _cursor():
     """A cursor of the default connection, reused by this module's statements on the same open connection.
 
     A new Django cursor costs ~50 us of CPU per statement on PostgreSQL (its creation, and a fresh psycopg
-    cursor's adapters on its first execute: 134 against 85 us for a one-row SELECT, issue 28), and a pick
+    cursor's adapters on its first execute: 134 against 85 us for a one-row SELECT), and a pick
     runs about six of these statements. The reused cursor is Django's own wrapper, so every statement still
     goes through the connection's execute wrappers (statement counting, CaptureQueriesContext), its error
     wrapping and its broken-transaction check. It is made afresh whenever that would differ: a new or
@@ -120,8 +120,8 @@ def for_update() -> str:
     FOR NO KEY UPDATE, not FOR UPDATE: writers of the row still wait for each other, but a transaction
     that inserts a row referring to it (a mail for the game) can check its foreign key (FOR KEY SHARE, at
     commit: Django's keys are deferred) without waiting for the lock holder. With FOR UPDATE, a mail
-    worker holding a prompt row and committing a mail for the game deadlocked with a pick that held the
-    game and went on to close that prompt (issue 25)."""
+    worker holding a prompt row and committing a mail for the game deadlocks with a pick that holds the
+    game and goes on to close that prompt."""
     db = default_connection()
     if not db.in_atomic_block:
         raise RuntimeError("a locking read outside a transaction locks nothing")
@@ -180,7 +180,7 @@ class ModelColumns:
         # What from_db and Model.__init__ do for these columns when no pre_init or post_init receiver listens
         # (none does here): the values as attributes (the columns not read stay deferred, as from_db leaves
         # them) and the state of a row loaded from ``db``. Model.__init__'s per-field loop and its two signal
-        # sends were ~7% of a web process's CPU under the load benchmark (issue 28: ~15 instances a request).
+        # sends are ~7% of a web process's CPU under the load benchmark (~15 instances a request).
         obj = self.model.__new__(self.model)
         obj.__dict__.update(zip(self.attnames, values))
         obj._state = state = ModelState()
@@ -211,7 +211,7 @@ def new(model: type[Model], **values: Any) -> Model:
 
     Model.__init__ walks every field through ``setattr``, a related instance through its descriptor (type,
     router and relation checks), and sends pre_init and post_init: ~6% of a web process's CPU under the load
-    benchmark for the 3-5 instances a pick makes (py-spy, issue 28's seventh round). This makes the same
+    benchmark for the 3-5 instances a pick makes (py-spy). This makes the same
     instance as that code does when no pre_init or post_init receiver listens and no database router is set
     (otherwise it is Model.__init__ itself): every column's attribute (a related instance's key, the field's
     default for a column not given), a related instance cached on the instance, the database of the related
@@ -220,7 +220,7 @@ def new(model: type[Model], **values: Any) -> Model:
     One difference, on purpose: a one-to-one's related instance does not get the new instance cached on it
     (the descriptor's reverse cache). Both ways would be a reference cycle (a pick's Submission and the prompt
     it answers, its take-back point and the Submission), freed by the garbage collector instead of with the
-    request (issue 28's eighth round). Nothing reads those reverse accessors of a row just made; one that did
+    request. Nothing reads those reverse accessors of a row just made; one that did
     would query.
     """
     if pre_init.receivers or post_init.receivers or settings.DATABASE_ROUTERS:
@@ -326,8 +326,8 @@ def update_statement(obj: Model, field_names: Sequence[str]) -> tuple[str, list]
 
 # psycopg parses a statement's placeholders once per distinct text, in a bounded LRU cache, but only for
 # statements of at most 50 parameters: longer ones are parsed again on every run. Opening a step's prompts
-# for four seats is one INSERT of 52 (13 columns a row), and that parse was ~2% of a web process's CPU
-# under the load benchmark (py-spy, issue 28's seventh round). The statements written here come from a
+# for four seats is one INSERT of 52 (13 columns a row), and parsing it on every run costs ~2% of a web
+# process's CPU under the load benchmark (py-spy). The statements written here come from a
 # bounded set (``statement``'s keys), so they may all be cached: up to this many parameters (a six-seat
 # game's prompts, a resolution's events).
 PSYCOPG_CACHED_PARAMS = 256

@@ -1,7 +1,7 @@
-"""Wake the requests that wait for a game to change (``GET /api/games/{id}/?wait=N``) when it changes (issue 28).
+"""Wake the requests that wait for a game to change (``GET /api/games/{id}/?wait=N``) when it changes.
 
-A blocking GET used to check the game's version every 20-250 ms until it moved: under the load benchmark that
-was ~9 small queries per wait (each with its share of the web process's CPU and a round trip). Now a
+A blocking GET that only checked the game's version every 20-250 ms until it moved would make ~9 small queries
+per wait under the load benchmark (each with its share of the web process's CPU and a round trip). Instead a
 write that bumps a game's version announces it after its commit on the game's Redis channel, and each web
 process keeps one thread subscribed to the channels of the games its requests wait on, which wakes those
 requests; they then read the version once:
@@ -9,9 +9,9 @@ requests; they then read the version once:
     turn_save / game_touch / lifecycle -> on commit: announce(game_id) -> PUBLISH game-versions:<db>:<id> <id>
     web process: listener thread (SUBSCRIBE to the games waited on) -> the waiters of <id> -> each reads once
 
-One channel a game, not one for the whole database (issue 28's eighth round): with one channel every web
-process heard every write of every game, ~40 us of its listener's CPU each (2% of the load benchmark's CPU
-in all), though a request waited on hardly any of them. Only the listener thread touches its Redis
+One channel a game, not one for the whole database: with one channel every web process would hear every
+write of every game, ~40 us of its listener's CPU each (2% of the load benchmark's CPU in all), though a
+request waits on hardly any of them. Only the listener thread touches its Redis
 subscription (redis-py's is not thread-safe): a request that starts waiting on a game nobody in the process
 waits on yet publishes a word on the listener's own channel, which wakes it to subscribe; the request goes on
 once Redis has confirmed the subscription (at most SUBSCRIBE_WAIT_SECONDS), so no write committed after its
@@ -19,7 +19,7 @@ first read goes unheard. The listener drops a game's channel once no request wai
 
 Nothing depends on a message arriving: a waiter still reads the version every ``FALLBACK_CHECK_SECONDS``
 (every write path bumps the version, announced or not), and with no Redis (the embedded default), or while
-the subscription is down, ``game_version_wait`` polls as before. A lost message costs a quarter of a
+the subscription is down, ``game_version_wait`` polls (every 20-250 ms). A lost message costs a quarter of a
 second, never a wrong answer: the version in the database is the only truth.
 """
 

@@ -24,7 +24,7 @@ class UserFactory(factory.django.DjangoModelFactory):
 
     @classmethod
     def _create(cls, model_class, *args, **kwargs):
-        # A test player's address counts as confirmed, so game mail reaches it (issue 10 item 3).
+        # A test player's address counts as confirmed, so game mail reaches it.
         user = user_create(username=kwargs["username"], email=kwargs["email"], password=kwargs["password"],
                            email_verified=True)
         if kwargs.get("email_results"):

@@ -8,7 +8,7 @@
 The game ends after the last round. Standing orders: "bet-low" and "take-one".
 Option ``slow`` (seconds) makes ``resolve`` sleep, to test a worker killed mid-resolution.
 Option ``ask_last_card`` marks the last card's prompt (a single option) ``ask_anyway``: the server must
-show it to the player instead of picking it (issue 11 item 3).
+show it to the player instead of picking it.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The import contracts of .importlinter hold (issue 27 "Keep it so"): engines import nothing of Django nor of
+"""The import contracts of .importlinter hold, so the layering stays: engines import nothing of Django nor of
 the server, no engine imports another, the presentation reaches engines through the protocol, services and
 selectors import no surface, and no package of games/ or accounts/ has an import cycle among its modules.
 

@@ -1,5 +1,5 @@
 """The collector in a web process (faltisia/memory.py): what the process loaded is frozen out of its sight, and the
-youngest generation is collected every 10,000 new objects, not Python's 700 (issue 28)."""
+youngest generation is collected every 10,000 new objects, not Python's 700."""
 
 from __future__ import annotations
 

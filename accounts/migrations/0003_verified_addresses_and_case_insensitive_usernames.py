@@ -1,4 +1,4 @@
-"""Data for issue 10 items 3 and 5, before the case-insensitive unique constraint (0004).
+"""Data for confirmed addresses and case-insensitive usernames, before the case-insensitive unique constraint (0004).
 
 - Every active user with an address is taken as verified: until now an active web account had opened
   its link, and API accounts were never asked, so they keep receiving the mail they got before.

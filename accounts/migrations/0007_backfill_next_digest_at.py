@@ -1,5 +1,5 @@
 """Give the digest readers the next_digest_at and digest_since of 0005 as the running code would have set
-them (issue 22 item 10).
+them.
 
 0005 left both NULL, which the digest task reads as "due now, covering the last 24 hours": on a database
 upgraded from before it, the first hourly run sent a digest to every reader with news that day, although

@@ -1,4 +1,4 @@
-"""Table talk in the admin (issue 23, "Moderation and safety"): messages with reports first, each with its
+"""Table talk in the admin: messages with reports first, each with its
 reports and the moderators' log; staff hide and restore them with the actions (games.chat.moderation: logged,
 the author told). Notes are not here at all: a seat's notes are its player's alone, staff's neither.
 

@@ -1,9 +1,9 @@
 """Which games an API caller may reach: the one rule every /api/games/{id}/... route applies.
 
 A game the caller may not see (a private game without a seat of theirs, for anyone but staff) answers
-404 with exactly the body of an unknown id, so no outsider learns that a private game exists (issue 10
-items 2 and 13). Ids beyond the 64-bit range are unknown ids too: the hand-written SQL of the read and
-write paths must never receive them (SQLite raises OverflowError on them; issue 10 item 10).
+404 with exactly the body of an unknown id, so no outsider learns that a private game exists.
+Ids beyond the 64-bit range are unknown ids too: the hand-written SQL of the read and write paths must never
+receive them (SQLite raises OverflowError on them: a 500).
 """
 
 from __future__ import annotations

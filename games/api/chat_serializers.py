@@ -1,4 +1,4 @@
-"""Request and response bodies of table talk's API (issue 23): messages and notes, each a schema component."""
+"""Request and response bodies of table talk's API: messages and notes, each a schema component."""
 
 from __future__ import annotations
 

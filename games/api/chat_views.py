@@ -1,4 +1,4 @@
-"""Table talk's API (issue 23): a game's messages (read, wait for, post) and a seat's private notes.
+"""Table talk's API: a game's messages (read, wait for, post) and a seat's private notes.
 
 Each route finds the game as every /api/games/{id}/... route does (access.visible_game_or_404: a private
 game is a 404 to outsiders), then asks games.chat; its refusals are ChatErrors, answered by the one error

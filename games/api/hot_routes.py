@@ -1,4 +1,4 @@
-"""The two routes a player's client calls for every pick, answered below DRF and most middleware (issue 28).
+"""The two routes a player's client calls for every pick, answered below DRF and most middleware.
 
 ``POST /api/games/{id}/moves/`` and ``GET /api/games/{id}/`` are nearly all of the API's traffic. Through
 Django's middleware chain, the URL resolver and DRF (request wrapping, negotiation, authentication and
@@ -10,7 +10,7 @@ own token check (accounts.authentication) and renderer, and the headers DRF and 
 would have added.
 
 Only the answer of a request that succeeds is made here. Anything else goes down the usual chain,
-untouched, and is answered there exactly as before (its error body, its status, its headers):
+untouched, and is answered there exactly as DRF answers it (its error body, its status, its headers):
 
 - a request that is not the plain form: another method, no ``Authorization: Token`` header, a session
   cookie (the page's, with its CSRF rules), an ``Accept`` other than JSON's, a query string other than

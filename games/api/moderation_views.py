@@ -1,4 +1,4 @@
-"""Table talk's moderation in the API (issue 23): report a message, mute a player at a table, block a player.
+"""Table talk's moderation in the API: report a message, mute a player at a table, block a player.
 
 The same acts as the game page's forms (games/web/chat_views.py), through the same services
 (games.chat.moderation), so their rules live in one place: anyone who may read a message may report it; the

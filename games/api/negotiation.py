@@ -3,7 +3,7 @@
 A JSON client sends ``Accept: application/json``, ``*/*`` or no Accept at all, and no ``?format=``: DRF's
 negotiation then parses the header and every renderer's media type to pick the first renderer, JSON, for
 ~2% of a pick's CPU. Any other request (a browser's ``text/html``, a quality list, a ``?format=``, a format
-suffix) is negotiated by DRF as before, so its answers and its 406 are DRF's own.
+suffix) is negotiated by DRF itself, so its answers and its 406 are DRF's own.
 """
 
 from __future__ import annotations

@@ -1,22 +1,22 @@
 """Request body parsers of the whole API: DRF's own, refusing what would otherwise end in a 500.
 
 - JSON nested deeper than MAX_DEPTH: Python's json module recurses once per level, so a body of
-  100,000 ``[`` raised RecursionError (issue 10 item 10). Such a body is a 400 here, and a body under
+  100,000 ``[`` would raise RecursionError (a 500). Such a body is a 400 here, and a body under
   the limit never reaches code that walks it recursively.
 - A NUL character (U+0000) anywhere in a key or a string: PostgreSQL refuses it in text and jsonb
-  columns, so a NUL in a clock, an option or a name was a DataError (a 500) on PostgreSQL only.
-  DRF's CharField already refuses it; free-form objects (options, clock) did not.
+  columns, so a NUL in a clock, an option or a name would be a DataError (a 500) on PostgreSQL only.
+  DRF's CharField refuses it, but free-form objects (options, clock) are not CharFields.
 - A number too large for a float (``1e400``): Python's json reads it as infinity, which DRF's strict
   JSON does not catch (it refuses only the NaN/Infinity literals), and an engine's ``int(options[...])``
-  then raised OverflowError (a 500). No field of the API takes a non-finite number.
-- A body larger than its route needs (issue 22 item 2): a view may set ``max_body_bytes`` (creating a game:
-  GAME_CREATE_MAX_BYTES), every other body is held to MAX_BODY_BYTES. Refused (413 ``body_too_large``) from the
-  Content-Length, before a byte is read or parsed.
+  would then raise OverflowError (a 500). No field of the API takes a non-finite number.
+- A body larger than its route needs, which would otherwise be read and parsed whole: a view may set
+  ``max_body_bytes`` (creating a game: GAME_CREATE_MAX_BYTES), every other body is held to MAX_BODY_BYTES.
+  Refused (413 ``body_too_large``) from the Content-Length, before a byte is read or parsed.
 
-JSON is read by orjson (issue 28) when it can give exactly what Python's json module gives: a UTF-8
-body without integers of 19 digits or more (orjson reads those beyond 64 bits as floats). Any body orjson
-refuses, or one in another charset, is parsed by DRF's parser as before, so every error is worded as
-before.
+JSON is read by orjson (a move body in ~31 us against ~59 with DRF's parser, on every pick) when it can give
+exactly what Python's json module gives: a UTF-8 body without integers of 19 digits or more (orjson reads those
+beyond 64 bits as floats). Any body orjson refuses, or one in another charset, goes to DRF's own
+parser, so every error is worded as DRF words it.
 """
 
 from __future__ import annotations

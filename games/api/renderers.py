@@ -1,4 +1,4 @@
-"""The API's JSON renderer: DRF's output, written by orjson (issue 28).
+"""The API's JSON renderer: DRF's output, written by orjson.
 
 The JSON a response carries is the same as DRF's JSONRenderer writes (compact, UTF-8, U+2028 and U+2029
 escaped, DRF's own forms of datetimes, decimals, lazy strings and the rest), only several times cheaper

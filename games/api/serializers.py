@@ -1,7 +1,7 @@
 """Request and response bodies of the games API, each a named serializer so /api/schema/ is exact.
 
-Every class here is a component of the OpenAPI schema under its own name (issue 10 item 8: nested
-classes all called ``Input`` collided into one component). Requests validate input; responses only
+Every class here is a component of the OpenAPI schema under its own name (nested classes all called
+``Input`` would collide into one component). Requests validate input; responses only
 document what the views answer (the selectors build the dicts), so keep them in step with
 games/selectors.py.
 """
@@ -72,7 +72,7 @@ class GameCreateRequest(serializers.Serializer):
     seed = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0, max_value=SEED_MAX)
     rated = serializers.BooleanField(required=False, default=False)
     press = serializers.ChoiceField(choices=Press.values, required=False, default=Press.TABLE, help_text=(
-        "what the players may say to one another (issue 23): none, table (table chat for every seat) or full "
+        "what the players may say to one another: none, table (table chat for every seat) or full "
         "(table chat and private messages between seats)"))
 
 
@@ -92,7 +92,7 @@ MOVE_FIELD_MAX = 100  # MoveRequest's max_length
 
 def move_request_fields(data) -> dict[str, str] | None:
     """MoveRequest's validated data for the plain body every client sends, without building the serializer
-    (~0.3 ms of a pick's CPU, issue 28): a JSON object whose ``prompt`` and ``option`` are ASCII strings
+    (~0.3 ms of a pick's CPU): a JSON object whose ``prompt`` and ``option`` are ASCII strings
     of 1-100 characters once stripped (as CharField strips them), without NUL. None for anything else,
     which MoveRequest then validates with its own errors."""
     if type(data) is not dict:
@@ -148,7 +148,7 @@ class GameListResponse(serializers.Serializer):
 
 class GameDetailResponse(GameSummaryResponse):
     options = serializers.JSONField()
-    press = serializers.ChoiceField(choices=Press.values, help_text="none, table or full (issue 23)")
+    press = serializers.ChoiceField(choices=Press.values, help_text="none, table or full")
     clock = serializers.JSONField()
     created_by = serializers.CharField(allow_null=True)
     seat = serializers.IntegerField(allow_null=True, help_text="the caller's seat (null: a spectator)")

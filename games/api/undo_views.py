@@ -1,4 +1,4 @@
-"""POST /api/games/{id}/undo/: take back the caller's own picks (issue 24; games/services/undo.py)."""
+"""POST /api/games/{id}/undo/: take back the caller's own picks (games/services/undo.py)."""
 
 from __future__ import annotations
 

@@ -230,7 +230,7 @@ class LogApi(APIView):
     @extend_schema(operation_id="games_log", responses={200: LogResponse, **_errors(401, 404)})
     def get(self, request, game_id: int):
         game = visible_game_or_404(game_id=game_id, user=request.user)
-        # ``text`` in plain English with the players' names (issue 11 item 1); ``data`` keeps 0-based positions.
+        # ``text`` in plain English with the players' names; ``data`` keeps 0-based positions.
         events = worded_events_for_game(events_for_user(game=game, user=request.user), game=game)
         return Response({"events": [event_as_dict(e) for e in events]})
 

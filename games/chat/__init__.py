@@ -1,4 +1,4 @@
-"""Table talk (issue 23): messages between the players of a game, moderation, and each seat's private notes.
+"""Table talk: messages between the players of a game, moderation, and each seat's private notes.
 
 Layered like the rest of games/: ``models`` are read by ``selectors`` and written by ``services``,
 ``moderation``, ``notes`` and ``batches``; the surfaces (games.api, games.web, games.mail, the admin)

@@ -1,4 +1,4 @@
-"""The chat mail's batches (issue 23): which seats owe a mail of new messages, which messages it carries.
+"""The chat mail's batches: which seats owe a mail of new messages, which messages it carries.
 
 A message starts the batch window of each seat it is for (services._mail_owed: ``SeatChat.mail_due_at``,
 CHAT_MAIL_BATCH_SECONDS after the first message not yet read or mailed). When the window has passed, the

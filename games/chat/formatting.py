@@ -1,7 +1,8 @@
 """A message as HTML: escaped as typed, its web links clickable, mentions of seats marked.
 
 The text is never trusted: every piece of it is escaped; a link is made only of an http(s) address, its
-``href`` escaped too, and opened with ``rel="nofollow ugc noopener"`` (issue 23). Mentions are ``@name``
+``href`` escaped too, and opened with ``rel="nofollow ugc noopener"`` (a spammer's link earns no search rank, and
+the opened page cannot reach this one). Mentions are ``@name``
 of a player at the table and ``seat N`` (1-based, as the pages number seats). Used by the page and by the
 HTML of chat mail alike; the plain-text mail shows the text as typed.
 """

@@ -1,4 +1,5 @@
-"""How much may be said, in which characters, and how often (issue 23, "Moderation and safety").
+"""How much may be said, in which characters, and how often: no player can flood a table or fill the database,
+and no message can hide text or read as something else than what it says (faltisia/free_text.py).
 
 The rate is counted per user in Django's cache, with the counter the sign-up and mail-request throttles
 use (accounts/throttle.py): set CACHE_URL to Redis in production so every web process counts together.

@@ -1,4 +1,4 @@
-"""Moderation of table talk (issue 23): reports, staff hiding and restoring messages, mutes, blocks.
+"""Moderation of table talk: reports, staff hiding and restoring messages, mutes, blocks.
 
 Every act of a moderator is logged (ModerationAction) in its own transaction; hiding and restoring tell
 the message's author once it commits (signals.message_moderated).

@@ -1,6 +1,6 @@
 """Reads of table talk: who reads a game's messages, which ones, how many are new, a seat's notes.
 
-The one rule of who reads what (issue 23): the table's messages are read by every seat and, in a game the
+The one rule of who reads what: the table's messages are read by every seat and, in a game the
 caller may see without a seat (a public game; staff), by them too; a private thread only by the seats in
 it, whoever sits there now. Nobody reads a message staff hid (but its author, who is told), one by a
 deactivated account (but its author), or one by someone they blocked.

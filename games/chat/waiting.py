@@ -5,7 +5,7 @@ newest message id of the game through the index chat_message_game, so no transac
 check sees the latest commit on SQLite and PostgreSQL alike; only when that id moves are the reader's
 messages read (a private message to other seats moves it too, and the reader waits on). Checks run every
 20 ms at first, then every twentieth of the time waited, at most every 250 ms: a message is seen within
-a quarter of a second however long the wait (issue 23: woken within 1 s).
+a quarter of a second however long the wait, well within the target of 1 s to wake a waiting reader.
 """
 
 from __future__ import annotations

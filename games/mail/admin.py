@@ -25,9 +25,9 @@ class ReadOnlyAdmin(SecretFieldsAdminMixin, admin.ModelAdmin):
 class NotificationAdmin(ReadOnlyAdmin):
     # The headers carry the seat's secret reply address (a credential); a body shows the player's hand and
     # requirements, so it is shown only once the game is over (never for a mail without a game: a digest).
-    list_display = ("id", "kind", "to_email", "game", "status", "attempts", "created_at", "sent_at")
+    list_display = ("id", "kind", "address", "game", "status", "attempts", "created_at", "sent_at")
     list_filter = ("kind", "status")
-    search_fields = ("to_email", "dedupe_key")
+    search_fields = ("address", "dedupe_key")
     raw_id_fields = ("user", "game", "seat", "prompt")
 
 

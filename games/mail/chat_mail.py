@@ -131,7 +131,7 @@ def _send_one(seat_chat: SeatChat) -> bool:
         batch_settled(seat=seat)
         return False
     row = notification_queue(kind=NotificationKind.CHAT, dedupe_key=f"chat:{seat.pk}:{chat.up_to}",
-                             to_email=user.email, user_id=user.pk, game=seat.game, seat=seat,
+                             address=user.email, user_id=user.pk, game=seat.game, seat=seat,
                              render=lambda: render_chat(chat=chat, user=user))
     chat_carried(chat)  # queued now, or under this key before: either way these are mailed
     return row is not None
@@ -174,5 +174,5 @@ def moderation_notice_queue(*, message: ChatMessage, kind: str, reason: str):
 
     with transaction.atomic():
         count = message.moderation.count()  # each act its own mail: hide, restore, hide again
-        return notification_queue(kind=NotificationKind.MODERATION, user_id=author.pk, game=game, to_email=author.email,
+        return notification_queue(kind=NotificationKind.MODERATION, user_id=author.pk, game=game, address=author.email,
                                   dedupe_key=f"moderation:{message.pk}:{count}", render=render)

@@ -18,7 +18,7 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.core.checks import Error, Warning, register
 
-from .webhooks import INBOUND_PATTERNS, configured_esps, esp_view_error, webhook_secret
+from .inbound_providers import INBOUND_PATTERNS, configured_esps, esp_view_error, inbound_basic_auth
 
 
 @register("mail", "security")
@@ -28,7 +28,7 @@ def inbound_webhook_check(app_configs=None, **kwargs) -> list:
         return []
     problems = []
     level = Warning if settings.DEBUG else Error
-    if not webhook_secret():
+    if not inbound_basic_auth():
         problems.append(level(
             f"The inbound email webhooks of {', '.join(esps)} are mounted but ANYMAIL_WEBHOOK_SECRET is not set: "
             "every webhook request is refused, and in production the server does not start.",

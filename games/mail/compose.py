@@ -146,11 +146,11 @@ def events_since_last_decision(*, seat: Seat) -> list[Event]:
     Only an email that went out counts: a held-back follow-up skipped because the player answered on
     the web never reached them.
     """
-    from .models import Notification, NotificationKind, NotificationStatus  # models import nothing from here
+    from .models import Channel, Notification, NotificationKind, NotificationStatus  # models import nothing from here
 
     # A prompt mail that went, or an answer to a reply that carried the next decision (issue 25).
     asked = Q(kind=NotificationKind.PROMPT) | Q(kind=NotificationKind.ANSWER, prompt__isnull=False)
-    last = (Notification.objects.filter(asked, seat=seat, status=NotificationStatus.SENT)
+    last = (Notification.objects.filter(asked, seat=seat, channel=Channel.MAIL, status=NotificationStatus.SENT)
             .order_by("-id")
             .values_list("created_at", flat=True).first())
     if last is None:

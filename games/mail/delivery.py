@@ -1,40 +1,42 @@
-"""Delivery: send one stored outbox row once, or record why it was not sent.
+"""Delivery: send one stored outbox row once, on its channel, or record why it was not sent.
 
     mail.send_notification(id) / mail.send_notifications(ids)   (send_tasks.py)
-      -> lock the row, still pending and still relevant? send, mark sent; else mark skipped.
+      -> lock the row, still pending and still relevant (relevance.py)? its channel's sender sends it
+         (SENDERS: mail_sender.py, player_hook_sender.py), mark sent; else mark skipped.
 
 The row lock makes concurrent tasks for one row run one after another (the second sees "sent"); a
-backend error propagates with the row still pending, so the task can retry with its back-off. At send
-time a row also waits (issue 25): while the player is on the game's page (a "when away" prompt or
-webhook: wants.py; a reminder then is skipped, they see the deadline there) and through their quiet hours,
-after which what was held goes in one mail (quiet_merge.py). The queueing side (outbox.py) and the tasks
-sit above it.
+sender's error propagates with the row still pending, so the task can retry with its back-off. At send
+time a row also waits, on every channel: while the player is on the game's page (a "when away" prompt:
+wants.py; a reminder then is skipped, they see the deadline there) and through their quiet hours, after
+which what was held goes at once (the mails in one: quiet_merge.py). The queueing side (outbox.py) and the
+tasks sit above it.
 """
 
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Callable
 
-from django.conf import settings
-from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.models import NotificationPreferences, User
+from accounts.models import NotificationPreferences
 from accounts.quiet_hours import quiet_until
-from games.models import Prompt, Seat
 
-from . import hook_calls, quiet_merge, wants
-from .models import PROMPT_KINDS, SEAT_HOLDER_KINDS, Notification, NotificationKind, NotificationStatus
-from .recipients import loaded_preferences
+from . import mail_sender, player_hook_calls, player_hook_sender
+from .models import Channel, Notification, NotificationKind, NotificationStatus
+from .relevance import NOT_BEFORE_TOLERANCE, Moot, away_check, still_relevant
 
 logger = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 5
-# A countdown task may run a moment before ``not_before`` by the worker's clock; that is not "early".
-NOT_BEFORE_TOLERANCE = timedelta(seconds=5)
+# Each channel's sender: send(row, now), raising Moot (skipped), WebhookRefused (failed at once) or any other
+# error (the row stays pending: the task retries it).
+SENDERS: dict[str, Callable[[Notification, datetime], None]] = {
+    Channel.MAIL: mail_sender.send,
+    Channel.WEBHOOK: player_hook_sender.send,
+}
 
 
 def notifications_send(notification_ids: list[int], *, retry_alone: Callable[[int], None],
@@ -59,37 +61,10 @@ def notifications_send(notification_ids: list[int], *, retry_alone: Callable[[in
     return sent
 
 
-def _still_relevant(row: Notification) -> bool:
-    """Whether the row is still worth sending: a delivery to a seat's holder goes only to whoever holds the seat
-    now (one left pending by a handover on any channel included), and one about a prompt only while the prompt
-    is open (a reminder: with the deadline it was about)."""
-    if row.kind not in SEAT_HOLDER_KINDS or row.seat_id is None:
-        return True
-    if row.kind in PROMPT_KINDS and row.prompt_id is not None:
-        found = (Prompt.objects.filter(pk=row.prompt_id)
-                 .values_list("closed_at", "deadline", "seat__user_id").first())
-        if found is None:
-            return False
-        closed_at, deadline, holder_id = found
-        if closed_at is not None or (row.kind == NotificationKind.REMINDER and deadline != row.deadline):
-            return False
-    else:
-        holder_id = Seat.objects.filter(pk=row.seat_id).values_list("user_id", flat=True).first()
-    return holder_id is not None and holder_id == row.user_id
-
-
 # An answer goes at once whatever the hour: the player just wrote to us.
 _QUIET_EXEMPT = (NotificationKind.ANSWER,)
 POSTPONED = "postponed"  # notification_send: still pending, not before its new ``not_before``
 PRESENT = "the player was on the game's page"
-
-
-def build_message(row: Notification) -> EmailMultiAlternatives:
-    msg = EmailMultiAlternatives(subject=row.subject, body=row.body_text, from_email=settings.DEFAULT_FROM_EMAIL,
-                                 to=[row.to_email], headers=dict(row.headers))
-    if row.body_html:
-        msg.attach_alternative(row.body_html, "text/html")
-    return msg
 
 
 def _quiet_until(row: Notification, now: datetime) -> datetime | None:
@@ -106,60 +81,6 @@ def _quiet_until(row: Notification, now: datetime) -> datetime | None:
     return quiet_until(NotificationPreferences(quiet_start=start, quiet_end=end), tz_name=tz_name, now=now)
 
 
-def _away_check(row: Notification, now: datetime) -> datetime | None:
-    """For a row sent only while the player is away: None if they are, else until when they are not."""
-    if not row.away_only or row.user_id is None or row.game_id is None:
-        return None
-    return wants.away_from(user_id=row.user_id, game_id=row.game_id, seat_id=row.seat_id, now=now)
-
-
-def _held_with(row: Notification, now: datetime) -> list[Notification]:
-    """The player's other mails held by their quiet hours and due now: they go in this row's mail (one
-    mail when quiet hours end), each still relevant; locked (SKIP LOCKED: one a concurrent send holds
-    goes in its own)."""
-    if row.user_id is None or row.kind == NotificationKind.WEBHOOK:
-        return []
-    held = list(Notification.objects.select_for_update(skip_locked=True)
-                .filter(user_id=row.user_id, status=NotificationStatus.PENDING, quiet_held=True,
-                        not_before__lte=now + NOT_BEFORE_TOLERANCE)
-                .exclude(pk=row.pk).exclude(kind=NotificationKind.WEBHOOK).order_by("pk"))
-    kept = []
-    for other in held:
-        present_until = _away_check(other, now)
-        if present_until is not None and _still_relevant(other):
-            other.not_before = present_until  # on that game's page: waits as it would alone
-            other.save(update_fields=["not_before"])
-        elif _still_relevant(other):
-            kept.append(other)
-        else:
-            other.status = NotificationStatus.SKIPPED
-            other.save(update_fields=["status"])
-    return kept
-
-
-def _send(row: Notification, now: datetime) -> None:
-    if row.kind == NotificationKind.WEBHOOK:
-        user = User.objects.filter(pk=row.user_id).select_related("notification_preferences").first()
-        url = loaded_preferences(user).webhook_url if user is not None and user.is_active else ""
-        if not url:
-            raise _Moot("the player removed their webhook")
-        hook_calls.webhook_post(url=url, body=row.body_text.encode(), user_id=row.user_id, delivery_id=row.pk)
-        return
-    others = _held_with(row, now) if row.quiet_held else []
-    if others:
-        quiet_merge.merged_message([row, *others]).send(fail_silently=False)
-        for other in others:
-            other.status, other.sent_at, other.last_error = NotificationStatus.SENT, now, f"sent in mail {row.pk}"
-            other.attempts += 1
-            other.save(update_fields=["status", "sent_at", "last_error", "attempts"])
-        return
-    build_message(row).send(fail_silently=False)
-
-
-class _Moot(Exception):
-    pass
-
-
 def notification_send(*, notification_id: int, now: datetime | None = None) -> str:
     """Send the row's email unless it was sent (or became moot); returns the row's final status, or
     POSTPONED when it waits (the player is on the game's page, or in their quiet hours) with a new
@@ -174,13 +95,13 @@ def notification_send(*, notification_id: int, now: datetime | None = None) -> s
         row = Notification.objects.select_for_update().filter(pk=notification_id).first()
         if row is None or row.status != NotificationStatus.PENDING:
             return row.status if row else "gone"
-        if not _still_relevant(row):
+        if not still_relevant(row):
             row.status = NotificationStatus.SKIPPED
             row.save(update_fields=["status"])
             return row.status
         if row.not_before is not None and now < row.not_before - NOT_BEFORE_TOLERANCE:
             return row.status  # not due (an eager run, a stray duplicate): its countdown task or the sweep sends it
-        present_until = _away_check(row, now)
+        present_until = away_check(row, now)
         if present_until is not None:
             if row.kind == NotificationKind.REMINDER:  # they see the deadline's countdown on the page
                 row.status, row.last_error = NotificationStatus.SKIPPED, PRESENT
@@ -195,12 +116,12 @@ def notification_send(*, notification_id: int, now: datetime | None = None) -> s
             row.save(update_fields=["not_before", "quiet_held"])
             return POSTPONED
         try:
-            _send(row, now)
-        except _Moot as e:
+            SENDERS[row.channel](row, now)
+        except Moot as e:
             row.status, row.last_error = NotificationStatus.SKIPPED, str(e)
             row.save(update_fields=["status", "last_error"])
             return row.status
-        except hook_calls.WebhookRefused as e:
+        except player_hook_calls.WebhookRefused as e:
             row.status, row.last_error, row.attempts = NotificationStatus.FAILED, str(e)[:2000], row.attempts + 1
             row.save(update_fields=["status", "last_error", "attempts"])
             return row.status

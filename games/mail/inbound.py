@@ -151,7 +151,7 @@ def _answer_unknown(inbound: InboundMessage, parsed: ParsedMessage) -> InboundRe
              "address (it may be mistyped, or from an old game).",
              "Please reply to the latest email from your game, or play on the website."]
     queued = notification_queue(
-        kind=NotificationKind.ANSWER, dedupe_key=f"answer:{inbound.pk}", to_email=parsed.from_address,
+        kind=NotificationKind.ANSWER, dedupe_key=f"answer:{inbound.pk}", address=parsed.from_address,
         render=lambda: compose.render_answer(seat=None, user=None, title="Unknown reply address", lines=lines,
                                              ok=False))
     return _finish(inbound, InboundOutcome.REFUSED, reason, answered=queued is not None)
@@ -175,7 +175,7 @@ def _answer_retired(inbound: InboundMessage, parsed: ParsedMessage, retired: Ret
              "Nothing was done: no choice, standing order or vacation was recorded.",
              "If you still play this game, reply to the newest email from it, or play on the website."]
     queued = notification_queue(
-        kind=NotificationKind.ANSWER, dedupe_key=f"answer:{inbound.pk}", to_email=user.email, user_id=user.pk,
+        kind=NotificationKind.ANSWER, dedupe_key=f"answer:{inbound.pk}", address=user.email, user_id=user.pk,
         render=lambda: compose.render_answer(seat=None, user=user, title="This address no longer belongs to you",
                                              lines=lines, ok=False))
     return _finish(inbound, InboundOutcome.REFUSED, "retired-token", answered=queued is not None,
@@ -199,7 +199,7 @@ def _answer_deactivated(inbound: InboundMessage, user) -> InboundResult:
     if not user.email or user.email_verified_at is None or answered_lately.exists():
         return _finish(inbound, InboundOutcome.REFUSED, "deactivated")
     queued = notification_queue(
-        kind=NotificationKind.ANSWER, dedupe_key=keys[0], to_email=user.email, user_id=user.pk,
+        kind=NotificationKind.ANSWER, dedupe_key=keys[0], address=user.email, user_id=user.pk,
         render=lambda: compose.render_answer(seat=None, user=user, title="Your account is deactivated",
                                              lines=DEACTIVATED_LINES, ok=False))
     return _finish(inbound, InboundOutcome.REFUSED, "deactivated", answered=queued is not None,
@@ -224,7 +224,7 @@ def _answer(inbound: InboundMessage, parsed: ParsedMessage, mailbox: SeatMailbox
     # mail, recorded on the row (its prompt), so no separate prompt mail follows (notify.prompt_notifications_queue).
     carried = open_prompt(seat) if reply.show_prompt else None
     queued = notification_queue(
-        kind=NotificationKind.ANSWER, dedupe_key=f"answer:{inbound.pk}", to_email=user.email, user_id=user.pk,
+        kind=NotificationKind.ANSWER, dedupe_key=f"answer:{inbound.pk}", address=user.email, user_id=user.pk,
         game=seat.game, seat=seat, prompt=carried,
         render=lambda: compose.render_answer(seat=seat, user=user, title=reply.title, lines=reply.lines, ok=reply.ok,
                                              show_prompt=reply.show_prompt, show_situation=reply.show_situation,

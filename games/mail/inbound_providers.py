@@ -39,7 +39,7 @@ class InboundProcessingFailed(Exception):
     """Our handling of a well-formed inbound message failed (not the provider's payload): answer 5xx."""
 
 
-def webhook_secret() -> str | list[str]:
+def inbound_basic_auth() -> str | list[str]:
     return (getattr(settings, "ANYMAIL", None) or {}).get("WEBHOOK_SECRET") or ""
 
 
@@ -70,7 +70,7 @@ def guarded(view, esp: str):
     @csrf_exempt
     @functools.wraps(view)
     def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        if request.method == "POST" and not webhook_secret():
+        if request.method == "POST" and not inbound_basic_auth():
             logger.warning("inbound %s webhook refused: ANYMAIL_WEBHOOK_SECRET is not set", esp)
             return HttpResponseBadRequest("webhook not accepted")
         try:

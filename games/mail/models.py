@@ -7,6 +7,7 @@ signal delivered twice, a retried task or a second sweep can never send the same
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Coalesce
 
 
 class SeatMailbox(models.Model):
@@ -58,17 +59,28 @@ class NotificationKind(models.TextChoices):
     ANSWER = "answer"  # our answer to an inbound message (confirmation or error)
     CHAT = "chat"  # a game's table talk the player has not read, batched (chat_mail.py)
     MODERATION = "moderation"  # staff hid or restored one of the player's messages
-    WEBHOOK = "webhook"  # a player's webhook call about a decision (hooks.py): body_text is the JSON
+
+
+class Channel(models.TextChoices):
+    """How a delivery reaches its player; each channel has its own address and sender (delivery.SENDERS)."""
+    MAIL = "mail"  # an email to ``address``
+    # A signed POST to the player's hook (player_hooks.py; ``body_text`` is the JSON). ``address`` is empty: the
+    # hook's URL, which may carry a token of the receiver, is read and checked at send time, never stored here.
+    WEBHOOK = "webhook"
 
 
 # Deliveries to whoever holds a seat, about the seat: when the seat changes hands the ones still unsent are
 # withdrawn (unsent.seat_deliveries_withdraw), and a send checks the holder again (delivery.py). A new channel
 # that writes to a seat's holder belongs here.
-SEAT_HOLDER_KINDS = (NotificationKind.PROMPT, NotificationKind.REMINDER, NotificationKind.WEBHOOK,
-                     NotificationKind.CHAT)
+SEAT_HOLDER_KINDS = (NotificationKind.PROMPT, NotificationKind.REMINDER, NotificationKind.CHAT)
 # Of those, the ones about one prompt: they carry the seat's reply address and links, which the handover revokes,
 # so they are withdrawn even when the same player takes the seat back from a bot (and are owed afresh).
-PROMPT_KINDS = (NotificationKind.PROMPT, NotificationKind.REMINDER, NotificationKind.WEBHOOK)
+PROMPT_KINDS = (NotificationKind.PROMPT, NotificationKind.REMINDER)
+
+
+# When a pending delivery falls due: at ``not_before`` if it is held for later, else when it was queued (a row is
+# never held to before it was queued, so this is also the later of the two).
+DUE_AT = Coalesce("not_before", "created_at")
 
 
 class NotificationStatus(models.TextChoices):
@@ -79,9 +91,11 @@ class NotificationStatus(models.TextChoices):
 
 
 class Notification(models.Model):
-    """One email, rendered when it is queued and sent by a task exactly once (the outbox)."""
+    """One delivery to a player on one channel (an email, a webhook call), rendered when it is queued and sent by
+    a task exactly once: the outbox. ``kind`` says what it is about, ``channel`` how it goes."""
 
     kind = models.CharField(max_length=10, choices=NotificationKind.choices)
+    channel = models.CharField(max_length=10, choices=Channel.choices, default=Channel.MAIL)
     dedupe_key = models.CharField(max_length=200, unique=True)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
                              related_name="mail_notifications")
@@ -102,7 +116,7 @@ class Notification(models.Model):
     away_only = models.BooleanField(default=False)
     # Held by the player's quiet hours: sent when they end, together with the others held (quiet.py).
     quiet_held = models.BooleanField(default=False)
-    to_email = models.CharField(max_length=254)
+    address = models.CharField(max_length=254, blank=True)  # where it goes on its channel (see Channel)
     subject = models.CharField(max_length=300)
     body_text = models.TextField()
     body_html = models.TextField(blank=True)
@@ -118,15 +132,15 @@ class Notification(models.Model):
     class Meta:
         ordering = ["id"]
         indexes = [
-            # The outbox sweep finds lost sends through this: cost grows with pending rows only.
-            models.Index(fields=["created_at"], name="mail_notification_pending",
-                         condition=Q(status="pending")),
+            # The outbox sweep finds lost sends through this, in the order they fell due: it reads only the
+            # rows due by now, never those held for later (quiet hours, "when away", a reminder's lead time).
+            models.Index(DUE_AT, name="mail_notification_due", condition=Q(status="pending")),
             models.Index(fields=["prompt", "kind"], name="mail_notification_prompt"),
             models.Index(fields=["user", "kind", "created_at"], name="mail_notification_user"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.kind} to {self.to_email} ({self.status})"
+        return f"{self.kind} by {self.channel} to {self.address or f'user {self.user_id}'} ({self.status})"
 
 
 class MailJobKind(models.TextChoices):

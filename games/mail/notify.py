@@ -19,9 +19,9 @@ from accounts.models import NotificationPreferences, User
 from games.models import Event, Game, GameStatus, Prompt, Seat, Submission, SubmissionSource
 from games.presentation.worded_events import worded_events_for_game
 
-from . import chat_mail, compose, hooks, reminders, wants
-from .models import Notification, NotificationKind
-from .delivery import NOT_BEFORE_TOLERANCE
+from . import chat_mail, compose, player_hooks, reminders, wants
+from .models import Channel, Notification, NotificationKind
+from .relevance import NOT_BEFORE_TOLERANCE
 from .outbox import notification_queue, sweep_grace
 from .prompt_rows import open_prompts_for_mail, write_prompt_ids
 from .recipients import address_confirmed, loaded_preferences, mailable, reads_results
@@ -115,7 +115,7 @@ def prompt_mails_run(*, prompt_ids: list[int], now: datetime | None = None) -> P
         if user is None or not user.is_active:
             continue
         mode = wants.mode_with_own_choice(loaded_preferences(user), game_id=prompt.game_id, own_mode=prompt.own_mode)
-        hook_due = hooks.webhook_wanted(user)
+        hook_due = player_hooks.webhook_wanted(user)
         if mailable(prompt.seat) is None or mode not in wants.WANTS_PROMPTS:
             mode = None  # no mail; a webhook may still go
             if not hook_due:
@@ -133,7 +133,7 @@ def prompt_mails_run(*, prompt_ids: list[int], now: datetime | None = None) -> P
             held_back.add(prompt.pk)  # on the page now: nothing rendered; the sweep looks again
             continue
         if hook_due:
-            hooks.prompt_webhook_queue(prompt=prompt, user=user, away_only=away_only)
+            player_hooks.prompt_webhook_queue(prompt=prompt, user=user, away_only=away_only)
         if mode is None:
             continue
         chat_carried_now: list = []  # the table talk the email carries, read only if it is rendered (issue 23)
@@ -144,7 +144,7 @@ def prompt_mails_run(*, prompt_ids: list[int], now: datetime | None = None) -> P
 
         row = notification_queue(
             kind=NotificationKind.PROMPT, dedupe_key=prompt_dedupe_key(prompt),
-            to_email=user.email, user_id=user.pk, game=prompt.game, seat=prompt.seat, prompt=prompt,
+            address=user.email, user_id=user.pk, game=prompt.game, seat=prompt.seat, prompt=prompt,
             render=render, away_only=away_only)
         if row is not None:
             rows.append(row)
@@ -259,7 +259,8 @@ def seats_asked_by_resolution(*, game_id: int, phase: int) -> set[int]:
     # skips the closed ones, held-back follow-ups, opt-outs; a "when away" email not due yet will say it
     mails = prompt_mails_run(prompt_ids=prompt_ids)
     return ({p.seat_id for prompts in mails.later.values() for p in prompts}
-            | set(Notification.objects.filter(prompt_id__in=prompt_ids, kind=NotificationKind.PROMPT)
+            | set(Notification.objects.filter(prompt_id__in=prompt_ids, kind=NotificationKind.PROMPT,
+                                              channel=Channel.MAIL)
                   .values_list("seat_id", flat=True)))
 
 
@@ -291,7 +292,7 @@ def result_notifications_queue(*, game_id: int, phase: int, event_ids: list[int]
         if not visible or _watching_the_page(prefs, seat=seat):
             continue
         if notification_queue(kind=NotificationKind.RESULT, dedupe_key=f"result:{game.pk}:{phase}:user{user.pk}",
-                              to_email=user.email, user_id=user.pk, game=seat.game, seat=seat,
+                              address=user.email, user_id=user.pk, game=seat.game, seat=seat,
                               render=lambda s=seat, u=user, v=visible: compose.render_result(
                                   game=s.game, seat=s, user=u, phase=phase, events=v)):
             sent += 1
@@ -320,7 +321,7 @@ def finished_notifications_queue(*, game_id: int) -> int:
         if not (prefs.email_prompts or prefs.email_results or prefs.digest):
             continue  # unsubscribed from everything
         if notification_queue(kind=NotificationKind.FINISHED, dedupe_key=f"finished:{game.pk}:user{user.pk}",
-                              to_email=user.email, user_id=user.pk, game=seat.game, seat=seat,
+                              address=user.email, user_id=user.pk, game=seat.game, seat=seat,
                               render=lambda s=seat, u=user: compose.render_finished(game=s.game, seat=s, user=u)):
             sent += 1
     return sent
@@ -404,7 +405,7 @@ def _digest_batch(*, now: datetime, never_read: bool) -> tuple[int, int]:
             games = _digest_games(user=user, since=since) if address_confirmed(user) else []
             if games and notification_queue(
                     kind=NotificationKind.DIGEST, dedupe_key=f"digest:user{user.pk}:{now.date().isoformat()}",
-                    to_email=user.email, user_id=user.pk,
+                    address=user.email, user_id=user.pk,
                     render=lambda u=user, g=games: compose.render_digest(user=u, games=g)):
                 queued += 1
                 prefs.digest_since = now

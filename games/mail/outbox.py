@@ -1,4 +1,5 @@
-"""The outbox: queue a rendered email once (unique dedupe key); it is sent once (row lock), on commit.
+"""The outbox: queue a rendered delivery once (unique dedupe key), on its channel (an email, a player's webhook
+call: models.Channel); it is sent once (row lock), on commit, by the channel's sender (delivery.SENDERS).
 
 queue -> Notification row (pending) -> on commit: task mail.send_notification(id)   (send_tasks.py)
          (a reminders run's rows: mail.send_notifications(ids), a batch of those due in one second)
@@ -15,13 +16,12 @@ from typing import Callable
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from games.models import Game, Prompt, Seat
 
 from .compose import Rendered
-from .models import Notification, NotificationKind, NotificationStatus
+from .models import DUE_AT, Channel, Notification, NotificationKind, NotificationStatus
 from .send_tasks import send_enqueue_on_commit, sends_enqueue_on_commit
 
 def sweep_grace() -> timedelta:
@@ -62,16 +62,19 @@ def _headers(rendered: Rendered, *, game: Game | None, user_id: int | None, mess
     return headers
 
 
-def notification_queue(*, kind: str, dedupe_key: str, to_email: str, render: Callable[[], Rendered],
+def notification_queue(*, kind: str, dedupe_key: str, address: str, render: Callable[[], Rendered],
                        user_id: int | None = None, game: Game | None = None, seat: Seat | None = None,
                        prompt: Prompt | None = None, lead_hours: int | None = None,
-                       not_before: datetime | None = None, away_only: bool = False) -> Notification | None:
-    """Store the email under ``dedupe_key`` and send it after the commit (not before ``not_before``;
-    ``away_only``: only while the player is away from the game's page); None if it was queued before."""
-    if not to_email or Notification.objects.filter(dedupe_key=dedupe_key).exists():
+                       not_before: datetime | None = None, away_only: bool = False,
+                       channel: str = Channel.MAIL) -> Notification | None:
+    """Store the delivery under ``dedupe_key`` and send it after the commit (not before ``not_before``;
+    ``away_only``: only while the player is away from the game's page); None if it was queued before, or if it
+    is an email with no address to go to."""
+    if (channel == Channel.MAIL and not address) or Notification.objects.filter(dedupe_key=dedupe_key).exists():
         return None
-    row = notification_build(kind=kind, dedupe_key=dedupe_key, to_email=to_email, rendered=render(), user_id=user_id,
-                             game=game, seat=seat, prompt=prompt, lead_hours=lead_hours, not_before=not_before)
+    row = notification_build(kind=kind, dedupe_key=dedupe_key, address=address, rendered=render(), user_id=user_id,
+                             game=game, seat=seat, prompt=prompt, lead_hours=lead_hours, not_before=not_before,
+                             channel=channel)
     row.away_only = away_only
     try:
         with transaction.atomic():
@@ -82,18 +85,22 @@ def notification_queue(*, kind: str, dedupe_key: str, to_email: str, render: Cal
     return row
 
 
-def notification_build(*, kind: str, dedupe_key: str, to_email: str, rendered: Rendered, user_id: int | None = None,
+def notification_build(*, kind: str, dedupe_key: str, address: str, rendered: Rendered, user_id: int | None = None,
                        game: Game | None = None, seat: Seat | None = None, prompt: Prompt | None = None,
-                       lead_hours: int | None = None, not_before: datetime | None = None) -> Notification:
-    """The outbox row of a rendered email, not saved (notification_queue saves one, notifications_queue_bulk
-    a batch)."""
-    message_id = make_msgid(idstring=kind, domain=settings.EMAIL_DOMAIN)
-    return Notification(
-        kind=kind, dedupe_key=dedupe_key, user_id=user_id, game=game, seat=seat, prompt=prompt,
+                       lead_hours: int | None = None, not_before: datetime | None = None,
+                       channel: str = Channel.MAIL) -> Notification:
+    """The outbox row of a rendered delivery, not saved (notification_queue saves one, notifications_queue_bulk
+    a batch). Only an email has a Message-ID and headers."""
+    row = Notification(
+        kind=kind, channel=channel, dedupe_key=dedupe_key, user_id=user_id, game=game, seat=seat, prompt=prompt,
         deadline=prompt.deadline if prompt is not None else None, lead_hours=lead_hours,
-        to_email=to_email, subject=rendered.subject[:300], body_text=rendered.text, body_html=rendered.html,
-        message_id=message_id, not_before=not_before,
-        headers=_headers(rendered, game=game, user_id=user_id, message_id=message_id, kind=kind, prompt=prompt))
+        address=address, subject=rendered.subject[:300], body_text=rendered.text, body_html=rendered.html,
+        not_before=not_before, message_id="", headers={})
+    if channel == Channel.MAIL:
+        row.message_id = make_msgid(idstring=kind, domain=settings.EMAIL_DOMAIN)
+        row.headers = _headers(rendered, game=game, user_id=user_id, message_id=row.message_id, kind=kind,
+                               prompt=prompt)
+    return row
 
 
 def notifications_queue_bulk(rows: list[Notification]) -> list[Notification]:
@@ -124,11 +131,10 @@ OUTBOX_SWEEP_BATCH = 500  # rows re-enqueued per sweep; a send task locks its ro
 
 
 def lost_notifications(*, now: datetime):
-    """Pending emails due for over the sweep grace, oldest first: the partial index
-    mail_notification_pending (``status = 'pending'``) answers it."""
-    cutoff = now - sweep_grace()
-    return (Notification.objects.filter(status=NotificationStatus.PENDING, created_at__lte=cutoff)
-            .filter(Q(not_before__isnull=True) | Q(not_before__lte=cutoff)).order_by("created_at"))
+    """Pending deliveries due for over the sweep grace, in the order they fell due: the partial index
+    mail_notification_due answers it, reading the rows due by then and none held for later."""
+    return (Notification.objects.filter(status=NotificationStatus.PENDING).alias(due_at=DUE_AT)
+            .filter(due_at__lte=now - sweep_grace()).order_by("due_at"))
 
 
 def outbox_sweep(*, now=None, enqueue: Callable[[int, str], None] | None = None) -> int:

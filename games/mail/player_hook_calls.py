@@ -1,6 +1,6 @@
 """One signed webhook call to a checked address (issue 25), made by the outbox's delivery (delivery.py).
 
-    url_check (accounts/webhook_urls.py: normalise, resolve, every address public) -> connect to the first
+    url_check (accounts/player_hook_urls.py: normalise, resolve, every address public) -> connect to the first
     checked address itself (never a second lookup: DNS rebinding gains nothing), TLS verified for the URL's host
     -> POST the JSON body with X-Faltisia-Signature: sha256=<HMAC of the body> -> a 2xx is delivered.
 
@@ -19,8 +19,7 @@ import http.client
 import socket
 import ssl
 
-
-from accounts.webhook_urls import AddressNotAllowed, CheckedTarget, url_check, webhook_secret
+from accounts.player_hook_urls import AddressNotAllowed, CheckedTarget, player_hook_secret, url_check
 
 TIMEOUT_SECONDS = 10
 SIGNATURE_HEADER = "X-Faltisia-Signature"
@@ -66,7 +65,7 @@ def webhook_post(*, url: str, body: bytes, user_id: int, delivery_id: int, resol
     cls = _PinnedHTTPSConnection if target.scheme == "https" else _PinnedHTTPConnection
     conn = cls(target, timeout=TIMEOUT_SECONDS)
     headers = {"Content-Type": "application/json", "User-Agent": "Faltisia-Webhook/1",
-               SIGNATURE_HEADER: signature(body, secret=webhook_secret(user_id=user_id)),
+               SIGNATURE_HEADER: signature(body, secret=player_hook_secret(user_id=user_id)),
                "X-Faltisia-Delivery": str(delivery_id)}  # the same on a retry: the receiver may drop repeats
     try:
         conn.request("POST", target.path, body=body, headers=headers)

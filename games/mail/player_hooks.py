@@ -1,9 +1,9 @@
-"""A player's webhook for their turns (issue 25): queued in the outbox like a mail, sent by delivery.py.
+"""A player's webhook for their turns: a delivery of the outbox on the webhook channel, sent by delivery.py.
 
-    prompt opened -> notify.prompt_notifications_queue -> prompt_webhook_queue: a Notification of kind
-    webhook (dedupe key per prompt and seat holder), its JSON in body_text, with the prompt mail's rules
-    (not before the delay, only while the player is away, held by quiet hours)
-    -> delivery: the URL read and checked again at send time, one signed POST (hook_calls.py),
+    prompt opened -> notify.prompt_notifications_queue -> prompt_webhook_queue: a Notification about the
+    prompt on the webhook channel (dedupe key per prompt and seat holder), its JSON in body_text, with the
+    prompt mail's rules (not before the delay, only while the player is away, held by quiet hours)
+    -> delivery: the URL read and checked again at send time, one signed POST (player_hook_calls.py),
        retried with the send task's back-off on a 5xx or a timeout, never sent twice (the row lock)
 
 The JSON is Discord- and Slack-compatible: ``content`` (Discord) and ``text`` (Slack) carry the same
@@ -22,7 +22,7 @@ from accounts.models import User
 from games.models import Prompt
 
 from . import compose
-from .models import Notification, NotificationKind
+from .models import Channel, Notification, NotificationKind
 from .outbox import notification_queue
 from .recipients import loaded_preferences
 from .tokens import holder_generation_suffix
@@ -52,9 +52,10 @@ def dedupe_key(prompt: Prompt, user: User) -> str:
 
 
 def prompt_webhook_queue(*, prompt: Prompt, user: User, away_only: bool) -> Notification | None:
+    """The prompt's call to the player's hook, in the outbox on the webhook channel (its URL is read at send)."""
     body = json.dumps(prompt_payload(prompt=prompt), separators=(",", ":"))
     return notification_queue(
-        kind=NotificationKind.WEBHOOK, dedupe_key=dedupe_key(prompt, user), to_email=f"webhook:user{user.pk}",
+        kind=NotificationKind.PROMPT, channel=Channel.WEBHOOK, dedupe_key=dedupe_key(prompt, user), address="",
         user_id=user.pk, game=prompt.game, seat=prompt.seat, prompt=prompt, away_only=away_only,
-        render=lambda: compose.Rendered(subject=f"webhook: {compose.game_name_number(prompt.game)}", text=body,
-                                        html="", reply_to=""))
+        render=lambda: compose.Rendered(subject=compose.game_name_number(prompt.game), text=body, html="",
+                                        reply_to=""))

@@ -47,4 +47,4 @@ def merged_message(rows: list[Notification]) -> EmailMultiAlternatives:
     if prompts:
         headers["Reply-To"] = prompts[-1].headers.get("Reply-To", headers.get("Reply-To", ""))
     return EmailMultiAlternatives(subject=merged_subject(rows), body=merged_text(rows),
-                                  from_email=settings.DEFAULT_FROM_EMAIL, to=[newest.to_email], headers=headers)
+                                  from_email=settings.DEFAULT_FROM_EMAIL, to=[newest.address], headers=headers)

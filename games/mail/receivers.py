@@ -105,7 +105,7 @@ def on_reminder_settings_changed(sender, instance, **kwargs) -> None:
 def on_anymail_inbound(sender, event, esp_name, **kwargs) -> None:
     """A provider's inbound webhook (django-anymail): the same service as the MTA pipe."""
     from .inbound import inbound_message_process
-    from .webhooks import InboundProcessingFailed
+    from .inbound_providers import InboundProcessingFailed
 
     message = event.message
     try:

@@ -255,7 +255,7 @@ def _queue_all(wanted: list[tuple[Prompt, int, datetime | None]], away_only: set
     for key, prompt, lead, not_before in todo:
         user = prompt.seat.user
         rendered = compose.render_prompt(prompt=prompt, user=user, reminder_hours=lead, mailbox=boxes[prompt.seat_id])
-        row = notification_build(kind=NotificationKind.REMINDER, dedupe_key=key, to_email=user.email,
+        row = notification_build(kind=NotificationKind.REMINDER, dedupe_key=key, address=user.email,
                                  rendered=rendered, user_id=user.pk, game=prompt.game, seat=prompt.seat,
                                  prompt=prompt, lead_hours=lead, not_before=not_before)
         # "When away": a player on the game's page at the reminder's time sees the deadline there (delivery.py)

@@ -33,10 +33,6 @@ def prompt_delay() -> timedelta:
     return timedelta(seconds=settings.MAIL_PROMPT_DELAY_SECONDS)
 
 
-def account_mode(prefs: NotificationPreferences) -> str:
-    return prefs.prompt_mail if prefs.email_prompts else NEVER
-
-
 def game_overrides(pairs: Iterable[tuple[int, int]]) -> dict[tuple[int, int], str]:
     """{(user id, game id): mode} of the games among ``pairs`` that have their own choice: one query."""
     pairs = set(pairs)

@@ -1,4 +1,4 @@
-"""Give the open prompts the mail columns of 0008 as the running code would have set them (issue 22 item 10).
+"""Give the open prompts the mail columns of 0008 as the running code would have set them.
 
 0008 added ``mail_pending`` (default true), ``reminder_planned`` (default false) and ``next_reminder_at``
 (NULL) with the values of a database just created: on a database upgraded from before it, every open

@@ -1,4 +1,4 @@
-"""Issue 23: each game's press setting (games.models.Press).
+"""Each game's press setting (games.models.Press).
 
 Every existing game gets "table", the default a game created by the running code has: its players could
 not talk before, and table chat is what a new game offers unless its creator chooses otherwise. A constant

@@ -1,4 +1,4 @@
-"""A seat's prompts indexed by (seat, closed_at) instead of by seat alone (issue 28; games/models.py, Prompt).
+"""A seat's prompts indexed by (seat, closed_at) instead of by seat alone (games/models.py, Prompt).
 
 The new index is built first, so that a seat's prompts are never without one, and on PostgreSQL without
 blocking writes (CREATE INDEX CONCURRENTLY: a live database keeps taking picks while it is built). Then the

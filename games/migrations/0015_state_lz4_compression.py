@@ -1,9 +1,9 @@
-"""The engine states (a game's, and the one a take-back point keeps) compressed with lz4 on PostgreSQL (issue 28).
+"""The engine states (a game's, and the one a take-back point keeps) compressed with lz4 on PostgreSQL.
 
 A 3 KB state is over PostgreSQL's TOAST threshold (~2 KB), so every pick's UPDATE of the game row and
 INSERT of its take-back point compressed it, with pglz by default. lz4 compresses and decompresses it for
-less of the database's CPU (~40 us less an UPDATE of a Faltisia state, measured; see docs/benchmarks.md,
-issue 28's seventh round), at about the same size.
+less of the database's CPU (~40 us less an UPDATE of a Faltisia state: pglz 194-238 us, lz4 155-177, over
+12,000 UPDATEs each), at about the same size.
 
 Only the column's setting changes: no table is rewritten, the statement is a catalogue change. Values
 already stored stay as they are (PostgreSQL reads both), and a game's state is written again, with lz4, by

@@ -52,7 +52,7 @@ class Presentation:
                                     Knight's combat panel in a fight, the hand for a card to play, the map for a
                                     move): on a phone the page puts it right under the decision box, and the rest
                                     of the board can be folded with a tap
-                                    (issue 26 item 2; game.js, board_layout.css). None: no such part;
+                                    (game.js, board_layout.css). None: no such part;
           ``phone_board_first``     without a focus too, the board before the players list on a phone.
         """
         return {"template": "games/generic/board.html", "tree": view_tree(view), "option_cards": {}, "view": view}
@@ -88,7 +88,7 @@ class Presentation:
         return name
 
     def event_text(self, data: Mapping[str, Any], names: Mapping[int, str]) -> str | None:
-        """One event's text in plain English with the players' names (issue 11 item 1); None keeps the engine's.
+        """One event's text in plain English with the players' names; None keeps the engine's.
 
         ``names``: seat position -> its label ("alice", "Bot 2"). The generic one fills an event's
         ``data["wording"]`` (games/presentation/wording.py); a game overrides it to add what it knows (a

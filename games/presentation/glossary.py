@@ -1,4 +1,4 @@
-"""A game's glossary: its terms explained where they appear on the game page (issue 11 item 7).
+"""A game's glossary: its terms explained where they appear on the game page.
 
 The terms are data, one file per game: ``games/presentation/<slug>/glossary.toml``, a list of ``[[term]]``
 tables:

@@ -1,5 +1,5 @@
-"""A game's events worded for people: each copy's text is its presentation's wording with the seats' labels
-(issue 11 item 1), for every surface that shows the history: the game page, the replay, the emails, the API.
+"""A game's events worded for people: each copy's text is its presentation's wording with the seats' labels,
+for every surface that shows the history: the game page, the replay, the emails, the API.
 
 Above the registry (it picks the game's presentation) and the models (it reads the seats' labels); the
 text itself is filled by the presentation, from games/presentation/wording.py.

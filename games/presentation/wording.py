@@ -1,5 +1,5 @@
-"""Event texts in plain English with the players' names, for every surface that shows the history
-(issue 11 item 1): the game page and its "since your last visit", the replay, the emails, the API log's text.
+"""Event texts in plain English with the players' names, for every surface that shows the history:
+the game page and its "since your last visit", the replay, the emails, the API log's text.
 
 An engine event may carry a ``wording`` in its data: its sentence with ``{key}`` where a seat is named, each
 ``key`` a data field holding a 0-based seat position or a list of them. The game's presentation

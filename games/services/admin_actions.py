@@ -112,7 +112,8 @@ def deadline_extend(*, game: Game, by: User, hours: float, position: int | None 
     if position is not None:
         _seat_at(turn, position)
         prompts = prompts.filter(seat__position=position)
-    # reminder_planned: the reminders task plans the moved deadlines' reminders (issue 16 item 1).
+    # reminder_planned=False: the reminders task reads only unplanned prompts (not every open one), so it plans
+    # the moved deadlines' reminders again.
     moved = prompts.update(deadline=F("deadline") + timedelta(hours=hours), reminder_planned=False)
     game_touch(turn.game)  # the players' prompts show the new deadlines
     whose = "every open deadline" if position is None else f"the deadline of {seat_in_words(turn.seats[position])}"

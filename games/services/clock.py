@@ -99,8 +99,8 @@ def extend_over_vacations(*, user_id: int | None, start: datetime, seconds: floa
 
 def vacation_stretch_left(*, game: Game, user_id: int, now: datetime) -> timedelta:
     """How much longer the player's vacations may still stretch this game's deadlines: the per-game cap
-    (VACATION_MAX_DAYS_PER_GAME) less the vacation time already spent since the game started (issue 10
-    item 11: stacked vacations stretched a 1-hour clock by a year)."""
+    (VACATION_MAX_DAYS_PER_GAME) less the vacation time already spent since the game started. Without it,
+    vacations booked one after another could stretch a 1-hour clock by a year."""
     since = game.started_at or now
     spent = vacation_time_between(user_id=user_id, start=since, end=now) if since < now else timedelta(0)
     return max(timedelta(0), per_game_cap() - spent)

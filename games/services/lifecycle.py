@@ -36,7 +36,7 @@ def game_create(*, created_by: User, engine: str, players: int, options: dict[st
     """Create a game; the creator takes seat 0 and ``bots`` seats go to bots. Starts it if full.
 
     A ``rated`` game moves its players' ratings when it finishes; bots are never rated, so it needs
-    at least two seats for people. ``press``: what its players may say to one another (issue 23).
+    at least two seats for people. ``press``: what its players may say to one another.
     """
     options, clock = options or {}, clock or {}
     game_engine = _engine_or_error(engine)
@@ -135,7 +135,7 @@ def game_resume(*, game: Game, by: User) -> Game:
         raise GameError(ErrorCode.GAME_NOT_ACTIVE, "the game is not paused")
     paused_for = timezone.now() - (game.paused_at or timezone.now())
     Prompt.objects.filter(game=game, closed_at__isnull=True, deadline__isnull=False).update(
-        deadline=F("deadline") + paused_for, reminder_planned=False)  # reminders planned again (issue 16)
+        deadline=F("deadline") + paused_for, reminder_planned=False)  # the reminders task plans them again
     game.status = GameStatus.ACTIVE
     game.paused_at = None
     game.version += 1  # the status, and the open prompts' deadlines

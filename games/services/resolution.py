@@ -34,7 +34,8 @@ def _on_vacation_until(turn: Turn, position: int):
          .order_by("-ends").first())
     if v is None:
         return None
-    # The game's vacation allowance caps the wait too (VACATION_MAX_DAYS_PER_GAME, issue 10 item 11).
+    # The game's vacation allowance caps the wait too (VACATION_MAX_DAYS_PER_GAME): stacked vacations cannot
+    # hold a deadline without end.
     left = clock.vacation_stretch_left(game=turn.game, user_id=user_id, now=turn.now)
     return min(v.ends, turn.now + left) if left > timedelta(0) else None
 
@@ -65,14 +66,14 @@ def due_prompts_handle(turn: Turn) -> bool:
         if back is not None:
             # The player is away: their deadline waits for them (with some time to answer on return).
             row.deadline = back + timedelta(seconds=float(settings.get("vacation_grace_seconds", 12 * 3600)))
-            row.reminder_planned = False  # the new deadline's reminders (issue 16 item 1)
+            row.reminder_planned = False  # the reminders task plans the new deadline's reminders
             row.save(update_fields=["deadline", "reminder_planned"])
             continue
         if not seat.is_bot and seat.extensions_used < int(settings.get("extensions", 0)):
             seat.extensions_used += 1
             turn.dirty_seats.add(position)
             row.deadline = turn.now + timedelta(seconds=clock.extension_seconds(turn.game))
-            row.reminder_planned = False  # the new deadline's reminders (issue 16 item 1)
+            row.reminder_planned = False  # the reminders task plans the new deadline's reminders
             row.save(update_fields=["deadline", "reminder_planned"])
             missed = f"{seat_in_words(seat, capital=True)} missed a deadline and got an extension."
             events_store(turn, [EngineEvent(missed)],
@@ -117,7 +118,7 @@ def step_resolve_in_write(turn: Turn) -> list[Event] | None:
     """Resolve, within the write that completed it (a player's pick), the step ``step_check`` found complete: its
     events, or None if the engine's resolve failed and the step is left to the worker (the pick stands).
 
-    A player's pick resolves the step it completes itself (issue 28; settings.RESOLVE_IN_PICK): the game is
+    A player's pick resolves the step it completes itself (settings.RESOLVE_IN_PICK): the game is
     loaded and locked already, so this costs the events and prompts it inserts, where a worker's task costs a
     broker round trip, a second load and a second commit. Only that one step: one the resolution's bots complete
     in turn is left to the worker (step_check), so a write never runs a whole game of bots. The caller saves

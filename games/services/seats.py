@@ -37,7 +37,7 @@ def seat_standing_orders_set(*, seat: Seat, order_ids: list[str]) -> Seat:
 
 
 def seat_web_seen_set(*, seat: Seat, event_id: int) -> None:
-    """Remember the newest event the seat's player has seen on the game page (issue 11 item 2).
+    """Remember the newest event the seat's player has seen on the game page: "since your last visit" starts after it.
 
     One UPDATE, and none when the page shows nothing new; the marker only moves forward, so a slower
     request that read fewer events cannot take it back.

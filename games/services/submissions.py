@@ -86,7 +86,7 @@ def _submit(turn: Turn, position: int, *, prompt_id: str, option_id: str, idempo
         raise GameError(ErrorCode.GAME_NOT_ACTIVE, f"the game is {game.status}")
     if source in HUMAN_SOURCES and seat.player_active is False:
         # One rule for every way a person acts (API, web, email reply, one-click link): a deactivated account
-        # acts nowhere; its seat falls to the game's missing-move policy at the deadline (issue 22).
+        # acts nowhere; its seat falls to the game's missing-move policy at the deadline.
         raise GameError(ErrorCode.ACCOUNT_DEACTIVATED, "this account is deactivated; it cannot play")
     if seat.is_bot and seat.bot_reason == BotReason.ADMIN and source in HUMAN_SOURCES:
         # A pick would take the seat back from the bot (pick_apply), which only an admin may do here.
@@ -95,7 +95,7 @@ def _submit(turn: Turn, position: int, *, prompt_id: str, option_id: str, idempo
     if option_id not in row.option_ids():
         raise NotAnOption(f"{option_id!r} is not one of the options of prompt {prompt_id}")
     turn.held_writes = []  # the prompt's close and the take-back point go with the game's UPDATE (Turn.held_writes)
-    watch = pick_watch(turn, position, row, option_id)  # take-backs (issue 24): the state before the pick
+    watch = pick_watch(turn, position, row, option_id)  # take-backs: the state before the pick
     submission = pick_apply(turn, position=position, option_id=option_id, source=source,
                             idempotency_key=idempotency_key or None)
     prompts_sync(turn)

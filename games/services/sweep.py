@@ -25,7 +25,7 @@ def due_prompt_games(*, now: datetime, grace: datetime, limit: int = 500):
     In deadline order with a limit, so the plan is a walk of the partial index prompt_open_deadline (its
     predicate, ``closed_at IS NULL``, repeated) in index order, each game read by key, stopping at the
     limit, whatever the planner estimates. Without the order, closed prompts (all with past deadlines)
-    fooled its estimate of ``deadline <= now`` into a scan of every prompt row (issue 16 item 1).
+    can fool its estimate of ``deadline <= now`` into a scan of every prompt row.
     """
     # A game whose resolution was asked for less than a grace period ago has its task on the way.
     not_just_requested = Q(game__resolve_requested_at__isnull=True) | Q(game__resolve_requested_at__lte=grace)
@@ -56,7 +56,7 @@ def due_phases_sweep(*, resolve: Callable[[int, int], object], now: datetime | N
             resolve(game_id, phase)
         except Exception:
             # One broken game (a corrupt clock or state) must not hold back every other due game: it is
-            # logged and retried after the grace period, the others resolve on time (issue 10 item 4).
+            # logged and retried after the grace period, the others resolve on time.
             # Where resolve runs in-process (embedded mode) its transaction has rolled back by now.
             logger.exception("sweep: resolving game %s phase %s failed; skipped this round", game_id, phase)
     return len(pairs)

@@ -4,8 +4,8 @@ Every write to a running game (a pick, a resolution, a deadline) loads a Turn wi
 locked, changes the engine state through the protocol only, keeps the Prompt rows in step with what
 the engine asks (auto-picking for bots and standing orders), and saves once at the end.
 
-A pick is CPU-bound in the web process, and on this path compiling ORM queries used to cost more than
-the database spent on them, so a Turn reads its working set in two hand-written queries (games/sql_rows:
+A pick is CPU-bound in the web process, and on this path compiling ORM queries costs more than the
+database spends on them, so a Turn reads its working set in two hand-written queries (games/sql_rows:
 the game row, locked; the seats joined with their open prompt and whether a vacation could stretch
 their deadlines), writes only rows and fields that changed, and opens or closes the prompts of one pass
 over the seats in one statement each.
@@ -71,7 +71,7 @@ class Turn:
     # no time, so the reopened prompt is as due as it was before the picks it took back
     kept_clocks: dict[int, tuple[datetime | None, datetime]] = field(default_factory=dict)
     # Writes that return nothing, held to go with turn_save's UPDATE of the game in one statement (sql_rows
-    # execute_together; issue 28): None runs each at once. A player's pick holds them (its prompt's close and
+    # execute_together): None runs each at once. A player's pick holds them (its prompt's close and
     # its take-back point), which saves two of its six statements; writes_flush runs them before anything that
     # could see or conflict with them (a prompt opened, a signal inside the write).
     held_writes: list[tuple[str, list]] | None = None
@@ -112,7 +112,7 @@ def turn_load(*, game_id: int) -> Turn | None:
     for position, seat in seats.items():
         seat.game = game
         if seat.user_id is not None:
-            # A deactivated account's vacations hold no deadline (it acts nowhere: issue 22).
+            # A deactivated account acts nowhere, so its vacations hold no deadline either.
             turn.vacation_ahead[seat.user_id] = seat.vacation_ahead and bool(seat.player_active)
         if loaded_open_prompt(seat) is not None:
             turn.open_prompts[position] = loaded_open_prompt(seat)
@@ -218,7 +218,7 @@ def forced_pick_note(row: Prompt, *, position: int, option_id: str) -> EngineEve
     It says no more than the prompt the seat would have been shown, so it reveals nothing to anyone else.
     """
     label = next((o["label"] for o in row.options if o["id"] == option_id), option_id)
-    # Two sentences (issue 26 item 6): "Your turn. Only one choice, picked for you: end turn."
+    # Two sentences, not one run-on line: "Your turn. Only one choice, picked for you: end turn."
     ending = "" if label.rstrip().endswith((".", "?", "!")) else "."
     return EngineEvent(f"{sentence(row.text)} Only one choice, picked for you: {label}{ending}", seats=(position,),
                        data={"action": "forced", "seat": position, "option": option_id})
@@ -238,10 +238,10 @@ def auto_pick(turn: Turn, position: int, row: Prompt, *, may_force: bool = False
             SubmissionSource.BOT
     if may_force and len(row.options) == 1:
         # Within the write that opened it: no mail, deadline or reminder, and no moment in which anyone
-        # could see the seat "deciding" a choice it does not have (issue 11 item 3).
+        # could see the seat "deciding" a choice it does not have.
         return row.options[0]["id"], SubmissionSource.FORCED
     if seat.player_active is False:
-        return None  # a deactivated account's standing orders act no more than it does (issue 22)
+        return None  # a deactivated account's standing orders act no more than it does
     for order_id in seat.standing_orders or []:
         option_id = turn.engine.standing_order_pick(turn.state, position, order_id)
         if option_id is not None and option_id in row.option_ids():

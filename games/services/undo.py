@@ -1,4 +1,4 @@
-"""Take-backs (issue 24): a seat undoes its own picks of the step back to its last checkpoint.
+"""Take-backs: a seat undoes its own picks of the step back to its last checkpoint.
 
 The rule is the engine's: a pick is a checkpoint when it changes ``engine.checkpoint_key(state, seat)`` (something
 new was drawn, revealed or rolled, another seat asked or affected; games/engines/base.py), and the step's end (the

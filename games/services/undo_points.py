@@ -1,4 +1,4 @@
-"""Take-back points (issue 24): on every player's pick, keep what an undo would restore, or clear what a checkpoint
+"""Take-back points: on every player's pick, keep what an undo would restore, or clear what a checkpoint
 or the step's end made moot (games/services/undo.py says how an undo uses them)."""
 
 from __future__ import annotations

@@ -22,7 +22,8 @@ from .selectors import (tournament_rounds, tournament_shown_to, tournament_stand
 from .services import (entry_drop, entry_replace, tournament_cancel, tournament_create, tournament_register,
                        tournament_start, tournament_withdraw)
 
-# Named request and response bodies, each its own schema component (issue 10 item 8).
+# Named request and response bodies, each its own schema component (nested classes all called ``Input``
+# would collide into one).
 
 
 class TournamentCreateRequest(serializers.Serializer):
@@ -36,7 +37,7 @@ class TournamentCreateRequest(serializers.Serializer):
     settings = serializers.DictField(required=False, default=dict)
     rated = serializers.BooleanField(required=False, default=True)
     press = serializers.ChoiceField(choices=Press.values, required=False, default=Press.NONE, help_text=(
-        "what the players of its games may say to one another (issue 23): none (the default, the usual "
+        "what the players of its games may say to one another: none (the default, the usual "
         "competitive setting), table, or full"))
     registration_opens = serializers.DateTimeField(required=False, allow_null=True, default=None)
     registration_closes = serializers.DateTimeField(required=False, allow_null=True, default=None)

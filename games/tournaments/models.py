@@ -47,7 +47,8 @@ class Tournament(models.Model):
     settings = models.JSONField(default=dict, blank=True)
     rated = models.BooleanField(default=True)
     # What the players of its games may say to one another (games.models.Press); none by default, the usual
-    # competitive setting. Tournaments made before issue 23 keep "table", what their earlier rounds had.
+    # competitive setting. Tournaments older than the setting have "table" (migration 0005), what their earlier
+    # rounds had.
     press = models.CharField(max_length=5, choices=Press.choices, default=Press.NONE)
     registration_opens = models.DateTimeField(null=True, blank=True)
     registration_closes = models.DateTimeField(null=True, blank=True)

@@ -26,7 +26,7 @@ def _wants_mail(notice: Notice) -> bool:
     if not getattr(settings, "TOURNAMENT_NOTICES_BY_MAIL", True) or not notice.user.email:
         return False
     if notice.user.email_verified_at is None or not notice.user.is_active:
-        return False  # only to a confirmed address (issue 10 item 3)
+        return False  # only to a confirmed address: mail never goes to one nobody proved is theirs
     prefs = getattr(notice.user, "notification_preferences", None)
     return prefs is None or getattr(prefs, PREFERENCE[notice.kind], True)
 

@@ -110,7 +110,7 @@ def tournament_propose(*, proposed_by: User, name: str, engine: str, format: str
                        rounds: int = 0, clock: dict[str, Any] | None = None, rated: bool = True,
                        press: str = Press.NONE, registration_closes: datetime | None = None,
                        max_players: int | None = None) -> Tournament:
-    """A signed-in player suggests a tournament; it waits, unlisted, until staff approve it (issue 11 item 5).
+    """A signed-in player suggests a tournament; it waits, unlisted, until staff approve it.
 
     The same checks as a staff creation, so an approved proposal can always be run. The proposer is not
     its director: created_by stays empty until a staff member approves it and becomes the director.

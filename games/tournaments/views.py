@@ -1,5 +1,5 @@
 """Public pages: the tournaments index, a tournament's standings and rounds, the leaderboards; and the
-players' buttons on them (register, withdraw, propose) and staff's one-click approval (issue 11 item 5).
+players' buttons on them (register, withdraw, propose) and staff's one-click approval.
 
 Every write goes through the same services as the JSON API, so the rules are enforced in one place.
 """

@@ -1,4 +1,4 @@
-"""The game page's table talk (issue 23): the chat panel's context, each message as the page shows it, and
+"""The game page's table talk: the chat panel's context, each message as the page shows it, and
 the notes box. Everything comes from games.chat; the page only labels seats and renders."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The game page's table talk (issue 23): the panel's poll and post, notes, reports, mutes and blocks.
+"""The game page's table talk: the panel's poll and post, notes, reports, mutes and blocks.
 
 Like the page's live board (game_views.game_live), the poll answers 204 for the session and two small
 queries while no message is newer than the one the page holds. Every form works without JavaScript too

@@ -1,4 +1,4 @@
-"""What every page's header shows: the signed-in player's unread table talk (issue 23).
+"""What every page's header shows: the signed-in player's unread table talk.
 
 Lazy: counted only when a page's template shows it (the header of full pages), not for the game page's live
 fragment or an email rendered with a request.
@@ -21,6 +21,6 @@ def chat_unread(request) -> dict:
 
 
 def site(request) -> dict:
-    """The site's own name for the header and page titles (settings.SITE_NAME, issue 26): the server hosts several
+    """The site's own name for the header and page titles (settings.SITE_NAME): the server hosts several
     games, so its brand is not one of theirs."""
     return {"site_name": settings.SITE_NAME}

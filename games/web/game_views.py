@@ -71,7 +71,7 @@ def game_live(request, game_id: int):
     version = page_version_for_user(game_id=game_id_or_404(game_id), user=request.user)
     if version is None:
         raise Http404("No such game.")
-    presence_record(user_id=request.user.pk, game_id=game_id)  # the player is on the page: no prompt mail (issue 25)
+    presence_record(user_id=request.user.pk, game_id=game_id)  # the player is on the page: no prompt mail
     if request.GET.get("v") == version:
         return HttpResponse(status=204)
     game = get_object_or_404(Game, pk=game_id)
@@ -121,7 +121,7 @@ def game_move(request, game_id: int):
 @login_required
 @require_POST
 def game_undo(request, game_id: int):
-    """The decision's Undo buttons (issue 24): the API's undo service, answered as a pick is."""
+    """The decision's Undo buttons: the API's undo service, answered as a pick is."""
     def undo(viewer):
         prompt_id, to = request.POST.get("prompt", ""), request.POST.get("to", "last")
         try:
@@ -161,7 +161,7 @@ def game_replay(request, game_id: int):
     if game.status != GameStatus.FINISHED:
         messages.info(request, "The replay opens when the game is finished.")
         return redirect("web:game", game_id=game.pk)
-    events = worded_events_for_game(events_for_user(game=game, user=request.user), game=game)  # issue 11 item 1
+    events = worded_events_for_game(events_for_user(game=game, user=request.user), game=game)
     phases = sorted({e.phase for e in events})
     if not phases:
         return redirect("web:game", game_id=game.pk)
@@ -173,7 +173,7 @@ def game_replay(request, game_id: int):
     i = phases.index(phase)
     state = state_after_step(game=game, phase=phase)
     seats = seats_for_page(game=game)
-    # The game is over, so nothing is secret any more: any seat's view may be shown (issue 11 item 9).
+    # The game is over, so nothing is secret any more: any seat's view may be shown.
     shown = replay_seat(request.GET.get("as"), default=viewer.position, players=game.players)
     board = None
     if state is not None:
@@ -195,6 +195,6 @@ def game_replay(request, game_id: int):
         "prev": phases[i - 1] if i > 0 else None, "next": phases[i + 1] if i + 1 < len(phases) else None,
         "first": phases[0], "last": phases[-1], "all_steps": phases, "seats": seats, "shown": shown,
         "my_picks": picks_in_step(game=game, seat=viewer.seat, phase=phase),
-        # the game's terms explained on the replay too (issue 11 item 7)
+        # the game's terms explained on the replay too
         "glossary": presentation_for(game.engine).glossary(),
         "rules_url": reverse("web:game-rules", args=[game.engine])})

@@ -26,7 +26,7 @@ class UserTimezoneMiddleware:
 
 
 class OutsiderErrorPageMiddleware:
-    """With DEBUG on, show Django's debug 404/500 pages to local requests only (issue 11 item 9).
+    """With DEBUG on, show Django's debug 404/500 pages to local requests only: they name routes, settings and files.
 
     The embedded default runs with DEBUG=True so a developer at the machine gets the URL list and the
     traceback; anyone else (another machine on the network) gets the site's own 404.html / 500.html,

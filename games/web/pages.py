@@ -38,7 +38,7 @@ def game_context(*, request, game: Game, viewer: Viewer, visit: bool = False) ->
     started = game.state is not None
     board = board_context(engine=game.engine, view=view, seats=seats,
                           prompt_options=prompt.options if prompt else None) if started else None
-    # Plain English with the players' names, 1-based (issue 11 item 1).
+    # Plain English with the players' names, seats 1-based as people count them.
     events = worded_events_for_game(events_for_user(game=game, user=request.user), game=game)
     since = since_last_visit(seat=viewer.seat, events=events) if visit else None
     if viewer.is_player and events:
@@ -49,7 +49,7 @@ def game_context(*, request, game: Game, viewer: Viewer, visit: bool = False) ->
     return {
         "game": game, "title": game_title(game), "viewer": viewer, "seats": seats, "view": view,
         "prompt": prompt, "board": board, "started": started,
-        # What the Undo buttons would take back (issue 24); their prompt: the open one, else the one answered.
+        # What the Undo buttons would take back; their prompt: the open one, else the one answered.
         "undo": _undo_buttons(game, viewer, prompt),
         "deciding": [s for s in seats if s["deciding"] and s["position"] != viewer.position],
         "history": history_newest_first(events, step_label=presentation.step_labeller(seats),
@@ -65,7 +65,7 @@ def game_context(*, request, game: Game, viewer: Viewer, visit: bool = False) ->
         "standing_orders": [{"id": o.id, "label": o.label, "on": o.id in (viewer.seat.standing_orders or [])}
                             for o in orders] if viewer.is_player else [],
         "waiting_for_players": view.get("waiting_for_players") if not started else 0,
-        # The game's terms, explained where they appear (issue 11 item 7); the list itself is in game.html.
+        # The game's terms, explained where they appear; the list itself is in game.html.
         "glossary": presentation_for(game.engine).glossary(),
         "rules_url": reverse("web:game-rules", args=[game.engine]),
     }

@@ -19,7 +19,7 @@ def player_profile(request, username: str):
     player = User.objects.filter(username=username, is_active=True).first()
     if player is None:
         raise Http404("No such player.")
-    # Each game by its real name, as the leaderboard names it (issue 11 item 5), not its slug.
+    # Each game by its real name, as the leaderboard names it, not its slug.
     ratings = [{**r, "game_name": game_name(r["game"])} for r in ratings_for_user(user=player)]
     return render(request, "web/player.html", {
         "player": player, "ratings": ratings,

@@ -57,7 +57,7 @@ class LobbyEntry:
     prompt: Prompt | None = None
     free_seats: int = 0
     players: list[str] = field(default_factory=list)
-    unread: int = 0  # table talk new to the player at their seat (issue 23)
+    unread: int = 0  # table talk new to the player at their seat
 
     @property
     def waiting_for_me(self) -> bool:
@@ -108,7 +108,7 @@ def _player_names(game_ids: list[int]) -> dict[int, list[str]]:
     out: dict[int, list[str]] = {}
     for game_id, position, name, is_bot in (Seat.objects.filter(game_id__in=game_ids).order_by("position")
                                             .values_list("game_id", "position", "user__username", "is_bot")):
-        # "Bot 2" as in the history (issue 11 item 1), never a bare "bot".
+        # "Bot 2" as in the history, never a bare "bot" (a game may have several).
         out.setdefault(game_id, []).append(name or (seat_label(position=position, username=None, is_bot=True)
                                                     if is_bot else "(free seat)"))
     return out
@@ -127,14 +127,14 @@ def seats_for_page(*, game: Game) -> list[dict[str, Any]]:
 
 def unread_messages_by_game(*, user: User) -> dict[int, int]:
     """{game id: table talk new to the user there} at their 100 newest games not over (games with none left
-    out): the nav's and the lobby's counts, as the page shows them and as its script refreshes them (issue 23)."""
+    out): the nav's and the lobby's counts, as the page shows them and as its script refreshes them."""
     seats = Seat.objects.filter(user=user, game__status__in=[GameStatus.OPEN, GameStatus.ACTIVE,
                                                               GameStatus.PAUSED]).order_by("-game_id")[:100]
     return unread_by_game(user=user, seats=list(seats))
 
 
 def unread_messages_total(*, user: User) -> int:
-    """Table talk new to the user at all their games not over (the nav's count, issue 23)."""
+    """Table talk new to the user at all their games not over (the nav's count)."""
     return sum(unread_messages_by_game(user=user).values())
 
 
@@ -204,8 +204,8 @@ def history_by_round(events: list[Event], *,
     A step is the events written under one phase; an event the game's ``opens_step`` marks (Mage Knight: "Bot 2's
     turn begins", written by the pick that ended the turn before) starts a group of its own within it, so the
     heading it gives sits above what that seat did. Such a group goes on into the next phases while their events
-    name the same ``data["seat"]`` (issue 26 item 6: a Mage Knight turn is one group, not a one-line "turn begins"
-    group, the turn, and a one-line "turn ends" group); games without ``opens_step`` group by phase only.
+    name the same ``data["seat"]``, so a Mage Knight turn is one group, not a one-line "turn begins"
+    group, the turn, and a one-line "turn ends" group; games without ``opens_step`` group by phase only.
 
     An engine that stamps ``data["round"]`` on its events (Faltisia: round 0 is setup) is grouped by
     that number; events without one (the server's own: the game begins, admin actions) stay in the
@@ -242,7 +242,7 @@ def history_by_round(events: list[Event], *,
 def history_newest_first(events: list[Event], *,
                          step_label: Callable[[Mapping[str, Any]], str] = GENERIC.step_label,
                          opens_step: Callable[[Mapping[str, Any]], bool] = GENERIC.opens_step) -> list[HistoryRound]:
-    """The history as the game page shows it: the newest round, step and event first (issue 11 item 2),
+    """The history as the game page shows it: the newest round, step and event first,
     so what the others just did is at the top of the box, never below its fold."""
     rounds = history_by_round(events, step_label=step_label, opens_step=opens_step)
     for r in rounds:

@@ -10,7 +10,7 @@ app_name = "web"
 
 
 def favicon(request):
-    """Browsers ask for /favicon.ico whatever the page links: send them to the site's icon (issue 11 item 9)."""
+    """Browsers ask for /favicon.ico whatever the page links: send them to the site's icon, not a 404."""
     return HttpResponsePermanentRedirect(static("web/favicon.svg"))
 
 

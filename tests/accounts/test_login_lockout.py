@@ -1,4 +1,4 @@
-"""Brute-force protection (issue 10 item 9): after LOGIN_FAILURE_LIMIT wrong passwords, per account and per
+"""Brute-force protection: after LOGIN_FAILURE_LIMIT wrong passwords, per account and per
 client address, the token API, the login page and the admin login answer 429 until the cool-off ends;
 password-reset mails are limited per address."""
 

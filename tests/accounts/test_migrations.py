@@ -1,6 +1,6 @@
-"""The accounts migrations of issue 10 (items 3 and 5) keep existing data working: active players with
-an address stay mailable (verified), banned ones stay banned, and names equal but for case are told
-apart with a suffix so the case-insensitive unique constraint can be added."""
+"""The accounts migrations that add address verification and case-blind usernames keep existing data
+working: active players with an address stay mailable (verified), banned ones stay banned, and names equal
+but for case are told apart with a suffix so the case-insensitive unique constraint can be added."""
 
 from __future__ import annotations
 

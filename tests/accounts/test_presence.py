@@ -1,7 +1,8 @@
-"""Issue 25: a prompt is mailed only to a player who is away from the game's page and has not answered
-within MAIL_PROMPT_DELAY_SECONDS; "every decision" / "when I'm away" / "digest only" / "never", per account
-and per game; the reminder still reaches an away player; the outbox keeps its guarantees (the delay is the
-row's not_before, re-checked at send time: nothing lost, nothing sent twice)."""
+"""Presence on the game's page (accounts/presence.py) and prompt mail: a prompt is mailed only to a player
+who is away from the game's page and has not answered within MAIL_PROMPT_DELAY_SECONDS; "every decision" /
+"when I'm away" / "digest only" / "never", per account and per game; the reminder still reaches an away
+player; the outbox keeps its guarantees (the delay is the row's not_before, re-checked at send time: nothing
+lost, nothing sent twice)."""
 
 from __future__ import annotations
 
@@ -82,7 +83,7 @@ def test_an_away_player_is_mailed_after_the_delay_and_not_before():
     open_task(game)
     prompt = open_prompt(game, 0)
     # Its task ran at once and found it not due: nothing rendered, the prompt still pending for the sweep,
-    # and its due time handed back for a look-again task (issue 28).
+    # and its due time handed back for a look-again task.
     assert row_of(prompt) is None and Prompt.objects.get(pk=prompt.pk).mail_pending
     assert mails_to(alice.email) == []
     assert due_run(prompt, at=prompt.opened_at + timedelta(seconds=60)).later == {
@@ -109,8 +110,8 @@ def opening_enqueues(game) -> list[str]:
 
 
 def test_a_write_that_opens_only_when_away_prompts_enqueues_no_mail_task(settings):
-    """Issue 28: their emails are due after the delay, when the prompt sweep finds them (if still open): a task
-    now would find nothing to do. A player who wants every decision mailed, or no delay, gets one task."""
+    """A "when away" prompt's emails are due after the delay, when the prompt sweep finds them (if still open): a
+    task now would find nothing to do. A player who wants every decision mailed, or no delay, gets one task."""
     game, (alice, bob) = started()
     assert opening_enqueues(game) == []
     prompt = open_prompt(game, 0)
@@ -295,8 +296,8 @@ def test_presence_is_stored_at_most_every_few_seconds_and_forgotten():
 
 
 def test_a_result_email_does_not_follow_a_player_watching_the_page_but_reaches_one_away():
-    """Issue 25 ("a player on the page gets no mail"): the step's result email (issue 11 item 4: to a seat with
-    nothing to decide next) is for a player away from the page; on the page the live update shows it."""
+    """A player on the page gets no mail: the step's result email (sent to a seat with nothing to decide next) is
+    for a player away from the page; on the page the live update shows it."""
     from tests.games.helpers import play_step
     from tests.mail.helpers import start_game
 
@@ -326,8 +327,8 @@ def test_a_player_who_wants_every_decision_mailed_gets_the_result_email_on_the_p
 
 
 def test_a_result_reader_asked_next_by_a_mail_not_due_yet_gets_no_result_email():
-    """Issue 11 item 4 with issue 28's deferred render: a seat asked to decide next is told what happened by
-    its prompt email, even while that email waits for its delay (nothing rendered yet): no result email."""
+    """A result email is only for a seat with nothing to decide next: a seat asked to decide next is told what
+    happened by its prompt email, even while that email waits for its delay (rendered only when due)."""
     from tests.games.helpers import play_step
     from tests.mail.helpers import start_game
 

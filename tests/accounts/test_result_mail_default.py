@@ -1,4 +1,4 @@
-"""Issue 11 item 4: "a player with nothing to decide gets the result only if they asked for result mails", so a
+"""A player with nothing to decide gets the result only if they asked for result mails, so a
 new account starts with result mails off, the sign-up page says so, and existing choices are left alone."""
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Production refuses to start with the published default SECRET_KEY or a short one (issue 10 item 7)."""
+"""Production refuses to start with the published default SECRET_KEY or a short one: either lets anyone forge
+sessions, reset links and verification links."""
 
 from __future__ import annotations
 

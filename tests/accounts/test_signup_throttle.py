@@ -1,5 +1,6 @@
 """Sign-up cannot be used to flood an address with confirmation mails or to mass-create accounts
-(issue 10 item 9's family, beside item 5's "API sign-up must verify the email address")."""
+(limited per client address and per named address, as logins are; API sign-up verifies the address as
+the web's does)."""
 
 from __future__ import annotations
 

@@ -55,7 +55,7 @@ def test_the_request_carries_the_full_user_and_the_token(player, rf):
     assert user.timezone == player.timezone and token.key == player.auth_token.key and token.user is user
 
 
-# --- the per-process cache (PostgreSQL): revalidated by row version on every request (issue 28) ---------
+# --- the per-process cache (PostgreSQL): revalidated by row version on every request --------------------
 
 def _authenticate(key: str):
     from accounts.authentication import FastTokenAuthentication

@@ -1,4 +1,4 @@
-"""One username rule for web sign-up, API sign-up and the admin (issue 10 item 5): NFKC-normalised, unique
+"""One username rule for web sign-up, API sign-up and the admin: NFKC-normalised, unique
 regardless of case, a safe alphabet, bounded length; clear 400s from the API."""
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ pytestmark = pytest.mark.django_db
 
 PASSWORD = "Tea-and-Scones-1887"
 
-# Each was accepted by POST /api/auth/register/ on today's main.
+# Each breaks the rule (a safe alphabet, a bounded length); accepted, such a name would break the pages' URLs
+# (NoReverseMatch) or a mail's headers (BadHeaderError).
 BAD_NAMES = ["x/y", "alice\u200b", "<b>bo</b>", "ali\nce", "bob ", "a", "x" * 31, "..", "-dash", "ann@home",
              "joão"]
 

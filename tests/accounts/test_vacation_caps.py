@@ -1,4 +1,4 @@
-"""Stacked vacations cannot stretch a game without end (issue 10 item 11): at most
+"""Stacked vacations cannot stretch a game without end: at most
 VACATION_MAX_DAYS_PER_YEAR days away in any 365 days, and one game's deadlines stretched by at most
 VACATION_MAX_DAYS_PER_GAME days per player over the game's life."""
 

@@ -1,5 +1,5 @@
-"""Email verification is a fact of its own, a single-use link, and never a login (issue 10 items 3 and 7);
-game mail goes only to confirmed addresses (issue 10 items 3 and 5)."""
+"""Email verification is a fact of its own, a single-use link, and never a login;
+game mail goes only to confirmed addresses."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def _token_status(user: User) -> int:
 
 
 def test_a_deactivated_account_stays_deactivated_whatever_link_it_holds(client):
-    """Issue 10 item 3: resend + the link used to reactivate a banned account, log it in and revive its token."""
+    """Neither a resend nor the link reactivates a banned account, logs it in or revives its token."""
     banned = _unverified("mallory")
     old_link = f"/accounts/verify/{email_verification_token(user=banned)}/"  # made before the ban
     User.objects.filter(pk=banned.pk).update(is_active=False)
@@ -61,7 +61,7 @@ def test_a_deactivated_account_stays_deactivated_whatever_link_it_holds(client):
 
 
 def test_resend_answers_the_same_whether_the_address_is_unknown_banned_confirmed_or_waiting(client):
-    """Issue 10 item 3: the resend page must not tell which addresses have (usable) accounts."""
+    """The resend page does not tell which addresses have (usable) accounts."""
     _unverified("waiting")
     _unverified("banned", is_active=False)
     user_create(username="done", email="done@example.org", password=PASSWORD, email_verified=True)
@@ -74,7 +74,7 @@ def test_resend_answers_the_same_whether_the_address_is_unknown_banned_confirmed
 
 
 def test_the_link_works_once_and_only_for_the_accounts_current_state(client):
-    """Issue 10 item 7: the link was reusable for 3 days and survived a password or address change."""
+    """The link works once, and no more after a password or address change."""
     user = _unverified("ada")
     used = email_verification_token(user=user)
     assert client.get(f"/accounts/verify/{used}/").status_code == 302
@@ -94,14 +94,14 @@ def test_the_link_works_once_and_only_for_the_accounts_current_state(client):
 
 
 def test_an_expired_link_is_refused(client, settings):
-    """Issue 10 item 7: the link has a bounded life (EMAIL_VERIFICATION_MAX_AGE)."""
+    """The link has a bounded life (EMAIL_VERIFICATION_MAX_AGE)."""
     settings.EMAIL_VERIFICATION_MAX_AGE = -1
     user = _unverified("dee")
     assert client.get(f"/accounts/verify/{email_verification_token(user=user)}/").status_code == 400
 
 
 def test_verifying_never_logs_anyone_in_not_even_staff(client):
-    """Issue 10 item 7: a verification link was a login link; for a superuser, one forged link = admin."""
+    """A verification link is no login link: were it one, a single leaked link of a superuser would open the admin."""
     boss = _unverified("boss", is_staff=True, is_superuser=True)
     r = client.get(f"/accounts/verify/{email_verification_token(user=boss)}/")
     assert r.status_code == 302 and r.url == "/accounts/login/"
@@ -112,7 +112,7 @@ def test_verifying_never_logs_anyone_in_not_even_staff(client):
 
 
 def test_game_mail_goes_only_to_confirmed_addresses():
-    """Issue 10 items 3 and 5: an account whose address is not confirmed gets no game mail."""
+    """An account whose address is not confirmed gets no game mail."""
     confirmed = user_create(username="ann", email="ann@example.org", password=PASSWORD, email_verified=True)
     unconfirmed = _unverified("ben")
     with TestCase.captureOnCommitCallbacks(execute=True):
@@ -126,7 +126,7 @@ def test_game_mail_goes_only_to_confirmed_addresses():
 
 
 def test_api_sign_up_mails_a_confirmation_link_and_no_game_mail_before_it_is_opened(client, api_client):
-    """Issue 10 item 5: API sign-up skipped the web's verification; its account got game mail at once."""
+    """API sign-up verifies the address as the web's does: no game mail before the link is opened."""
     r = api_client.post("/api/auth/register/", {"username": "zoe", "email": "zoe@example.org", "password": PASSWORD},
                  format="json")
     assert r.status_code == 201 and set(r.json()) == {"token"}

@@ -1,4 +1,4 @@
-"""Issue 10 item 6: the admin reads no secret through its query string, search, sorting or pages during play.
+"""The admin reads no secret through its query string, search, sorting or pages during play.
 
 Staff are players too. A superuser seated at a game in play must not be able to tell whether another
 seat holds a card, picked an option, has a seed above some number, ...: every admin channel answers the
@@ -50,7 +50,7 @@ class Played:
         self.private_event = Event.objects.create(game=game, phase=game.phase, text=f"You drew {CANARY}.",
                                                   data={"card": CANARY}, visibility=[1])
         self.notification = Notification.objects.create(
-            kind="prompt", dedupe_key="canary", to_email="p1@example.org", game=game, seat=seat, prompt=prompt,
+            kind="prompt", dedupe_key="canary", address="p1@example.org", game=game, seat=seat, prompt=prompt,
             subject="[Game] Tiny", body_text=f"Your hand: {CANARY}", body_html=f"<p>{CANARY}</p>",
             headers={"Reply-To": f"play+{CANARY}@example.org"}, message_id="<m@example.org>")
         SeatMailbox.objects.filter(seat=seat).delete()
@@ -111,14 +111,15 @@ LOOKUPS = [
 @pytest.mark.parametrize("changelist,lookup,hit,miss", LOOKUPS, ids=[f"{c}?{k}" for c, k, _, _ in LOOKUPS])
 def test_a_query_string_lookup_on_a_secret_field_answers_the_same_whatever_the_value(played, changelist, lookup,
                                                                                      hit, miss):
-    """Issue 10 item 6: `?option_id=...`, `?seed__gt=...`, ... answered yes/no about another seat's secrets."""
+    """A filter in the query string (`?option_id=...`, `?seed__gt=...`) answers no yes/no about another seat's
+    secrets: the list is the same for a hit as for a miss."""
     matching, not_matching = played.answer(changelist, {lookup: hit}), played.answer(changelist, {lookup: miss})
     assert matching == not_matching
     assert matching[1] is None or matching[1] == []  # nothing listed because of the secret either
 
 
 def test_search_matches_a_private_event_only_once_its_game_is_over(played):
-    """Issue 10 item 6: `?q=` on the log searched private events' text (a card drawn) during play."""
+    """`?q=` on the log does not search private events' text (a card drawn) during play."""
     assert played.answer("games_event", {"q": CANARY}) == played.answer("games_event", {"q": NOPE})
     public = Event.objects.filter(game=played.game, visibility__isnull=True).first()
     assert played.answer("games_event", {"q": public.text})[1] == [public.pk]  # public text stays searchable
@@ -134,8 +135,8 @@ def test_search_matches_a_private_event_only_once_its_game_is_over(played):
         Event.objects.create(game=p.game, phase=p.game.phase, text=s, visibility=[1]).pk for s in subjects]),
 ], ids=["inbound-subject", "event-text"])
 def test_sorting_by_a_secret_column_does_not_order_by_the_secret(played, changelist, make_rows):
-    """Issue 10 item 6: `?o=<column>` sorted inbound mails by subject and the log by (private) text,
-    revealing their order. Sorted by any column, the order listed must be the same whichever of two rows
+    """`?o=<column>` must not sort inbound mails by subject or the log by (private) text: the order would
+    reveal them. Sorted by any column, the order listed must be the same whichever of two rows
     holds the smaller secret."""
     columns = len(played.site.get(reverse(f"admin:{changelist}_changelist")).context["cl"].list_display)
 
@@ -150,7 +151,7 @@ def test_sorting_by_a_secret_column_does_not_order_by_the_secret(played, changel
 
 
 def test_no_admin_column_sorts_by_a_secret_field():
-    """Issue 10 item 6: no `?o=` column of any admin orders by a secret field (the log sorted by its text)."""
+    """No `?o=` column of any admin orders by a secret field (such as the log by its text)."""
     from django.test import RequestFactory
 
     request = RequestFactory().get("/")
@@ -166,7 +167,7 @@ def test_no_admin_column_sorts_by_a_secret_field():
 
 
 def test_change_pages_and_lists_show_no_secret_of_a_game_in_play(played):
-    """Issue 10 item 6: pages that showed secrets during play (a private event, standing orders, a prompt's
+    """The pages that could show secrets during play (a private event, standing orders, a prompt's
     text naming a face-down card, an inbound subject with a pick, the tournament seed every table's seed
     derives from) show none; the game's own ones come back once it is over, so the check can fail."""
     p = played
@@ -199,14 +200,14 @@ def test_change_pages_and_lists_show_no_secret_of_a_game_in_play(played):
 
 
 def test_the_tournament_add_form_does_not_show_the_seed_it_will_use(played):
-    """Issue 10 item 6: the add form prefilled a random seed, which a director who plays could note."""
+    """The add form shows no prefilled seed, which a director who plays could note."""
     page = played.page(reverse("admin:tournaments_tournament_add"))
     assert 'name="seed"' not in page
 
 
 def test_mail_records_can_be_neither_deleted_nor_edited(played):
-    """Issue 10 item 6 (change forms): deleting a used link made a one-click pick work again, and a seat's
-    mailbox could be moved to another seat (its replies then acting there)."""
+    """Deleting a used link would make its one-click pick work again, and moving a seat's mailbox to another
+    seat would make its replies act there: neither can be done."""
     p = played
     r = p.site.post(reverse("admin:mail_usedlink_delete", args=[p.used_link.pk]), {"post": "yes"})
     assert r.status_code == 403 and UsedLink.objects.filter(pk=p.used_link.pk).exists()
@@ -220,7 +221,7 @@ def test_mail_records_can_be_neither_deleted_nor_edited(played):
 
 
 def test_a_list_filter_on_a_secret_field_is_a_system_check_error():
-    """Issue 10 item 6: a list_filter or date_hierarchy would bypass lookup_allowed; the check refuses it."""
+    """A list_filter or date_hierarchy would bypass lookup_allowed; the check refuses it."""
     from django.contrib.admin import AdminSite
 
     class Leaky(SecretFieldsAdminMixin, admin.ModelAdmin):
@@ -232,7 +233,7 @@ def test_a_list_filter_on_a_secret_field_is_a_system_check_error():
 
 
 def test_lookups_through_relations_reach_the_secret_fields_of_other_models():
-    """Issue 10 item 6: `game__seed`, `submissions__option_id`, `prompt_row__options__...` are secret too."""
+    """`game__seed`, `submissions__option_id`, `prompt_row__options__...` are secret too."""
     assert lookup_touches_secret(Seat, "game__seed__gt")
     assert lookup_touches_secret(Game, "submissions__option_id")
     assert lookup_touches_secret(Submission, "prompt_row__options__icontains")
@@ -242,7 +243,7 @@ def test_lookups_through_relations_reach_the_secret_fields_of_other_models():
 
 
 def test_every_admin_of_a_model_with_secrets_uses_the_secrecy_mixins():
-    """Issue 10 item 6: a new admin (or inline) of a model with secret fields must use the shared rule."""
+    """A new admin (or inline) of a model with secret fields must use the shared rule."""
     for model, model_admin in admin.site._registry.items():
         if model._meta.label_lower in SECRET_FIELDS:
             assert isinstance(model_admin, SecretFieldsAdminMixin), model

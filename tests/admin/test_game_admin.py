@@ -1,6 +1,6 @@
 """The games admin, driven through its own views (changelist action form POSTs, change pages).
 
-Contract (issue "Admin and tournaments"): every admin action goes through a service and is recorded
+Contract: every admin action goes through a service and is recorded
 in the game's log as an Event visible to all, naming the admin; submissions and events are
 read-only; a non-staff user is sent to the admin login; staff without permissions get 403.
 """
@@ -254,8 +254,8 @@ def test_prompt_and_submission_pages_hide_hands_and_picks_of_a_game_in_play(site
 
 
 def test_replace_player_refuses_a_deactivated_account(site):
-    """Issue 10 review of the admin actions (beside item 3): a banned (is_active=False) account was handed a
-    seat, its hand and its mails by "Replace the player"; it is refused like an unknown name."""
+    """A banned (is_active=False) account must not be handed a seat, its hand and its mails by "Replace the
+    player": it is refused like an unknown name."""
     game, users = make_started_game(players=2)
     banned = UserFactory(username="banned")
     banned.is_active = False

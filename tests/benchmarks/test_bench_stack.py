@@ -1,5 +1,5 @@
-"""benchmarks/stack.py's web server choice (issue 28's ninth round): granian is only ever a comparison, started in
-gunicorn's shape, and still counts its statements. The command is checked here; granian is not a dependency of
+"""benchmarks/stack.py's web server choice: granian is only ever a comparison, started in gunicorn's
+shape, and still counts its statements. The command is checked here; granian is not a dependency of
 the project, so no test starts it (docs/benchmarks.md says how the figures were made)."""
 
 from __future__ import annotations

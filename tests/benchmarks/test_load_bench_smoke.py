@@ -53,8 +53,8 @@ def test_a_tiny_load_run_prints_its_figures_and_tears_everything_down(tmp_path):
 
 
 def test_a_tiny_scale_run_times_every_periodic_task_in_the_real_workers(tmp_path):
-    """Issue 16 item 2: "runs the whole beat schedule ... under the HTTP load of load_bench.py, and
-    prints ... each periodic task's duration p50/max and peak memory ... reminders sent on time": a
+    """The scale benchmark runs the whole beat schedule under the HTTP load of load_bench.py and prints each
+    periodic task's duration p50/max and peak memory, and the reminders sent on time: a
     scale-seeded run (COPY, users who read mail) with short beat periods reports each beat task as its
     worker ran it, and the re-armed reminders as sent."""
     out = tmp_path / "figures.json"

@@ -1,5 +1,5 @@
 """The scale benchmark's COPY seeding (benchmarks/scale_seed.py) writes rows the server reads as its
-own, with the promised due work (issue 16 item 2): the periodic jobs find exactly that work."""
+own, with the due work it promises: the periodic jobs find exactly that work."""
 
 from __future__ import annotations
 
@@ -49,8 +49,8 @@ def _schema() -> list[tuple]:
 
 
 def test_seeding_with_deferred_indexes_leaves_the_schema_as_migrated():
-    """Issue 16: "drop (or defer) the seeded tables' secondary indexes and constraints before the COPY
-    and rebuild them after": the rebuilt keys, indexes and foreign keys (deferrable, as Django makes
+    """The seeding drops (or defers) the seeded tables' secondary indexes and constraints before the COPY
+    and rebuilds them after: the rebuilt keys, indexes and foreign keys (deferrable, as Django makes
     them) are exactly the migrated ones, and they hold for the seeded rows."""
     before = _schema()
     counts = seed(games=200)
@@ -79,8 +79,8 @@ def test_rearmed_reminders_fall_due_over_the_span_and_are_found_once_due():
 
 
 def test_a_seed_used_long_after_it_ran_is_moved_to_the_runs_start_with_its_designed_due_work():
-    """Issue 16: a database seeded 45 minutes before the run had tens of thousands of reminders due at
-    1M games (the lead times kept being crossed meanwhile). shift_to moves the seeded times to the run's
+    """A database seeded 45 minutes before the run would have tens of thousands of reminders due at
+    1M games (the lead times are crossed meanwhile). shift_to moves the seeded times to the run's
     start: then the due work is the designed one again, as if seeded at that moment."""
     from benchmarks.scale_seed import seeded_now, shift_to
     from games.mail import reminders

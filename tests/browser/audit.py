@@ -1,6 +1,6 @@
-"""What the accessibility tests measure on a page (issue 26 items 4 and 5): axe-core's violations, the tap targets
+"""What the accessibility tests measure on a page: axe-core's violations, the tap targets
 under 44 (and 24) CSS px, the page's height; with a screenshot in var/screenshots/ and one JSON line per page in
-var/a11y/ that benchmarks/a11y_report.py turns into the closing note's tables.
+var/a11y/ that benchmarks/a11y_report.py turns into its report's tables.
 
 axe-core is the npm package at node_modules/axe-core (package.json at the repo root; `npm ci` installs it, .ci/run
 does). Without it the tests skip locally and fail under REQUIRE_SERVICES=1 (CI), as chromium's absence would not.
@@ -89,7 +89,7 @@ def measure(page, *, name: str, viewport: str, axe: str) -> dict:
 
 
 def problems(row: dict) -> list[str]:
-    """What the issue forbids on a measured page: a serious or critical axe violation; a target under 24 px;
+    """What fails a measured page: a serious or critical axe violation; a target under 24 px;
     on the touch screen, a target under 44 px."""
     found = [f"{row['page']} {row['viewport']}: axe {v['impact']} {v['id']} ({v['help']}) at {v['nodes']}"
              for v in row["blocking"]]

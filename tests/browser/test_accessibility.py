@@ -1,4 +1,4 @@
-"""Issue 26 items 4 and 5, checked: axe-core on every page type of every game, desktop (1280x800) and a touch phone
+"""Accessibility: axe-core on every page type of every game, desktop (1280x800) and a touch phone
 (390x844), logged in and out: no serious or critical violation; on the phone every tap target at least 44x44 CSS px
 and nowhere one under 24 px (WCAG 2.5.5 / 2.5.8; links inside a sentence are 2.5.8's inline exception).
 

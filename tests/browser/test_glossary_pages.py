@@ -1,4 +1,4 @@
-"""Issue 11 items 7 and 8 in a real browser: a game's terms explained on hover, on keyboard focus and on tap (a
+"""In a real browser: a game's terms explained on hover, on keyboard focus and on tap (a
 phone has no hover), and without JavaScript; the new-game form checks the seat count against the selected game
 before anything is sent, with the engine's own words. Screenshots at desktop (1280) and phone (390) sizes.
 """

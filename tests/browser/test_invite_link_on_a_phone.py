@@ -1,5 +1,5 @@
-"""Issue 26 item 6: the waiting room's invite link was cut off on a phone with no visible Copy button. At 390 px
-the whole link is on the screen (it wraps in its box) and the Copy button beside it is fully in view."""
+"""The waiting room's invite link is usable on a phone: at 390 px the whole link is on the screen (it wraps
+in its box) and the Copy button beside it is fully in view."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 13 "Surfaces", phone: an expansion (Battle for London) game page does not scroll sideways at 390 px, mid-game
+"""On a phone: an expansion (Battle for London) game page does not scroll sideways at 390 px, mid-game
 (routes A and B taken, route A's Control Points broken, a Big Ben bonus taken) and finished, for a player and a
 spectator. Screenshots at 1280x800 and 390x844 go to test-artifacts/screenshots/ (``london-<state>-<who>-<viewport>``).
 """
@@ -32,7 +32,7 @@ def _shoot(page_at, users, game, state: str, screenshot_dir, too_wide: list) -> 
 
 
 def test_an_expansion_game_page_fits_a_phone_mid_game_and_finished(page_at, screenshot_dir):
-    """Issue 13 Surfaces "Phone: no sideways scroll at 390 px" on the expansion's game page."""
+    """No sideways scroll at 390 px on the expansion's game page, whatever the state and whoever looks."""
     game, users = london_game()
     users = list(users) + [UserFactory()]
     too_wide: list[str] = []

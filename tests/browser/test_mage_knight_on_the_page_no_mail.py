@@ -1,4 +1,4 @@
-"""Issue 25 done-means: two players on the game's page play a whole Mage Knight game and receive no prompt mail.
+"""Two players on the game's page play a whole Mage Knight game and receive no prompt mail.
 
 "A prompt is mailed only if the player is not on the game's page (the page and its live updates tell the server
 the player is there, within a minute) ... a player on the page gets no mail for prompts they answer there."

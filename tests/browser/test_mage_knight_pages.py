@@ -1,4 +1,4 @@
-"""Mage Knight's game page in a real browser (issue 15 "Surfaces"; issue 11 item 6 "no sideways scroll at 390 px"):
+"""Mage Knight's game page in a real browser, with no sideways scroll at 390 px:
 mid-game, in a combat and finished, for a player and a spectator, at 1280 px and 390 px. The SVG map scales with its
 viewBox and the panels stack, so nothing is wider than the phone.
 
@@ -39,7 +39,7 @@ def fixture_page(view, options) -> str:
 
 
 def test_the_board_of_a_hand_made_view_fits_a_phone(chromium_browser, screenshot_dir):
-    """Issue 11 item 6 on Mage Knight's board, engine or not: the map scales, the panels stack, nothing scrolls
+    """Mage Knight's board, engine or not, fits a phone: the map scales, the panels stack, nothing scrolls
     sideways at 390 px, mid-game (with map buttons), in a combat and finished, for a player and a spectator."""
     too_wide = []
     for state, kw in (("mid", {}), ("combat", {"combat": True}), ("finished", {"over": True})):

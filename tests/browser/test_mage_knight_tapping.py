@@ -1,4 +1,4 @@
-"""Issue 26 item 1 done-means: a Mage Knight turn played at 390 px on a touch phone by tapping hexes on the SVG map
+"""A Mage Knight turn played at 390 px on a touch phone by tapping hexes on the SVG map
 (and one move by keyboard: Tab to the hex, Enter), then "end turn" from the decision box.
 
 Each tapped hex is a button for exactly one of the prompt's move/explore options (its data-option is the value of the

@@ -1,7 +1,7 @@
-"""Issue 24 done-means: a Mage Knight turn at 390 px on a touch phone with two undos and an undo to the start of the
+"""A Mage Knight turn at 390 px on a touch phone with two undos and an undo to the start of the
 turn, by the page's Undo buttons.
 
-The rule (issue 24 "The rule"; Mage Knight rulebook, "Playing a turn": a turn is a sequence of card plays, moves and
+The rule (Mage Knight rulebook, "Playing a turn": a turn is a sequence of card plays, moves and
 actions, ended by the player): a seat may take back its own picks of the turn that revealed nothing. Each undo
 restores the state as it was before the pick taken back, JSON-equal, the seeded generator included; the button says
 what it takes back, and "Undo to start of turn (N moves)" goes back to the first pick since the last that revealed

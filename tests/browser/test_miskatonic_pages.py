@@ -1,5 +1,5 @@
 """Miskatonic's game page in a real browser: it fits a 390 px phone (nothing scrolls sideways) while in play and
-when finished, and the rules page too (issue 14, "It must fit a 390 px phone (no sideways scroll)").
+when finished, and the rules page too.
 
 Screenshots go to test-artifacts/screenshots/ (``misk-<page>-<desktop|phone>.png``).
 """

@@ -1,4 +1,4 @@
-"""Issue 26 item 2 done-means: a Miskatonic turn played at 390x844 by clicking, with the hand in view at each decision
+"""A Miskatonic turn played at 390x844 by clicking, with the hand in view at each decision
 (the decision box, then the hand right after it on the first screens), and the players list and standing orders
 after the board on the phone."""
 

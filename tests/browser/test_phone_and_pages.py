@@ -1,9 +1,9 @@
-"""Every page type at a desktop (1280x800) and a phone (390x844) viewport, in a real browser (issue 11 items 5, 6, 9).
+"""Every page type at a desktop (1280x800) and a phone (390x844) viewport, in a real browser.
 
-Issue 11 item 6: at 390 px nothing scrolls sideways (``scrollWidth <= innerWidth``) on any page type, the
+At 390 px nothing scrolls sideways (``scrollWidth <= innerWidth``) on any page type, the
 decision is on the first screen and the players come before the board; the nav folds into a menu.
-Issue 11 item 5: tournaments are reachable from the nav and joinable by clicking; a proposal is approved
-by staff in one click. Issue 11 item 9: the Replay button appears at game end without a reload, the
+Tournaments are reachable from the nav and joinable by clicking; a proposal is approved
+by staff in one click. The Replay button appears at game end without a reload, the
 "Finished" badge loses the green style, and the header's "Sign up" button is legible.
 Screenshots of each page type go to test-artifacts/screenshots/ (``ux-<page>-<desktop|phone>.png``).
 """
@@ -42,7 +42,7 @@ def top_of(page, selector: str) -> float:
 
 
 def test_every_page_type_fits_a_phone_and_a_desktop(page_at, screenshot_dir):
-    """issue 11 item 6 (and items 5, 9 pages): no sideways scroll at 390 px on every page type."""
+    """No sideways scroll at 390 px on every page type."""
     game, (alice, bob) = make_started_game(players=2, engine="faltisia", seed=5)
     boss = director()
     make_tournament(boss, name="Spring Swiss", engine="faltisia", table_size=2, rounds=2, options={})
@@ -66,7 +66,7 @@ def test_every_page_type_fits_a_phone_and_a_desktop(page_at, screenshot_dir):
         check_page(page, "game-in-play", viewport, screenshot_dir, too_wide)
         page.screenshot(path=str(screenshot_dir / f"ux-game-in-play-{viewport}-first-screen.png"))
         if viewport == "phone":
-            # issue 11 item 6: the decision on the first screen, the players before the board
+            # the decision on the first screen, the players before the board
             assert top_of(page, "#decision") < VIEWPORTS["phone"]["height"] - 150
             assert top_of(page, ".sidebar .players") < top_of(page, ".board-area")
             assert page.is_hidden("#nav-links") and page.is_visible("#menu-toggle")
@@ -92,7 +92,7 @@ def test_every_page_type_fits_a_phone_and_a_desktop(page_at, screenshot_dir):
 
 
 def test_phone_menu_leads_to_tournaments_and_a_click_registers(page_at, screenshot_dir):
-    """issue 11 item 5: tournaments reachable from the nav (the phone menu) and joinable by clicking."""
+    """Tournaments are reachable from the nav (the phone menu) and joinable by clicking."""
     boss, carol = director(), UserFactory()
     cup = make_tournament(boss, name="Winter Swiss", engine="faltisia", table_size=2, rounds=2, options={})
     page = page_at("phone")
@@ -130,7 +130,7 @@ def test_phone_menu_leads_to_tournaments_and_a_click_registers(page_at, screensh
 
 
 def test_replay_button_and_finished_badge_arrive_without_reload(page_at, screenshot_dir):
-    """issue 11 item 9: at game end the open page shows the Replay button and a non-green "Finished" badge."""
+    """At game end the open page shows the Replay button and a non-green "Finished" badge, without a reload."""
     rehearsal, _ = make_started_game(players=2, seed=3, options={"rounds": 1})
     play_until(rehearsal, lambda g: g.status == GameStatus.FINISHED)
     picks_to_finish = rehearsal.submissions.count()
@@ -163,7 +163,7 @@ def luminance(rgb: str) -> float:
 
 
 def test_header_sign_up_button_is_legible(page_at):
-    """issue 11 item 9: the header's "Sign up" button was near-white text on white (contrast >= 4.5:1 now)."""
+    """The header's "Sign up" button is legible: a text contrast of at least 4.5:1."""
     page = page_at("desktop")
     page.goto("/accounts/login/")
     fg, bg = page.eval_on_selector("header a.signup", "el => [getComputedStyle(el).color, getComputedStyle(el).backgroundColor]")
@@ -172,7 +172,7 @@ def test_header_sign_up_button_is_legible(page_at):
 
 
 def test_sign_up_preselects_the_browsers_time_zone(chromium_browser, live_server):
-    """issue 11 item 9: sign-up ignored the browser's time zone (it offered UTC to everyone)."""
+    """Sign-up preselects the browser's time zone rather than offering UTC to everyone."""
     context = chromium_browser.new_context(timezone_id="Asia/Tokyo", base_url=live_server.url)
     try:
         page = context.new_page()

@@ -1,4 +1,4 @@
-"""Issue 26 item 2 (the decision beside what it is about) and item 3 (compact card rows) at 390x844 on a touch phone:
+"""The decision beside what it is about, and compact card rows, at 390x844 on a touch phone:
 the presentation names the part of the board the decision is about (board.phone_focus); on the phone that part sits
 under the decision box and the rest of the board folds with a tap. In a Mage Knight combat the combat panel and
 the "Target..." buttons are on the screen together; at a card decision the hand is, as one row of cards that scrolls

@@ -1,6 +1,6 @@
 """End to end in a real browser: two people sign up, start a 2-player Faltisia game and play Round 1 by clicking.
 
-Contract checked (the issue "The web ... tested in a real browser"): sign-up with a verification link sent
+Contract checked: sign-up with a verification link sent
 through Django's email backend, creating a game from the lobby, joining through the signed invite link from
 a second browser context, every decision of Round 1 made with the page's own buttons (setup picks, 7 draft
 picks, 7 lectures, 7 action steps), and the other player's page following along without a reload.
@@ -116,7 +116,7 @@ def test_two_players_sign_up_create_join_and_play_round_one(new_page, screenshot
     game.refresh_from_db()
     assert game.state["round"] == 2
     # Every pick came from the web page, none from a deadline default or a bot, but for the prompts with a
-    # single option (the last draft pick...), which the server picks itself and never shows (issue 11 item 3).
+    # single option (the last draft pick...), which the server picks itself and never shows.
     sources = set(Submission.objects.filter(game=game).values_list("source", flat=True))
     assert sources == {SubmissionSource.WEB, SubmissionSource.FORCED}
     clicked = Submission.objects.filter(game=game, source=SubmissionSource.WEB).select_related("prompt_row")

@@ -1,4 +1,4 @@
-"""Issue 14 in a real browser: the Faltisia game page links to the game's rules page, both drawn at desktop
+"""In a real browser: the Faltisia game page links to the game's rules page, both drawn at desktop
 (1280x800) and phone (390x844) sizes, and the lobby form shows only the selected game's options (its package's
 fields, or the JSON box for a game without a package).
 """

@@ -1,5 +1,5 @@
 """What did the others do? On a phone: "since your last visit" at the top, the decision still on the
-first screen, the newest event at the top of the history box (issue 11 item 2)."""
+first screen, the newest event at the top of the history box."""
 
 from __future__ import annotations
 

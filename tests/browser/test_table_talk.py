@@ -1,4 +1,4 @@
-"""Table talk in real browsers (issue 23, "Done means"): two players in two browsers exchange table and private
+"""Table talk in real browsers: two players in two browsers exchange table and private
 messages live, one at 1280 px and one at 390 px; a spectator sees only the table; an email-only player takes part
 by replies (say and tell), and what they write appears live on the pages. Screenshots go to
 test-artifacts/screenshots/ (``talk-*.png``).
@@ -94,7 +94,7 @@ def test_two_browsers_a_spectator_and_an_email_only_player_talk_live(page_at, sc
 
 
 def test_the_nav_and_the_lobby_count_new_messages_without_a_reload(page_at, settings):
-    """Issue 23: unread counts in the lobby's list and the nav, live like the game page's."""
+    """Unread counts in the lobby's list and the nav are live, like the game page."""
     settings.WEB_UNREAD_POLL_INTERVAL_MS = 250
     alice, bob = UserFactory(), UserFactory()
     game, _ = chat_game(users=[alice, bob, UserFactory()])

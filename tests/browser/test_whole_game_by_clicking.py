@@ -1,10 +1,9 @@
 """A whole 3-player Faltisia game played by clicking, as two people would: one at a desk, one on a phone.
 
-Issue 11, its closing paragraph: "extend the browser suite to play a whole 3-player game by clicking (two
-humans, one bot) on desktop and phone viewports, with screenshots of each page type saved as test
-artifacts, and assert the items above (no `[`/`]` lists or `seats` in any history text, newest event
+Two humans and one bot on desktop and phone viewports, with screenshots of each page type saved as test
+artifacts; checked along the way: no `[`/`]` lists or `seats` in any history text, the newest event
 visible without scrolling the box, no single-option prompt reaches a player, one mail per player per step,
-tournaments reachable from the nav and joinable by clicking, no horizontal scroll at 390 px)".
+tournaments reachable from the nav and joinable by clicking, no horizontal scroll at 390 px.
 
 alice (desktop, 1280x800) and bob (phone, 390x844) sign up through the header's link, confirm their
 address with the mailed link, log out and in again, register for a tournament from the nav, and alice
@@ -38,7 +37,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 PASSWORD = "Tea-and-Scones-1887"
 OPTION = "form.decision-form button[name=option]"
-# Python's list syntax or the engine's word for positions, as the history used to read (issue 11 item 1):
+# Python's list syntax or the engine's word for positions, never for a person to read:
 # "Yellow lecture attended by seats [0, 1, 2]".
 PYTHON_TALK = re.compile(r"[\[\]]|\bseats\b", re.IGNORECASE)
 GAME_MAIL = (NotificationKind.PROMPT, NotificationKind.RESULT, NotificationKind.FINISHED)
@@ -60,7 +59,7 @@ LOOK = r"""force => {
               && r.top >= b.top - 1 && r.bottom <= b.top + box.clientHeight + 1, scrollTop: box.scrollTop};
   }
   const status = document.getElementById('status-line');
-  // Seats are 1-based wherever a person reads them, and a bot is "Bot 3", never "bot (bot)" (issue 11 item 1).
+  // Seats are 1-based wherever a person reads them, and a bot is "Bot 3", never "bot (bot)".
   const body = fresh ? document.body.innerText : '', found = /\bseat 0\b|\bbot \(bot\)/i.exec(body);
   const words = found && body.slice(Math.max(0, found.index - 40), found.index + 20).replace(/\s+/g, ' ');
   return {texts, newest, words, phase: status ? status.dataset.phase : null,
@@ -110,7 +109,7 @@ def player(chromium_browser, live_server):
 
 
 def fits(p: Player, where: str) -> None:
-    """Record a page that scrolls sideways (issue 11 item 6: ``scrollWidth <= innerWidth`` at 390 px)."""
+    """Record a page that scrolls sideways (it must not: ``scrollWidth <= innerWidth`` at 390 px)."""
     width, inner = p.page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
     if width > inner:
         p.too_wide.append(f"{where}: scrollWidth {width} > innerWidth {inner}")
@@ -161,7 +160,7 @@ def sign_up_and_log_in(p: Player) -> None:
 
 
 def register_for_tournament(p: Player, name: str, screenshot_dir) -> None:
-    """Issue 11 item 5: the tournaments index from the nav, the tournament's page, its Register button."""
+    """Tournaments are joinable by clicking: the index from the nav, the tournament's page, its Register button."""
     nav(p, "Tournaments")
     shoot(p, "tournaments", screenshot_dir=screenshot_dir)
     with p.page.expect_navigation():
@@ -173,7 +172,7 @@ def register_for_tournament(p: Player, name: str, screenshot_dir) -> None:
 
 
 def look(p: Player, *, force: bool = False) -> dict:
-    """Read the game page once and check what the issue asks of every page a player sees."""
+    """Read the game page once and check what every page a player sees must hold (see the module docstring)."""
     seen = p.page.evaluate(LOOK, force)
     if seen["width"] > seen["inner"]:
         p.too_wide.append(f"game page at step {seen['phase']}: scrollWidth {seen['width']} > {seen['inner']}")
@@ -244,7 +243,7 @@ EVENT_HEADERS = ("Since your last decision:", "What happened:", "Last events:")
 
 
 def mail_problems(game: Game, users) -> list[str]:
-    """The game mails' event lines in plain English (issue 11 item 1), seats 1-based everywhere in them."""
+    """The game mails' event lines in plain English, seats 1-based everywhere in them."""
     ids = set(Notification.objects.filter(game=game, kind__in=GAME_MAIL).values_list("message_id", flat=True))
     addresses = {u.email for u in users}
     problems = []
@@ -262,7 +261,7 @@ def mail_problems(game: Game, users) -> list[str]:
                 in_events = False
         if re.search(r"\bseat 0\b", body, re.IGNORECASE):
             problems.append(f"to {m.to[0]}: a 0-based seat in {m.subject!r}")
-        # (Issue 25 put the decision's options first in a prompt mail, what happened after them: no order check.)
+        # (A prompt mail puts the decision's options first, what happened after them: no order check.)
     return problems
 
 
@@ -302,7 +301,7 @@ def test_a_whole_three_player_game_by_clicking_on_a_desk_and_a_phone(player, scr
     game.refresh_from_db()
     assert game.status == GameStatus.ACTIVE
     positions = dict(game.seats.exclude(user=None).values_list("user__username", "position"))
-    for p in (alice, bob):  # issue 11 item 1: seats 1-based wherever a person reads them
+    for p in (alice, bob):  # seats 1-based wherever a person reads them
         assert f"You play seat {positions[p.name] + 1}" in p.page.inner_text("#game-head")
         assert "bot (bot)" not in p.page.inner_text("#live")
 
@@ -332,7 +331,7 @@ def test_a_whole_three_player_game_by_clicking_on_a_desk_and_a_phone(player, scr
     assert game.status == GameStatus.FINISHED
     users = [s.user for s in game.seats.select_related("user") if s.user]
     for p in (alice, bob):
-        p.page.wait_for_selector("#replay-link")  # issue 11 item 9: without a reload
+        p.page.wait_for_selector("#replay-link")  # without a reload
         shoot(p, "finished", screenshot_dir=screenshot_dir)
         # The history box opens on the newest event, the one the server recorded last for this seat.
         mine = [e for e in Event.objects.filter(game=game).order_by("-id") if e.visible_to(positions[p.name])]
@@ -359,7 +358,7 @@ def test_a_whole_three_player_game_by_clicking_on_a_desk_and_a_phone(player, scr
         nav(p, "Preferences")
         shoot(p, "preferences", screenshot_dir=screenshot_dir)
 
-    # What the players received: one mail per step at most (issue 11 item 4), counted from the outbox.
+    # What the players received: one mail per step at most, counted from the outbox.
     per_step = mails_per_player_per_step(game, users)
     twice = {u: {s: n for s, n in c.items() if n > 1} for u, c in per_step.items()}
     assert all(not t for t in twice.values()), twice
@@ -387,7 +386,7 @@ def mid_game_screenshots(p: Player, game: Game, screenshot_dir) -> None:
     shoot(p, "decision", full_page=False, screenshot_dir=screenshot_dir)
     p.page.locator("#history").screenshot(path=str(screenshot_dir / f"ux-whole-history-{p.viewport}.png"))
     p.shots.add("history")
-    if p.viewport == "phone":  # issue 11 item 6: the decision is on the first screen
+    if p.viewport == "phone":  # the decision is on the first screen
         top = p.page.eval_on_selector("#decision", "el => el.getBoundingClientRect().top + window.scrollY")
         assert top < VIEWPORTS["phone"]["height"] - 150
 

@@ -1,4 +1,4 @@
-"""Builders for the table-talk tests (issue 23): a started game of a given press, and its readers."""
+"""Builders for the table-talk tests: a started game of a given press, and its readers."""
 
 from __future__ import annotations
 

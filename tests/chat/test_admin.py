@@ -1,4 +1,4 @@
-"""Table talk in the Django admin (issue 23): reported messages first with their logged actions; hiding and
+"""Table talk in the Django admin: reported messages first with their logged actions; hiding and
 restoring from the list; a private message's text stays hidden from staff until reported or the game is over;
 notes are not in the admin."""
 

@@ -1,4 +1,4 @@
-"""Table talk's API (issue 23, "API"): GET/POST /api/games/{id}/messages/ and GET/PUT /api/games/{id}/notes/."""
+"""Table talk's API: GET/POST /api/games/{id}/messages/ and GET/PUT /api/games/{id}/notes/."""
 
 from __future__ import annotations
 
@@ -84,7 +84,7 @@ def test_a_private_game_is_a_404_to_outsiders_on_both_routes_as_an_unknown_id_is
 
 @override_settings(CHAT_MESSAGES_PER_MINUTE=10)
 def test_a_thousand_messages_a_minute_get_10_through_then_429s_with_retry_after():
-    """Issue 23 "Done means": hostile inputs (1,000 messages a minute) get clear errors and change nothing."""
+    """Hostile inputs (1,000 messages a minute) get clear errors and change nothing."""
     game, (alice, _, _) = chat_game()
     c = client(alice)
     statuses = [c.post(url(game), {"text": f"spam {i}"}, format="json") for i in range(1000)]

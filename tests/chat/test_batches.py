@@ -1,4 +1,4 @@
-"""The chat mail's batches (issue 23, "Email"): a message starts each other seat's window; what was read
+"""The chat mail's batches: a message starts each other seat's window; what was read
 on the page is not mailed; a mailed batch closes the window and the next message opens a new one."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A message as HTML (issue 23): escaped as typed, links clickable safely, seat mentions marked."""
+"""A message as HTML: escaped as typed, links clickable safely, seat mentions marked."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Table talk by mail (issue 23, "Email"): one batched, threaded mail per game at most every
+"""Table talk by mail: one batched, threaded mail per game at most every
 CHAT_MAIL_BATCH_SECONDS, nothing already read on the page, the prompt mail carrying what it can, a preference
 that turns it off; replies with ``say`` and ``tell`` post back, alone or after picks; the author of a hidden
 message is told."""
@@ -51,7 +51,7 @@ def game_with_mail(press=Press.FULL):
 
 @override_settings(CHAT_MAIL_BATCH_SECONDS=WINDOW)
 def test_a_burst_of_50_messages_reaches_each_other_player_in_one_mail_not_50():
-    """Issue 23 "Done means": mails per player for a burst of 50 messages must be 1-2."""
+    """A burst of 50 messages is batched: each other player gets 1-2 mails, not 50."""
     game, (alice, bob, carol) = game_with_mail()
     with override_settings(CHAT_MESSAGES_PER_MINUTE=100):
         for i in range(50):

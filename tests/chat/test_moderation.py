@@ -1,4 +1,4 @@
-"""Moderation (issue 23): reports, staff hiding and restoring (logged, the author told), table mutes by the
+"""Moderation: reports, staff hiding and restoring (logged, the author told), table mutes by the
 creator or staff, and blocks."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Moderation through the API (issue 23 "Moderation and safety"): report a message, mute a player at a table,
+"""Moderation through the API: report a message, mute a player at a table,
 block a player; the same rules as the page's forms (games.chat.moderation), answered in the API's words.
 Who may call each route, per role and kind of game, is the authorization matrix (tests/security)."""
 

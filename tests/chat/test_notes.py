@@ -1,4 +1,4 @@
-"""Private notes (issue 23): per seat and player, at most 20,000 characters, nobody else's."""
+"""Private notes: per seat and player, at most 20,000 characters, nobody else's."""
 
 from __future__ import annotations
 

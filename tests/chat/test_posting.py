@@ -1,5 +1,4 @@
-"""Posting to a game's table and to private threads, and every refusal (issue 23, "What players get" and
-"Moderation and safety")."""
+"""Posting to a game's table and to private threads, and every refusal."""
 
 from __future__ import annotations
 
@@ -41,7 +40,7 @@ def test_a_private_message_names_its_other_seats_in_to():
 
 
 def test_press_table_refuses_private_messages_and_press_none_refuses_all():
-    """Issue 23: "in a table game a private message is refused (403 press_off)"; none: no talk at all."""
+    """In a table game a private message is refused (403 press_off); with press none, all talk is."""
     game, (alice, bob, _) = chat_game(press=Press.TABLE)
     assert _refused(ChatErrorCode.PRESS_OFF, game=game, user=alice, text="psst", to=[1]).code.http_status == 403
     game, (alice, _, _) = chat_game(press=Press.NONE)

@@ -1,4 +1,4 @@
-"""The press setting (issue 23): chosen per game at creation (default table), by a tournament for its games
+"""The press setting: chosen per game at creation (default table), by a tournament for its games
 (default none), and set on games that existed before it as the running code would have them."""
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def test_a_tournament_gives_its_games_its_press_none_by_default():
 
 
 @pytest.mark.django_db(transaction=True)
-def test_games_and_tournaments_from_before_issue_23_get_table_talk_as_their_rounds_had():
+def test_games_and_tournaments_from_before_the_press_setting_get_table_talk_as_their_rounds_had():
     before = [("games", "0009_backfill_prompt_mail_and_reminder_plan"), ("tournaments", "0004_tournament_proposals")]
     executor = MigrationExecutor(connection)
     executor.migrate(before)

@@ -1,4 +1,4 @@
-"""Who reads which message (issue 23): the table for every seat and for spectators of a public game, a
+"""Who reads which message: the table for every seat and for spectators of a public game, a
 private thread for its seats only, messages belonging to the seat, hidden and blocked ones left out."""
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def test_since_gives_only_newer_messages_oldest_first():
 
 
 def test_whoever_holds_the_seat_reads_its_threads_and_the_replaced_player_loses_them_at_once():
-    """Issue 23: "Messages belong to the seat"."""
+    """Messages belong to the seat: whoever holds it reads its threads, and the replaced player loses them."""
     game, (alice, bob, carol) = chat_game(press=Press.FULL)
     message_post(game=game, user=alice, text="secret plan for seat 2", to=[1])
     newcomer = UserFactory()

@@ -1,4 +1,4 @@
-"""``?wait`` for messages (issue 23): a reader waiting is woken by the first message for them, not by
+"""``?wait`` for messages: a reader waiting is woken by the first message for them, not by
 private messages to others; with none, the wait ends empty after its seconds."""
 
 from __future__ import annotations

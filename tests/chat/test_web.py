@@ -1,4 +1,4 @@
-"""Table talk on the web (issue 23, "Web"): the panel on the game page, its poll and post, unread counts on
+"""Table talk on the web: the panel on the game page, its poll and post, unread counts on
 the page, in the lobby and in the nav, notes, reports, blocks and mutes; text escaped as typed."""
 
 from __future__ import annotations
@@ -61,8 +61,8 @@ def test_the_lobby_and_the_nav_count_unread_messages():
 
 
 def test_the_unread_counts_answer_counts_only_of_the_callers_seats():
-    """The nav's and the lobby's counts refresh from /games/unread/ (issue 23: unread counts in the nav and the
-    lobby's list): counts per game of the caller's own seats, what they may read only, nothing of the text."""
+    """The nav's and the lobby's unread counts refresh from /games/unread/: counts per game of the caller's own
+    seats, what they may read only, nothing of the text."""
     game, (alice, bob, carol) = chat_game(press=Press.FULL)
     other, _ = chat_game(users=[carol, bob])
     message_post(game=game, user=alice, text="to all")
@@ -167,7 +167,7 @@ def test_the_new_game_form_chooses_the_press():
 
 
 def test_after_the_game_its_table_talk_is_in_the_replay_and_private_threads_only_for_their_seats():
-    """Issue 23, "Replay and history"."""
+    """Once the game is over its table talk is in the replay, each private thread for its own seats only."""
     from games.models import GameStatus
     from tests.games.helpers import play_step
 

@@ -60,7 +60,7 @@ class Stack:
             "DEBUG": "false",
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "SITE_URL": f"http://127.0.0.1:{self.http_port}",  # DEBUG=false needs the links' base (mail.E003)
-            # DEBUG=false refuses a key under 50 characters (faltisia/settings.py, issue 10 item 7).
+            # DEBUG=false refuses a key under 50 characters (faltisia/settings.py).
             "SECRET_KEY": "e2e-secret-" + "x7Kp2mQv9Lw4Rt8Yb3Nc6Hd1Fg5Js0Za" * 2,
             "PYTHONPATH": str(ROOT),
             "LOG_LEVEL": "INFO",

@@ -71,13 +71,13 @@ def test_a_whole_game_through_the_http_api_with_real_worker_and_beat(make_stack)
     tokens = client.register(stack.base_url, 3)
     gid = client.new_game(stack.base_url, tokens, options={"rounds": 3})
     finished, picks = client.play_to_end(stack.base_url, gid, tokens, seed=3, timeout=180)
-    # Every pick but the last round's single cards, which the server picks itself (issue 11 item 3).
+    # Every pick but the last round's single cards, which the server picks itself.
     assert finished["result"]["ranks"] and picks == Submission.objects.filter(game_id=gid).exclude(
         source="forced").count()
     assert Submission.objects.filter(game_id=gid, source="forced").count() == 3
     game = assert_game_matches_its_replay(gid)
     assert_each_phase_resolved_once(game)
-    # Each step's last pick resolved it in the web process (issue 28, RESOLVE_IN_PICK): none was left to the worker.
+    # Each step's last pick resolved it in the web process (RESOLVE_IN_PICK): none was left to the worker.
     assert stack.log("web").count(f"game {gid}: resolved phase") == 2 * 3
     assert "Task games.resolve_phase[" not in stack.log("worker")
     st, log = client.call(stack.base_url, "GET", f"/api/games/{gid}/log/", tokens[0])
@@ -86,7 +86,7 @@ def test_a_whole_game_through_the_http_api_with_real_worker_and_beat(make_stack)
 
 def test_a_worker_killed_mid_resolution_loses_nothing(make_stack):
     # A solo pool: SIGKILL to the worker kills the very process running the resolution.
-    # Every step goes to the worker (a pick resolves the step it completes by default: issue 28).
+    # Every step goes to the worker (by default a pick resolves the step it completes).
     stack = make_stack(worker_pool="solo", concurrency=1, env={"RESOLVE_IN_PICK": "false"})
     tokens = client.register(stack.base_url, 2)
     gid = client.new_game(stack.base_url, tokens, options={"rounds": 1, "slow": 2})

@@ -1,4 +1,4 @@
-"""Several nodes on one database (issue 16 item 3): two web nodes and two worker nodes, each a process
+"""Several nodes on one database: two web nodes and two worker nodes, each a process
 group of its own, on one PostgreSQL through PgBouncer in transaction mode, and one Redis.
 
 Three players play a whole tinygame over the HTTP API, each pick sent to one web node or the other;
@@ -52,9 +52,9 @@ NODE_ENV = {
     "MAIL_PROMPT_SWEEP_SECONDS": "1",
     "MAIL_REMINDER_INTERVAL_SECONDS": "1",
     "MAIL_FOLLOWUP_DELAY_SECONDS": "0",
-    "MAIL_PROMPT_DELAY_SECONDS": "0",  # issue 25: these players are away; no wait for an answer on the page
+    "MAIL_PROMPT_DELAY_SECONDS": "0",  # these players are away: no wait for an answer on the page
     # Every step goes to a worker node, so that one can be killed inside a resolution (a pick resolves the step
-    # it completes by default: issue 28).
+    # it completes by default).
     "RESOLVE_IN_PICK": "false",
 }
 WEB_NODES = ("web-a", "web-b")
@@ -152,7 +152,8 @@ def nodes(transactional_db, tmp_path):
 
 
 def test_two_web_and_two_worker_nodes_through_pgbouncer_resolve_each_step_and_send_each_mail_once(nodes):
-    """issue 16 item 3: a full game across both web nodes, a worker node killed mid-resolution."""
+    """A full game across both web nodes, a worker node killed mid-resolution: each step resolved once, each
+    mail sent once."""
     stack = nodes
     users = [UserFactory() for _ in range(PLAYERS)]
     tokens = [u.auth_token.key for u in users]
@@ -186,7 +187,7 @@ def test_two_web_and_two_worker_nodes_through_pgbouncer_resolve_each_step_and_se
 
     # Every mail once: one game-over email each, at most one prompt email per prompt (the players do not
     # wait for them: one answered first is skipped), and a result email for each step but the last to each
-    # player the resolution did not ask to decide by email (issue 11 item 4: their prompt email carries
+    # player the resolution did not ask to decide by email (their prompt email carries
     # it); whether an API player's prompt was emailed before they answered it depends on timing, so what
     # is owed is read from the prompt emails the resolutions' prompts got.
 

@@ -44,7 +44,7 @@ def test_simulate_cli_json(capsys):
 
 
 def test_simulate_solo_cli_reports_the_players_win_rate(capsys):
-    """Issue 12 simulation: `python -m games.engines.simulate faltisia --players 1 --solo LEVEL` plays Solo Mode
+    """The solo simulation: `python -m games.engines.simulate faltisia --players 1 --solo LEVEL` plays Solo Mode
     games (greedy player against the Classmate) and reports the player's win/draw/loss rates."""
     assert main(["faltisia", "--players", "1", "--solo", "beginner", "--games", "6", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
@@ -66,4 +66,4 @@ def test_benchmark_runs():
     r = subprocess.run([sys.executable, os.path.join(ROOT, "benchmarks", "engine_bench.py"), "--games", "3",
                         "--repeat", "1"], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert "4 players" in r.stdout and "games/s" in r.stdout
-    assert "1 player (solo)" in r.stdout  # issue 12: the benchmark has a solo line
+    assert "1 player (solo)" in r.stdout  # the benchmark has a solo line

@@ -1,4 +1,5 @@
-"""Issue 12, base-game deviations: face-down card numbers announced, Meditation offered mid-payment.
+"""Base-game rules once simplified, now played as written: face-down card numbers announced, Meditation offered
+mid-payment.
 
 Rulebook lines cited from shared/rules/faltisia-rulebook-en.txt (EN).
 """
@@ -9,7 +10,7 @@ from tests.engines.faltisia_helpers import E, at_action, finish, ids, picks
 
 
 def test_face_down_card_numbers_announced_in_resolution_order():
-    """Issue 12 deviation 1. EN line 318: "If multiple players kept their action cards face down, they announce
+    """EN line 318: "If multiple players kept their action cards face down, they announce
     the card number of their played card and perform their Off-Campus actions in order from lowest to highest.
     They do not, however, reveal their cards." The public event names each number, lowest first; never the
     card's name."""
@@ -23,7 +24,7 @@ def test_face_down_card_numbers_announced_in_resolution_order():
     announce = [e for e in events if e.text.startswith("Face-down cards")]
     assert len(announce) == 1 and announce[0].seats is None  # public
     text = announce[0].text
-    # Seats 1-based in the text since issue 11 item 1 (data keeps 0-based: s2, s1, s0).
+    # Seats 1-based in the text, as a person reads them (data keeps 0-based: s2, s1, s0).
     import re
     order = re.findall(r"Seat (\d) \([^)]*\) announces (\d+)", text)
     assert order == [("3", "1101"), ("2", "1502"), ("1", "1601")]
@@ -42,7 +43,7 @@ def _paying(seat_tok, card="2207"):
 
 
 def test_meditation_offered_while_choosing_rainbow_tokens():
-    """Issue 12 deviation 2. EN line 193: "[C] Meditation: at any point during the game, you may return three
+    """EN line 193: "[C] Meditation: at any point during the game, you may return three
     attribute tokens of a single color to the supply in exchange for one attribute token of any color". The
     Rainbow-count pick of a payment offers it too; after it the payment starts over with the new tokens."""
     s, x = _paying([1, 3, 0, 0, 1])
@@ -58,7 +59,7 @@ def test_meditation_offered_while_choosing_rainbow_tokens():
 
 
 def test_meditation_that_breaks_the_payment_returns_to_the_face_choice():
-    """Issue 12 deviation 2 (decision recorded in docs/rules-decisions/faltisia.md): meditating away the tokens
+    """Meditation mid-payment (decision recorded in docs/rules-decisions/faltisia.md): meditating away the tokens
     a half-chosen payment needed sends the seat back to the face-up/face-down choice, where face up is offered
     only if the card can still be paid."""
     s, x = _paying([0, 1, 0, 0, 3], card="3204")
@@ -71,7 +72,7 @@ def test_meditation_that_breaks_the_payment_returns_to_the_face_choice():
 
 
 def test_meditation_mid_raise_withdraws_the_raise():
-    """Issue 12 deviation 2: during Maid Training's Rainbow pick for a raise (EN line 200 "For every three
+    """Meditation mid-raise: during Maid Training's Rainbow pick for a raise (EN line 200 "For every three
     tokens of a single color you spend, increase the corresponding score by one"), Meditation is offered;
     the half-chosen raise is withdrawn and the training list is offered again."""
     s = at_action(2, seed=3)

@@ -34,7 +34,7 @@ def _events(players: int, seed: int, options=None) -> list:
 
 
 def without_wording(d: dict) -> dict:
-    """The event's data less its wording (issue 11 item 1): the sentence, the characters and the seat fields
+    """The event's data less its wording: the sentence, the characters and the seat fields
     the sentence names."""
     from string import Formatter
     named = {k for _, k, _, _ in Formatter().parse(d.get("wording", "")) if k}
@@ -47,7 +47,7 @@ def test_every_event_carries_round_term_and_phase(players, seed, options):
     assert events
     last_round = 0
     for e in events:
-        d = without_wording(dict(e.data))  # issue 11 item 1 added the seats' wording beside where it happened
+        d = without_wording(dict(e.data))  # the seats' wording sits beside where it happened
         assert set(d) == {"round", "term", "phase"}, e.text
         assert d["phase"] in PHASES and 0 <= d["round"] <= 3 and 0 <= d["term"] <= 7, (e.text, d)
         assert d["round"] >= last_round, "rounds never go back"

@@ -1,4 +1,4 @@
-"""A card that cannot be turned face up says why (issue 11 item 3: "face up needs 1 red; you have none")."""
+"""A card that cannot be turned face up says why ("face up needs 1 red; you have none")."""
 
 from games.engines.faltisia.cards import CARDS
 from games.engines.faltisia.decisions import base_options

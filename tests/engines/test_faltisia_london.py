@@ -1,7 +1,7 @@
-"""The Battle for London expansion (issue 13), option {"expansion": "battle_for_london"}.
+"""The Battle for London expansion, option {"expansion": "battle_for_london"}.
 
-Each test quotes the lines of shared/rules/faltisia-rulebook-en.txt ("EN <line>") it pins and names the issue's
-test-list item. Scenarios start from a real game driven to a point, then shape one seat's board.
+Each test quotes the lines of shared/rules/faltisia-rulebook-en.txt ("EN <line>") it pins.
+Scenarios start from a real game driven to a point, then shape one seat's board.
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ def london_events(events):
 # ---- components as data ----
 
 def test_components_are_data_rows_with_the_rulebook_counts_and_bonuses():
-    """Issue 13 components. EN 428-431: "seven new Maid Ability action cards and six new Graduation Requirement
+    """Components. EN 428-431: "seven new Maid Ability action cards and six new Graduation Requirement
     cards ... 0001 / ... / 0007 ... B0019 / ... / B0024" (distinct ids L0001-L0007 keep the printed number for
     the card-number order); EN 470-486 the two checkpoint bonus lists (24 tokens: 12 per stage, two of each);
     EN 499-502 the four Support Characters; EN 488-495 three Control Points per route with a price and a
@@ -96,7 +96,7 @@ def test_components_are_data_rows_with_the_rulebook_counts_and_bonuses():
 
 
 def test_the_board_file_fails_loudly_when_a_bonus_is_off(tmp_path):
-    """Issue 13 components: the loader checks the rulebook's bonuses exactly (EN 472: three Red tokens)."""
+    """Components: the loader checks the rulebook's bonuses exactly (EN 472: three Red tokens)."""
     text = open(london.DATA_PATH, encoding="utf-8").read()
     p = tmp_path / "london.csv"
     p.write_text(text.replace("tokens:red:3", "tokens:red:4", 1), encoding="utf-8")
@@ -107,7 +107,7 @@ def test_the_board_file_fails_loudly_when_a_bonus_is_off(tmp_path):
 # ---- setup ----
 
 def test_setup_secret_pick_of_one_of_two_maid_abilities_the_other_set_aside():
-    """Issue 13 setup. EN 435-436: "take its two matching Maid Ability action cards. Choose one of the two";
+    """Setup. EN 435-436: "take its two matching Maid Ability action cards. Choose one of the two";
     EN 438: "You may be able to use the discarded second Maid Ability card when you reach Big Ben"."""
     s = new_bfl(2, seed=4)
     me, other = s["seats"]
@@ -126,7 +126,7 @@ def test_setup_secret_pick_of_one_of_two_maid_abilities_the_other_set_aside():
 
 
 def test_expansion_setup_board_paladins_award_and_requirements():
-    """Issue 13 setup. EN 446/448: one Stage 1 (Stage 2) token "face up on each of the twelve spaces marked
+    """Setup. EN 446/448: one Stage 1 (Stage 2) token "face up on each of the twelve spaces marked
     "1" ("2")"; EN 450: "Randomly place a Support Character tile ... next to the Round 1, Round 2, and Round 3
     Registration phase spaces ... Return the remaining tiles to the box"; EN 452: each player a Peacekeeping card
     and an Attendance Award tile "face up"; EN 428: the six new Graduation Requirements join the deck."""
@@ -159,7 +159,7 @@ def test_choose_characters_then_the_ability_pick():
 
 
 def test_solo_mode_does_not_combine_with_the_expansion():
-    """Issue 13: the Solo Mode rules (EN 526-604) give the Classmate no Peacekeeping, route or Attendance Award
+    """The Solo Mode rules (EN 526-604) give the Classmate no Peacekeeping, route or Attendance Award
     and the expansion (EN 426-438) speaks only of combining with the base game: refused (docs decision)."""
     with pytest.raises(ValueError, match="Solo Mode"):
         E.validate_options(1, BFL)
@@ -172,7 +172,7 @@ def test_solo_mode_does_not_combine_with_the_expansion():
 # ---- Peacekeeping: licence and routes ----
 
 def test_no_peacekeeping_before_the_licence():
-    """Issue 13 "no Peacekeeping before the licence". EN 460: "you may not perform the Peacekeeping action until
+    """No Peacekeeping before the licence. EN 460: "you may not perform the Peacekeeping action until
     you have obtained a Provisional Maid's License"."""
     s = at_bfl()
     picks(s, 0, "play:" + s["seats"][0]["hand"][0], "down")
@@ -186,7 +186,7 @@ def test_no_peacekeeping_before_the_licence():
 
 
 def test_route_exclusivity_and_the_rulebook_example():
-    """Issue 13 "route exclusivity and the rulebook's example". EN 462: "When you obtain a Provisional Maid's
+    """Route exclusivity and the rulebook's example. EN 462: "When you obtain a Provisional Maid's
     License, immediately place one of your character markers on any starting space (A-F) ... You may not choose
     a route in which another player's marker is already present." EN 468: "players are already advancing along
     routes B and E. The red player may place their character marker on the starting space of route A, C, D, or
@@ -226,7 +226,7 @@ def _value(seat, what, i):
 
 @pytest.mark.parametrize("effect", list(STAGE_1))
 def test_each_stage_1_checkpoint_bonus(effect):
-    """Issue 13 "each bonus". EN 464-466: "move your character marker one space forward ... Take the checkpoint
+    """Each bonus. EN 464-466: "move your character marker one space forward ... Take the checkpoint
     token from the space now occupied ... immediately take the bonus depicted on that token. Place the token face
     down on your Peacekeeping card." EN 472-477 the Stage 1 bonuses."""
     s = at_bfl()
@@ -244,7 +244,7 @@ def test_each_stage_1_checkpoint_bonus(effect):
 
 @pytest.mark.parametrize("effect", list(STAGE_2))
 def test_each_stage_2_checkpoint_bonus(effect):
-    """Issue 13 "each bonus". EN 481-486 the Stage 2 bonuses (the marker first breaks Control Point 1; here by
+    """Each bonus. EN 481-486 the Stage 2 bonuses (the marker first breaks Control Point 1; here by
     requirement, EN 493)."""
     s = at_bfl()
     me = on_route(s, 0, "D", 2, purity=10)  # D1: 5 Sterlings or Purity 10
@@ -269,7 +269,7 @@ def _at_second_control(sterlings, strength, paladin="marielle", rnd=1):
 
 
 def test_control_point_by_payment():
-    """Issue 13 "Control Point by payment". EN 491-492: "you must either: A) Hire Mercenaries. Pay the number of
+    """Control Point by payment. EN 491-492: "you must either: A) Hire Mercenaries. Pay the number of
     Sterlings depicted (returned to the supply)" — EN 495's example, seven Sterlings."""
     s, me = _at_second_control(sterlings=9, strength=11)
     events = peace(s)
@@ -279,7 +279,7 @@ def test_control_point_by_payment():
 
 
 def test_control_point_by_requirement():
-    """Issue 13 "Control Point by requirement". EN 493/495: "(B) have a Strength attribute score of 12 or
+    """Control Point by requirement. EN 493/495: "(B) have a Strength attribute score of 12 or
     higher": passing costs nothing."""
     s, me = _at_second_control(sterlings=9, strength=12)
     ev = london_events(peace(s))[0]
@@ -287,7 +287,7 @@ def test_control_point_by_requirement():
 
 
 def test_control_point_failure_the_marker_stays():
-    """Issue 13 "Control Point ... failure". EN 493: "If you can't afford to hire mercenaries and your character
+    """Control Point failure. EN 493: "If you can't afford to hire mercenaries and your character
     doesn't meet the attribute score requirement, your Peacekeeping action is unsuccessful. Your character marker
     remains where it is." The action (and the face-down card) is spent."""
     s, me = _at_second_control(sterlings=6, strength=11)
@@ -309,7 +309,7 @@ def test_control_point_failure_the_marker_stays():
     ("nofeena", 4, 1, "fail"),
 ])
 def test_each_paladin(paladin, sterlings, strength, passed):
-    """Issue 13 "each Paladin". EN 497: "The Paladin of the current Round aids all players for the duration of
+    """Each Paladin. EN 497: "The Paladin of the current Round aids all players for the duration of
     that Round"; EN 498-502 the four effects, against EN 495's Control Point (7 Sterlings or Strength 12)."""
     s, me = _at_second_control(sterlings, strength, paladin)
     ev = london_events(peace(s))[0]
@@ -342,7 +342,7 @@ def _at_big_ben_door(seat=0, seed=0, players=2):
 
 
 def test_big_ben_set_aside_maid_ability_played_at_once_and_no_more_peacekeeping():
-    """Issue 13 "Big Ben ... the set-aside Maid Ability". EN 506: "breaking through the third Control Point and
+    """Big Ben and the set-aside Maid Ability. EN 506: "breaking through the third Control Point and
     placing your character marker on the Big Ben space"; EN 508: "immediately gain the bonus depicted"; EN 517:
     "Take the Maid Ability card you returned to the box during setup, and immediately play it"; EN 508: "Once you
     have recaptured Big Ben, you may not perform the Peacekeeping action for the rest of the game." """
@@ -370,7 +370,7 @@ def test_big_ben_set_aside_maid_ability_played_at_once_and_no_more_peacekeeping(
 
 
 def test_big_ben_bonus_exclusivity():
-    """Issue 13 "Big Ben exclusivity". EN 508: "You may choose any of the six bonuses, regardless of which route
+    """Big Ben exclusivity. EN 508: "You may choose any of the six bonuses, regardless of which route
     you took. However, you may not choose a bonus that has already been claimed by another player." """
     s, me = _at_big_ben_door()
     s["london"]["big_ben"]["mp"] = 1  # seat 1 took the 8 MP earlier
@@ -390,7 +390,7 @@ def test_big_ben_bonus_exclusivity():
     ("rainbow", "tok", 4, 12),                   # EN 515
 ])
 def test_each_big_ben_bonus(bonus, key, index, gain):
-    """Issue 13 "each bonus": EN 512-515."""
+    """Each bonus: EN 512-515."""
     s, me = _at_big_ben_door()
     peace(s)
     before = _value(me, key, index)
@@ -421,7 +421,7 @@ def test_big_ben_four_of_each_colour_and_attributes_plus_four():
 # ---- Attendance Award ----
 
 def test_attendance_award_flips_on_the_first_skip_only():
-    """Issue 13 "Attendance Award flip on the first skip". EN 458: "If you skip a Lecture at any point during the
+    """Attendance Award flip on the first skip. EN 458: "If you skip a Lecture at any point during the
     game, immediately flip your Attendance Award tile to its 0 MP side." A face-down card in the Action phase is
     not a skipped Lecture; attending keeps it."""
     s = at_bfl("lecture")
@@ -443,7 +443,7 @@ def test_attendance_award_flips_on_the_first_skip_only():
 # ---- scoring ----
 
 def test_expansion_scoring_award_and_four_checkpoints_in_the_breakdown():
-    """Issue 13 "expansion scoring". EN 521-524: "calculate your MP as described in the rulebook for the base
+    """Expansion scoring. EN 521-524: "calculate your MP as described in the rulebook for the base
     game, and add ... 1. Score 7 MP if your Attendance Award tile is face up. 2. Score 3 MP if there are four
     checkpoint tokens on your Peacekeeping card." (EN 488 likewise)."""
     s = new_bfl(2)
@@ -475,7 +475,7 @@ def test_expansion_requirements_count_the_peacekeeping_card():
 # ---- view and events ----
 
 def test_view_shows_the_board_the_current_paladin_and_each_seats_pieces():
-    """Issue 13 surfaces (API view): routes with markers and positions, checkpoints left, Control Points with
+    """The API view: routes with markers and positions, checkpoints left, Control Points with
     price and requirement (EN 495's 7 Sterlings / Strength 12 on A2), the current Round's Paladin (EN 497), Big
     Ben bonuses taken, each seat's Attendance Award and checkpoints; nothing of it is secret."""
     s, me = _at_big_ben_door()
@@ -500,7 +500,7 @@ def test_view_shows_the_board_the_current_paladin_and_each_seats_pieces():
 
 
 def test_expansion_events_carry_structured_data_and_plain_english():
-    """Issue 13: "events with structured data and a plain-English text": every event keeps round/term/phase;
+    """Events carry structured data and a plain-English text: every event keeps round/term/phase;
     expansion events add data["london"] with a kind and the seat, and a sentence naming what happened."""
     from games.engines.bots import make_bot
     from tests.engines.test_faltisia_event_data import without_wording
@@ -512,7 +512,7 @@ def test_expansion_events_carry_structured_data_and_plain_english():
             while E.prompt(s, seat) is not None:
                 E.apply(s, seat, bots[seat].choose(E, s, seat))
         for e in E.resolve(s):
-            d = without_wording(json.loads(json.dumps(e.as_dict()))["data"])  # issue 11 item 1's wording aside
+            d = without_wording(json.loads(json.dumps(e.as_dict()))["data"])  # the wording aside
             assert {"round", "term", "phase"} <= set(d) and set(d) <= {"round", "term", "phase", "london"}
             if "london" in d:
                 kinds.add(d["london"]["kind"])
@@ -520,7 +520,7 @@ def test_expansion_events_carry_structured_data_and_plain_english():
     assert {"route", "peacekeeping", "big_ben"} <= kinds
 
 
-# ---- hidden information (issue 22) ----
+# ---- hidden information ----
 
 def face_down_maid_ability(keep_expansion_card: bool) -> tuple[dict, list]:
     """A 2-player expansion game at Round 1 Term 1's Action phase: seat 0 kept the base or the expansion Maid
@@ -540,7 +540,7 @@ def face_down_maid_ability(keep_expansion_card: bool) -> tuple[dict, list]:
 
 
 def test_a_face_down_maid_ability_is_announced_by_its_printed_number_only():
-    """Issue 22 item 7. EN 318: face-down players "announce the card number of their played card ... They do not,
+    """EN 318: face-down players "announce the card number of their played card ... They do not,
     however, reveal their cards"; EN 430 prints both sets of Maid Ability cards as 0001-0007. So the announcement
     says 000n for either of a character's two Maid Ability cards, and nothing another seat or a spectator can see
     (events, view, presentation text) tells which one was played."""

@@ -1,7 +1,7 @@
-"""Battle for London balance (issue 13: "the win rate per character (balanced within 0.06 of even at 2, 4 and 6
-players, as the base set is)"). Seeded, so the figures are exact. The larger runs behind the tuning (2 players
+"""Battle for London balance: the win rate per character is within 0.06 of even at 2, 4 and 6 players, as
+the base set's is. Seeded, so the figures are exact. The larger runs behind the tuning (2 players
 1000 games, 4 and 6 players 600 games) are in docs/rules-decisions/faltisia.md; this runs the 4-player one's
-first 300 games, where the untuned rows put Giulia Engelini at 0.311 (issue 13 simulations)."""
+first 300 games, where the untuned rows put Giulia Engelini at 0.311."""
 
 from __future__ import annotations
 

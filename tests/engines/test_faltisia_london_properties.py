@@ -1,4 +1,4 @@
-"""Battle for London (issue 13) over whole seeded games: a held-out recompute of every final score from the
+"""Battle for London over whole seeded games: a held-out recompute of every final score from the
 state, invariants after every step, replay and JSON round trips, and hidden-information canaries for the
 set-aside Maid Ability.
 
@@ -141,7 +141,7 @@ def playout(players, seed, kind="greedy", on_step=None, collect=None):
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_held_out_recompute_of_every_final_score(players):
-    """Issue 13 "the held-out style of check ... extended to the expansion": every final score (and the rank
+    """The held-out check of the base game, extended to the expansion: every final score (and the rank
     order: most MP, then combined attributes) recomputed from the final state over 60 seeded games per player
     count (300 games, 2-6 players), greedy and random bots, with invariants after every step."""
     reached = {"big_ben": 0, "award": 0, "four": 0}
@@ -168,7 +168,7 @@ def test_held_out_recompute_of_every_final_score(players):
 @settings(max_examples=25, deadline=None)
 @given(players=st.integers(2, 6), seed=st.integers(0, 2**40), kind=st.sampled_from(["random", "greedy"]))
 def test_replay_from_seed_and_picks_is_byte_identical(players, seed, kind):
-    """Issue 13 property tests with the expansion on: the same seed and picks give the same state."""
+    """With the expansion on, the same seed and picks give the same state."""
     s, log = playout(players, seed, kind)
     again = E.new_game(players=players, options=BFL, seed=seed)
     for seat, o in log:
@@ -181,7 +181,7 @@ def test_replay_from_seed_and_picks_is_byte_identical(players, seed, kind):
 @settings(max_examples=25, deadline=None)
 @given(players=st.integers(2, 6), seed=st.integers(0, 2**40), cut=st.floats(0, 1))
 def test_json_round_trip_mid_game_continues_identically(players, seed, cut):
-    """Issue 13 property tests: the expansion state is plain JSON and play continues identically after a trip."""
+    """The expansion state is plain JSON and play continues identically after a trip."""
     s, log = playout(players, seed)
     k = int(cut * len(log))
     a = E.new_game(players=players, options=BFL, seed=seed)
@@ -206,7 +206,7 @@ def _mentions(text: str, card: str) -> bool:
 @settings(max_examples=30, deadline=None)
 @given(players=st.integers(2, 6), seed=st.integers(0, 2**40))
 def test_canary_the_set_aside_maid_ability_stays_hidden_until_used_or_the_end(players, seed):
-    """Issue 13 "hidden-info canary tests for the set-aside card". EN 436/438: the second card is returned to the
+    """The set-aside card is hidden information. EN 436/438: the second card is returned to the
     box, used only at Big Ben (EN 517). No other seat's view, no spectator view and no event (text or data) names
     a seat's set-aside card (nor, before play, which card it kept) until it is played at Big Ben or the game
     ends; its owner sees it; at the end every seat's is shown."""

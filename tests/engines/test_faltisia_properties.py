@@ -58,7 +58,7 @@ def _invariants(s):
 @pytest.mark.parametrize("players", [1, 2, 3, 4, 5, 6])
 def test_many_seeded_random_games_end_with_invariants_after_every_step(players):
     """Every game ends; attributes stay 1..15; no count negative; cards conserved; each player plays one card
-    every action step (checked by the invariant module after every step). Players 1 is Solo Mode (issue 12):
+    every action step (checked by the invariant module after every step). Players 1 is Solo Mode:
     the Classmate's token line matches its counts and it plays one card per Action phase too."""
     for seed in range(300 if players in (2, 4) else 200):
         s, _ = playout(players, seed, on_step=_invariants)
@@ -104,7 +104,7 @@ def test_default_option_is_always_legal_and_deterministic(players, seed):
 def test_views_never_reveal_other_seats_secrets_or_deck_order(players, seed):
     """A seat's view never contains another seat's hand, draft pack, drafted cards, face-down cards, graduation
     requirements, nor any card still in a deck (DESIGN.md: hidden information never leaves the server).
-    Solo (issue 12): nor the Classmate's Graduation Requirements, stack or face-down cards before the end."""
+    Solo: nor the Classmate's Graduation Requirements, stack or face-down cards before the end."""
     def on_step(s):
         if s["step"] % 5:
             return

@@ -1,4 +1,4 @@
-"""Issue 12: Faltisia Solo Mode, the Classmate automaton (rulebook "Solo Mode", EN lines 526-604).
+"""Faltisia Solo Mode, the Classmate automaton (rulebook "Solo Mode", EN lines 526-604).
 
 EN is shared/rules/faltisia-rulebook-en.txt; each test quotes the line it pins.
 """
@@ -44,13 +44,13 @@ def texts(events):
 @pytest.mark.parametrize("difficulty, level", [("beginner", 3), ("easy", 4), ("medium", 5), ("hard", 6),
                                                ("nightmare", 7)])
 def test_difficulty_sets_all_four_classmate_attributes(difficulty, level):
-    """Issue 12 setup. EN 549-555: "Place all of your Classmate's starting attribute scores on the same level
+    """Setup. EN 549-555: "Place all of your Classmate's starting attribute scores on the same level
     (3, 4, 5, 6, or 7)": 3 Beginner, 4 Easy, 5 Medium, 6 Hard, 7 Nightmare."""
     assert new_solo(difficulty=difficulty)["classmate"]["attr"] == [level] * 4
 
 
 def test_default_difficulty_is_medium_and_bad_settings_are_refused():
-    """Issue 12 setup: default Medium; the option is validated (the server relies on ValueError)."""
+    """Setup: default Medium; the option is validated (the server relies on ValueError)."""
     assert new_solo()["classmate"]["attr"] == [5] * 4
     assert E.new_game(players=1, options={"solo": "hard"}, seed=0)["classmate"]["attr"] == [6] * 4
     E.validate_options(1, {"solo": {"difficulty": "easy"}})
@@ -62,7 +62,7 @@ def test_default_difficulty_is_medium_and_bad_settings_are_refused():
 
 
 def test_classmate_setup():
-    """Issue 12 setup. EN 545: "Randomly draw a character card, and take its matching Maid Ability action
+    """Setup. EN 545: "Randomly draw a character card, and take its matching Maid Ability action
     card"; 547: "Randomly deal two Graduation Requirement cards to your Classmate face down"; 557: "Give your
     Classmate three Sterlings and one attribute token of each color ... Randomly place them in a straight
     line"."""
@@ -80,7 +80,7 @@ def test_classmate_setup():
 
 
 def test_player_setup_as_usual():
-    """Issue 12 setup. EN 539: "Faculty Preparations, Class Schedule Assignment, and New Student Orientation
+    """Setup. EN 539: "Faculty Preparations, Class Schedule Assignment, and New Student Orientation
     are set up as usual": the player discards one of three requirements and sets attributes summing to 8."""
     s = new_solo(3)
     assert s["seats"][0]["dec"]["st"] == "discard" and len(ids(s, 0)) == 3
@@ -90,7 +90,7 @@ def test_player_setup_as_usual():
 # ---- registration ----
 
 def test_registration_two_items_stack_of_seven_and_keep_one_of_two():
-    """Issue 12 registration. EN 563: "place two Item cards in the Academy Store per Round"; 565: "Deal seven
+    """Registration. EN 563: "place two Item cards in the Academy Store per Round"; 565: "Deal seven
     cards from the current Round deck to your Classmate face down, forming a stack"; 566: "Deal yourself two
     cards face up. Select one card to keep in your hand and discard the other card. Repeat this step until you
     have seven cards"."""
@@ -111,7 +111,7 @@ def test_registration_two_items_stack_of_seven_and_keep_one_of_two():
 
 
 def test_solo_deals_the_two_player_action_decks():
-    """Issue 22 item 5. EN 532: "played almost identically to the multiplayer game, with your Classmate playing as
+    """EN 532: "played almost identically to the multiplayer game, with your Classmate playing as
     the second player"; EN 539: "Faculty Preparations ... are set up as usual", and Faculty Preparations 2 (EN
     226): "Depending on how many people are playing, remove all action cards and Item cards with a 3+ and/or 5+
     icon". So a solo game is a 2-player game: no 3+ or 5+ card is in play. A Round deals 7 to the Classmate (EN
@@ -134,7 +134,7 @@ def test_solo_deals_the_two_player_action_decks():
 # ---- the token line ----
 
 def test_rulebook_token_line_example():
-    """Issue 12, the rulebook's example. EN 578: "your Classmate has a line of Red, Blue, Blue, Blue, Green,
+    """The rulebook's example. EN 578: "your Classmate has a line of Red, Blue, Blue, Blue, Green,
     Rainbow, Yellow, Blue, Red. First you spend the Red, Rainbow, and Red tokens to increase your Classmate's
     Strength. Secondly, you spend three Blue tokens on increasing your Classmate's Intelligence. At the end of
     this Round, your Classmate is left with a row of Green, Yellow, and Blue tokens.\""""
@@ -147,7 +147,7 @@ def test_rulebook_token_line_example():
 
 
 def test_costs_are_paid_from_the_left_of_the_line():
-    """Issue 12 terms. EN 576: "When paying card costs that require attribute tokens, your Classmate always pays
+    """Terms. EN 576: "When paying card costs that require attribute tokens, your Classmate always pays
     with the leftmost token(s) from their line." A Rainbow left of a matching colour is spent first."""
     assert solo.spend_from_left([B, W, R, R], [1, 0, 0, 0]) == [1]
     assert solo.spend_from_left([B, R, W, R], [2, 0, 0, 0]) == [1, 2]
@@ -170,7 +170,7 @@ def leftmost_payment_by_brute_force(line, need):
 
 
 def test_classmate_pays_with_the_leftmost_tokens_that_make_the_whole_cost():
-    """Issue 22 item 6. EN 576: "When paying card costs that require attribute tokens, your Classmate always pays
+    """EN 576: "When paying card costs that require attribute tokens, your Classmate always pays
     with the leftmost token(s) from their line." Card 3401 (2 red + 1 blue) from Yellow, Red, Rainbow, Yellow,
     Yellow, Red, Blue, Blue, Blue: the leftmost tokens that pay are Red, Rainbow (as the blue) and the second Red,
     not Red, Rainbow (as a red) and the first Blue."""
@@ -196,7 +196,7 @@ def test_classmate_pays_with_the_leftmost_tokens_that_make_the_whole_cost():
 
 
 def test_leftmost_payment_matches_brute_force_on_random_lines():
-    """Issue 22 item 6, property-style: for seeded random lines and costs, the tokens paid are the lexicographically
+    """EN 576, property-style: for seeded random lines and costs, the tokens paid are the lexicographically
     leftmost set (by positions) that pays the whole cost, or None when no set does."""
     import random
     rng = random.Random(22)
@@ -209,7 +209,7 @@ def test_leftmost_payment_matches_brute_force_on_random_lines():
 
 
 def test_gained_tokens_join_the_end_of_the_line():
-    """Issue 12 setup. EN 557: "All attribute tokens they receive during the game are placed continuing this
+    """Setup. EN 557: "All attribute tokens they receive during the game are placed continuing this
     line and are spent as needed from left to right.\""""
     s = solo_at("action", rnd=2, term=1)
     cm = s["classmate"]
@@ -223,7 +223,7 @@ def test_gained_tokens_join_the_end_of_the_line():
 # ---- terms ----
 
 def test_classmate_attends_every_lecture_unless_that_attribute_is_15():
-    """Issue 12 terms. EN 570: "Your Classmate attends every Lecture while you may choose to attend or skip
+    """Terms. EN 570: "Your Classmate attends every Lecture while you may choose to attend or skip
     the Lecture. If your Classmate already has a score of 15 for a particular attribute, they do not attend
     Lectures of that color and instead perform an Off-Campus action.\""""
     s = solo_at("lecture")
@@ -246,7 +246,7 @@ def test_classmate_attends_every_lecture_unless_that_attribute_is_15():
 
 
 def test_classmate_resolves_first_and_plays_top_card_face_up_when_it_can_pay():
-    """Issue 12 terms. EN 535: "Your Classmate always goes first when resolving a played action card"; 573:
+    """Terms. EN 535: "Your Classmate always goes first when resolving a played action card"; 573:
     "Draw the top card of your Classmate's action cards stack. If your Classmate can pay the card's cost (or if
     the card has no cost), play it as an action and resolve the card's effects. If not, play the card face
     down and resolve an Off-Campus action." The Classmate's Shopping beats the player's to the same Item."""
@@ -261,7 +261,7 @@ def test_classmate_resolves_first_and_plays_top_card_face_up_when_it_can_pay():
     assert cm["down"] == ["3204"] and cm["items"] == [item] and me["items"] == [] and me["ster"] == 13
     assert any("announces 3204" in t for t in events)
     assert events.index(next(t for t in events if "Classmate" in t)) < events.index(
-        next(t for t in events if t.startswith("Seat 1 (")))  # 1-based: issue 11 item 1
+        next(t for t in events if t.startswith("Seat 1 (")))  # seats 1-based in what a person reads
     s = solo_at("action")
     cm = s["classmate"]
     give_line(cm, [B, W, R])
@@ -272,7 +272,7 @@ def test_classmate_resolves_first_and_plays_top_card_face_up_when_it_can_pay():
 
 
 def test_token_choice_cards_draw_the_colour_with_the_seeded_rng():
-    """Issue 12 terms. EN 576: "For cards that award attribute tokens (2201, 2202, 2203, and 2204), choose the
+    """Terms. EN 576: "For cards that award attribute tokens (2201, 2202, 2203, and 2204), choose the
     color randomly." The draw uses the game's seeded generator, so a replay draws the same colours."""
     colours = set()
     for seed in range(12):
@@ -305,7 +305,7 @@ def _offcampus(setup):
 
 
 def test_priority_1_maid_training_for_the_licence_puts_the_ability_card_on_top():
-    """Issue 12 priority (1). EN 596: "If your Classmate does not have a Provisional Maid's License and meets
+    """Priority (1). EN 596: "If your Classmate does not have a Provisional Maid's License and meets
     the requirements, they choose Maid Training. Give them the License Bonus of two Sterlings, and place their
     Maid Ability action card on top of the action card stack (it will be played in the next Action phase).\""""
     def setup(s, cm):
@@ -324,7 +324,7 @@ def test_priority_1_maid_training_for_the_licence_puts_the_ability_card_on_top()
 
 
 def test_priority_2_shopping_buys_the_most_expensive_leftmost():
-    """Issue 12 priority (2). EN 597: "your Classmate chooses Shopping and buys the most expensive Item card
+    """Priority (2). EN 597: "your Classmate chooses Shopping and buys the most expensive Item card
     available. If there are multiple with the same price, they choose the leftmost highest-priced Item card."
     Decision: the most expensive it can afford (an unaffordable store is case (3))."""
     def setup(s, cm):
@@ -340,7 +340,7 @@ def test_priority_2_shopping_buys_the_most_expensive_leftmost():
 
 
 def test_priority_3_part_time_job_when_no_item_is_affordable():
-    """Issue 12 priority (3). EN 598: "If there are Item cards available in the Academy Store and your Classmate
+    """Priority (3). EN 598: "If there are Item cards available in the Academy Store and your Classmate
     does not have enough Sterlings to buy any of them, they choose Part-Time Job. Give them three Sterlings (or
     five if they have a Provisional Maid's License).\""""
     def setup(s, cm):
@@ -357,7 +357,7 @@ def test_priority_3_part_time_job_when_no_item_is_affordable():
 
 
 def test_priority_4_training_spends_every_set_when_the_store_is_empty():
-    """Issue 12 priority (4). EN 599: "If there are no Item cards in the Academy Store and your Classmate has
+    """Priority (4). EN 599: "If there are no Item cards in the Academy Store and your Classmate has
     sets of attribute tokens that can be spent to increase their attribute scores, they choose Maid Training.
     They spend all sets of attribute tokens from left to right (including Rainbow tokens)\""""
     def setup(s, cm):
@@ -369,7 +369,7 @@ def test_priority_4_training_spends_every_set_when_the_store_is_empty():
 
 
 def test_priority_5_part_time_job_fallback_and_never_study():
-    """Issue 12 priority (5). EN 600: "Part-Time Job (fallback)"; 584: "Your Classmate never uses Study as an
+    """Priority (5). EN 600: "Part-Time Job (fallback)"; 584: "Your Classmate never uses Study as an
     Off-Campus action.\""""
     def setup(s, cm):
         s["store"] = []
@@ -379,7 +379,7 @@ def test_priority_5_part_time_job_fallback_and_never_study():
 
 
 def test_rainbow_only_set_raises_the_lowest_attribute():
-    """Issue 12 priority (4), a reading recorded in the docs: three Rainbows with no colour to join raise the
+    """Priority (4), a reading recorded in the docs: three Rainbows with no colour to join raise the
     lowest attribute below 15 (Strength first among equals)."""
     cm = new_solo()["classmate"]
     give_line(cm, [W, G, W, W, W])
@@ -391,7 +391,7 @@ def test_rainbow_only_set_raises_the_lowest_attribute():
 # ---- exams, the stack discard, scoring ----
 
 def test_stack_card_left_at_the_end_of_rounds_1_and_2_is_discarded():
-    """Issue 12 exams. EN 582: "If your Classmate has a remaining action card at the end of Round 1 or Round 2
+    """Exams. EN 582: "If your Classmate has a remaining action card at the end of Round 1 or Round 2
     (from gaining a Provisional Maid's License), discard it.\""""
     for rnd in (1, 2):
         s = solo_at("action", rnd=rnd, term=7)
@@ -408,7 +408,7 @@ def test_stack_card_left_at_the_end_of_rounds_1_and_2_is_discarded():
 
 
 def test_exams_compare_with_the_classmate():
-    """Issue 12 exams. EN 582: "The Exams phase is completed as usual": the Classmate competes for the top
+    """Exams. EN 582: "The Exams phase is completed as usual": the Classmate competes for the top
     attribute MP and the top total's Sterlings."""
     s = solo_at("action", rnd=1, term=7)
     cm, me = s["classmate"], s["seats"][0]
@@ -417,21 +417,21 @@ def test_exams_compare_with_the_classmate():
     picks(s, 0, "play:" + me["hand"][0], "down", "job")
     events = texts(finish(s))
     assert me["mp"] == mp[0] + 2 and cm["mp"] >= mp[1] + 3  # Beauty tied: both
-    assert "Exams, total: the Classmate gains 1 Sterling." in events  # one Sterling, singular (issue 11 item 7)
+    assert "Exams, total: the Classmate gains 1 Sterling." in events  # one Sterling, singular
 
 
 @pytest.mark.parametrize("player, classmate, want", [((40, 30), (39, 60), "win"), ((40, 30), (41, 10), "loss"),
                                                      ((40, 30), (40, 29), "win"), ((40, 30), (40, 31), "loss"),
                                                      ((40, 30), (40, 30), "draw")])
 def test_win_rule_most_mp_then_combined_attributes_else_draw(player, classmate, want):
-    """Issue 12 scoring. EN 604: "the player or Classmate with the most MP wins the game. If tied, the player
+    """Scoring. EN 604: "the player or Classmate with the most MP wins the game. If tied, the player
     with the highest combined attribute score is the winner. If still tied, the match is a draw.\""""
     from games.engines.faltisia.scoring import outcome
     assert outcome(player, classmate) == want
 
 
 def test_whole_solo_game_ends_with_the_classmate_scored_and_revealed():
-    """Issue 12: a whole solo game for every difficulty; invariants after every step (the Classmate plays one
+    """A whole solo game for every difficulty; invariants after every step (the Classmate plays one
     card per Action phase, its line matches its counts, cards are conserved); the result ranks the player
     against the Classmate and reveals its requirements."""
     for i, difficulty in enumerate(solo.DIFFICULTY):
@@ -451,7 +451,7 @@ def test_whole_solo_game_ends_with_the_classmate_scored_and_revealed():
 
 
 def test_the_classmate_gets_stronger_with_the_difficulty():
-    """Issue 12 difficulty levels: the Classmate's mean score rises from Beginner to Nightmare (simulated)."""
+    """Difficulty levels: the Classmate's mean score rises from Beginner to Nightmare (simulated)."""
     means = []
     for difficulty in ("beginner", "nightmare"):
         scores = []
@@ -466,7 +466,7 @@ def test_the_classmate_gets_stronger_with_the_difficulty():
 # ---- hidden information ----
 
 def test_classmate_requirements_and_stack_hidden_until_the_end():
-    """Issue 12 hidden requirements. EN 547: "Randomly deal two Graduation Requirement cards to your Classmate
+    """Hidden requirements. EN 547: "Randomly deal two Graduation Requirement cards to your Classmate
     face down. You may not look at these cards until the end of the game." Neither the player's view, a
     spectator's, nor any event before the game ends names them or the stack's cards; the end reveals them."""
     s = new_solo(7)
@@ -495,7 +495,7 @@ def test_classmate_requirements_and_stack_hidden_until_the_end():
 
 
 def test_remedial_lectures_include_the_classmate_both_ways():
-    """Issue 12, a reading recorded in the docs. EN 121: Remedial cards "force all students to attend an
+    """A reading recorded in the docs. EN 121: Remedial cards "force all students to attend an
     unskippable Lecture"; with the Classmate as the second student: the player's Remedial raises the Classmate
     by the "others" value (even at 15 it attends, the gain is lost), the Classmate's raises the player."""
     s = solo_at("action")
@@ -508,13 +508,13 @@ def test_remedial_lectures_include_the_classmate_both_ways():
     events = texts(finish(s))
     assert cm["attr"][0] == 15 and cm["attr"][2] == before_cm[2] + 2
     assert me["attr"][0] == before_me[0] + 2 and me["attr"][2] == before_me[2] + 1
-    # The log names the cards, not their numbers (issue 11 item 7).
+    # The log names the cards, not their numbers.
     assert (next(i for i, t in enumerate(events) if "Remedial Etiquette" in t)
             < next(i for i, t in enumerate(events) if "Remedial Drill" in t))
 
 
 def test_games_stored_before_solo_mode_play_on():
-    """Issue 12, compatibility: a multi-player state stored before Solo Mode existed has no "classmate" key;
+    """Compatibility: a multi-player state stored before Solo Mode existed has no "classmate" key;
     it resolves, views and scores as before."""
     from games.engines.bots import RandomBot
     from tests.engines.faltisia_helpers import new

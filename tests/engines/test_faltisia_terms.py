@@ -117,7 +117,7 @@ def test_face_down_actions_in_card_number_order_before_face_up_effects():
     texts = [e.text for e in finish(s)]
     assert seats[2]["items"] == [item] and seats[1]["items"] == []  # 1101 before 1502
     i_job = next(i for i, t in enumerate(texts) if "Part-Time Job" in t)
-    i_up = next(i for i, t in enumerate(texts) if "Remedial Drill" in t)  # 1601, named (issue 11 item 7)
+    i_up = next(i for i, t in enumerate(texts) if "Remedial Drill" in t)  # 1601, named
     assert i_job < i_up
     assert seats[0]["up"] == ["1601"]
 
@@ -131,7 +131,7 @@ def test_face_up_cards_resolve_lowest_number_first_paying_cost():
     picks(s, 0, "play:1602", "up")
     picks(s, 1, "play:1101", "up")
     texts = [e.text for e in finish(s)]
-    # The log names the cards (1101 Library Committee, 1602 Remedial Lecture), not their numbers (issue 11 item 7).
+    # The log names the cards (1101 Library Committee, 1602 Remedial Lecture), not their numbers.
     assert (texts.index(next(t for t in texts if "Library Committee" in t))
             < texts.index(next(t for t in texts if "plays Remedial Lecture" in t)))
     assert seats[0]["ster"] == 2 and seats[1]["ster"] == 2  # both paid 1 Sterling

@@ -98,7 +98,7 @@ def test_pending_seats_visible_without_content():
 
 
 def test_solo_classmate_canaries_hidden_until_the_end(canary_cards):
-    """Issue 12 hidden requirements (EN 547: "You may not look at these cards until the end of the game"): the
+    """Hidden requirements (EN 547: "You may not look at these cards until the end of the game"): the
     Classmate's Graduation Requirements, its face-down stack and its face-down cards never reach the player's
     view or a spectator's; once the game is over the requirements are revealed (and only they)."""
     s = E.new_game(players=1, options={"solo": {"difficulty": "hard"}}, seed=4)

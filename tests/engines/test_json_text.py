@@ -1,4 +1,4 @@
-"""games/engines/json_text.py: orjson's speed, the standard library's values (issue 28)."""
+"""games/engines/json_text.py: orjson's speed, the standard library's values."""
 
 from __future__ import annotations
 

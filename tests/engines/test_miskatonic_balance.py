@@ -1,5 +1,5 @@
-"""Seat-position balance of the authored Miskatonic card set (issue 14 item "Balance: greedy-bot win rate by seat
-position within 0.08 of even at 2, 3 and 4 players").
+"""Seat-position balance of the authored Miskatonic card set: the greedy bots' win rate by seat position is
+within 0.08 of even at 2, 3 and 4 players.
 
 Position is turn order (1 = the randomly chosen first player), as ``simulate`` labels it. Seeded, so the figures
 are exact; the 1000-game runs behind docs/rules-decisions/miskatonic.md use the same command with --games 1000.

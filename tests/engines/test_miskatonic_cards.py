@@ -1,4 +1,4 @@
-"""Miskatonic card set as data (issue 14 item "Card set as data"); each test cites the rulebook line it checks
+"""Miskatonic card set as data; each test cites the rulebook line it checks
 (shared/rules/miskatonic-school-for-girls-rules.txt)."""
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def test_two_player_special_rule_cards_are_in_the_faculty_deck():
 
 
 def test_file_says_it_is_authored():
-    """Issue 14: "Say in the file that it is authored for this implementation"."""
+    """The card file says it is authored for this implementation (no card list of the published game is public)."""
     with open(C.CSV_PATH) as fh:
         assert "AUTHORED FOR THIS IMPLEMENTATION" in fh.readline()
 

@@ -1,5 +1,5 @@
-"""Miskatonic: step 5 Class!, step 6 Class dismissed, the Mad Cackle, elimination and the win (issue 14 items "A
-turn, every step as written" and "Tests cite the rulebook line they check"). Rulebook lines are quoted.
+"""Miskatonic: step 5 Class!, step 6 Class dismissed, the Mad Cackle, elimination and the win, every step as
+written. Rulebook lines are quoted.
 
 Card ids (cards.csv): F01 Coach Dagon (Health 3, Damage 2), F10 Nurse Shantak (Health 2, Damage 1), F16 Librarian
 Yog (Survive: lose 1), F19 Madame Shudde (Survive: every player loses 1), F22 Chef Ghast (Defeat: regain 1), F25
@@ -34,7 +34,7 @@ def test_draw_one_card_per_faculty_students_are_bffs():
     ev = go(s)
     assert s["cls"]["bffs"] == ["S16", "C1NP1"] and s["seats"][0]["deck"] == ["C1SG1"]
     assert {"S16", "C1NP1"} <= set(s["seats"][0]["classroom"])
-    assert s["cls"]["gp"] == 3 + 1 and "Class for seat 1" in texts(ev)  # 1-based: issue 11 item 1
+    assert s["cls"]["gp"] == 3 + 1 and "Class for seat 1" in texts(ev)  # seats 1-based in what a person reads
 
 
 def test_pet_teachers_go_to_any_players_discard():
@@ -133,8 +133,9 @@ def test_survive_abilities_of_remaining_faculty():
 
 
 def test_auto_distribution_defeats_the_most_faculty():
-    """Issue 14: "auto-distribute Girl Power to defeat the most Faculty": 4 Girl Power against a Substitute (Health
-    2), Shantak (Health 2) and Gug (Health 6, Damage 4) defeats the first two; Gug's 4 Damage - 1 Resolve hurts."""
+    """The routine pick auto-distributes Girl Power to defeat the most Faculty: 4 Girl Power against a Substitute
+    (Health 2), Shantak (Health 2) and Gug (Health 6, Damage 4) defeats the first two; Gug's 4 Damage - 1 Resolve
+    hurts."""
     s = in_class(faculty=("U01", "F10", "F25"), deck=("C1NP1", "S16", "C1SG1"))
     ev = go(s)
     assert E.standing_order_pick(s, 0, "auto-girl-power") == "auto"

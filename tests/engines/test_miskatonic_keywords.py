@@ -1,6 +1,5 @@
 """Miskatonic: each Event of the authored set, Locker effects in Class, and a player eliminated during their own
-turn (issue 14 items "each keyword", "shelf sliding and event resolution, Locker timing, elimination"). Rulebook lines
-are quoted."""
+turn. Rulebook lines are quoted."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""Miskatonic over many simulated games (issue 14 items "invariants over thousands of simulated games", "hidden
-hands and deck orders on every surface (canary tests)", "Decisions as picks"): invariants after every step, replay
+"""Miskatonic over many simulated games: invariants after every step, replay
 determinism, the JSON round trip, one pending seat at a time, standing orders, redacted views."""
 
 from __future__ import annotations
@@ -80,8 +79,8 @@ def test_replay_is_deterministic_and_survives_the_json_round_trip(seed):
 
 
 def test_default_option_is_always_legal_and_finishes_games():
-    """Issue 14: "offer a sensible default for each" pick (used at a deadline): the greedy default is among the
-    options at every prompt."""
+    """Every pick offers a sensible default (used at a deadline): the greedy default is among the options at
+    every prompt."""
     for seed in range(5):
         s = E.new_game(players=3, options={}, seed=seed)
         while not E.is_over(s):
@@ -95,8 +94,8 @@ def test_default_option_is_always_legal_and_finishes_games():
 
 
 def test_standing_orders_answer_routine_picks():
-    """Issue 14: standing orders "where the rulebook's choices are routine ("always produce Friendship",
-    "auto-distribute Girl Power to defeat the most Faculty")"."""
+    """Standing orders answer the picks where the rulebook's choices are routine ("always produce Friendship",
+    "auto-distribute Girl Power to defeat the most Faculty")."""
     ids = [o.id for o in E.standing_orders()]
     assert {"always-friendship", "auto-girl-power"} <= set(ids)
     seen = set()
@@ -139,7 +138,7 @@ def canaries():
 
 
 def test_hands_and_deck_orders_stay_hidden(canaries):
-    """View: "hands only to their owner; deck orders to nobody" (issue 14). A canary in seat 1's hand is seen by
+    """View: hands only to their owner; deck orders to nobody. A canary in seat 1's hand is seen by
     seat 1 only; canaries in a Deck and in the store decks are seen by nobody (counts only)."""
     s = E.new_game(players=3, options={}, seed=4)
     hand, deck, store = canaries("CANARY-HAND"), canaries("CANARY-DECK"), canaries("CANARY-STOREDECK")
@@ -155,7 +154,7 @@ def test_hands_and_deck_orders_stay_hidden(canaries):
 
 
 def test_an_eliminated_players_deck_order_is_not_revealed():
-    """"deck orders to nobody" (issue 14): an eliminated player's Deck leaves play (docs/rules-decisions); the view
+    """Deck orders to nobody: an eliminated player's Deck leaves play (docs/rules-decisions); the view
     lists removed cards sorted, not in Deck order."""
     s = table()
     deck = list(s["seats"][1]["deck"])
@@ -201,7 +200,7 @@ def test_whole_games_end_with_a_single_winner_or_a_tie(players):
 
 
 def test_every_event_has_plain_english_text_and_json_data():
-    """Issue 14: "Events carry structured data and a plain-English text" -- every event of whole games has a text, a
+    """Events carry structured data and a plain-English text: every event of whole games has a text, a
     ``kind`` and data the server can store as JSON; the first event of a turn names the player."""
     kinds = set()
     for seed in range(6):
@@ -231,7 +230,7 @@ def test_simulate_cli_runs_miskatonic(capsys):
 
 
 def test_registered_for_the_generic_server():
-    """Issue 14: "register the engine in games/engines/registry.py (one line)"; its greedy bot and invariants are
+    """The engine is registered in games/engines/registry.py (one line); its greedy bot and invariants are
     found by slug."""
     from games.engines import registry, simulate as sim
     from games.engines.bots import GREEDY

@@ -1,4 +1,4 @@
-"""Miskatonic Set-Up (issue 14 item "Setup"); each test cites the rulebook line it checks."""
+"""Miskatonic Set-Up; each test cites the rulebook line it checks."""
 
 from __future__ import annotations
 

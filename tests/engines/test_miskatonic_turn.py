@@ -1,4 +1,4 @@
-"""Miskatonic: every step of a turn (issue 14 item "A turn, every step as written"). Each test cites the rulebook
+"""Miskatonic: every step of a turn, as written. Each test cites the rulebook
 line it checks (shared/rules/miskatonic-school-for-girls-rules.txt).
 
 Card ids (cards.csv): S01 Abigail Prinn (F2, GP1, costs 3 Friendship), S16 Hannah Bishop (GP3), S22 Wilma Olmstead
@@ -226,7 +226,7 @@ def test_aggressive_faculty_goes_to_the_left_classroom_for_class_at_once():
 
 
 def test_aggressive_class_choices_belong_to_the_left_player():
-    """Issue 14: "only the player whose turn it is is pending, except for choices the rules give another player":
+    """Only the player whose turn it is is pending, except for choices the rules give another player:
     seat 1 distributes its own Girl Power in the Class an Aggressive Faculty forces on it."""
     s = rich_turn(hand=("S40", "F37", "F38"))
     shelf(s, "faculty", "F10", None, None)

@@ -308,7 +308,7 @@ def test_ambush_bonus_goes_to_the_first_attack_or_block_card():
     assert st["turn"]["pool"]["block"] == {"physical": 5}
 
 
-# ---------------------------------------------------------------- plain English (issue 11 item 7)
+# ---------------------------------------------------------------- plain English
 
 import re  # noqa: E402
 
@@ -335,7 +335,7 @@ def leftovers(text: str) -> list[str]:
 
 
 def test_card_text_is_plain_english():
-    """Issue 11 item 7: "card text in plain English with correct plurals". Every card's text is written by the
+    """Card text in plain English with correct plurals. Every card's text is written by the
     same describer as the option labels: "Attack 2 or Block 2. Powered (red mana): Attack 4."."""
     assert cards.CARDS["rage"].text == "Attack 2 or Block 2. Powered (red mana): Attack 4."
     assert cards.CARDS["swiftness"].text == "Move 2. Powered (white mana): Ranged Attack 3."
@@ -350,7 +350,7 @@ def test_card_text_is_plain_english():
 
 
 def test_unit_abilities_are_plain_english():
-    """Issue 11 item 7 for unit abilities: the option "use <unit>: ..." uses the same describer."""
+    """Unit abilities in plain English too: the option "use <unit>: ..." uses the same describer."""
     for uid in unit_data.UNITS:
         for tree, _colour in unit_rules.unit_abilities(uid):
             assert tree is not None, uid
@@ -386,7 +386,7 @@ class _Recorder(RandomBot):
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 def test_option_labels_of_random_games_are_plain_english(players):
-    """Issue 11 item 7: no option label a player sees in whole random games repeats the effect vocabulary."""
+    """No option label a player sees in whole random games repeats the effect vocabulary."""
     engine = get_engine("mage_knight")
     seen: set[str] = set()
     for seed in range(5):

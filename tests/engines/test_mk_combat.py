@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from games.engines.base import IllegalPick
-from games.engines.mage_knight import combat
+from games.engines.mage_knight import combat, enemy_abilities, enemy_effects
 from games.engines.mage_knight import enemies as E
 from games.engines.rng import Rng
 
@@ -227,7 +227,7 @@ def test_rampaging_enemies_joining_an_assault_are_not_fortified():
     orc["hex"] = "2,0"
     combat.start(s, 0, [keep_guard, orc], {"kind": "site", "hex": "1,0", "site": "keep", "fortified": 1,
                                           "return_to": "0,0"}, [])
-    assert combat.fortification(s["combat"], 0) == 1 and combat.fortification(s["combat"], 1) == 0
+    assert enemy_abilities.fortification(s["combat"], 0) == 1 and enemy_abilities.fortification(s["combat"], 1) == 0
     pick(s, "c-t1")
     add(s, "ranged", 4)
     pick(s, "c-a")  # ranged counts against the unfortified orc
@@ -256,9 +256,9 @@ def test_resistance_halves_inefficient_attacks_rounding_down():
     fight(s, ["golems"])
     pick(s, "c-t0")
     add(s, "ranged", 9)
-    assert combat.attack_value(s, s["combat"], [0])[0] == 4 and "c-a" not in ids(s)
+    assert enemy_abilities.attack_value(s, s["combat"], [0])[0] == 4 and "c-a" not in ids(s)
     add(s, "ranged", 1, "fire")
-    assert combat.attack_value(s, s["combat"], [0])[0] == 5 and "c-a" in ids(s)
+    assert enemy_abilities.attack_value(s, s["combat"], [0])[0] == 5 and "c-a" in ids(s)
 
 
 def test_inefficient_attacks_are_totalled_before_halving():
@@ -267,7 +267,7 @@ def test_inefficient_attacks_are_totalled_before_halving():
     fight(s, ["golems"])
     add(s, "ranged", 3)
     add(s, "siege", 3)
-    assert combat.attack_value(s, s["combat"], [0])[0] == 3
+    assert enemy_abilities.attack_value(s, s["combat"], [0])[0] == 3
 
 
 def test_one_resistant_target_halves_the_attack_against_the_whole_group():
@@ -275,8 +275,8 @@ def test_one_resistant_target_halves_the_attack_against_the_whole_group():
     s = make_state()
     fight(s, ["golems", "prowlers"])
     add(s, "ranged", 10)
-    assert combat.attack_value(s, s["combat"], [1])[0] == 10
-    assert combat.attack_value(s, s["combat"], [0, 1])[0] == 5
+    assert enemy_abilities.attack_value(s, s["combat"], [1])[0] == 10
+    assert enemy_abilities.attack_value(s, s["combat"], [0, 1])[0] == 5
 
 
 @pytest.mark.parametrize("enemy_id,element,efficient", [
@@ -290,7 +290,7 @@ def test_cold_fire_attacks_are_halved_only_by_fire_and_ice_resistance_together(e
     s = make_state()
     fight(s, [enemy_id])
     add(s, "ranged", 8, element)
-    assert combat.attack_value(s, s["combat"], [0])[0] == (8 if efficient else 4)
+    assert enemy_abilities.attack_value(s, s["combat"], [0])[0] == (8 if efficient else 4)
 
 
 # ---------------------------------------------------------------- block phase
@@ -306,12 +306,12 @@ def test_cold_fire_attacks_are_halved_only_by_fire_and_ice_resistance_together(e
 def test_block_efficiency_follows_the_element_table(attack, block, efficient):
     """ "All blocks are efficient against physical attacks. Ice or Cold Fire are efficient against Fire. Fire or
     Cold Fire are efficient against Ice. Cold Fire is efficient against Cold Fire." Inefficient: halved."""
-    assert combat.block_value({block: 7}, attack) == (7 if efficient else 3)
+    assert enemy_abilities.block_value({block: 7}, attack) == (7 if efficient else 3)
 
 
 def test_inefficient_blocks_are_totalled_then_halved():
     """ "Total inefficient blocks and reduce by half (round down)": 3 fire + 3 physical vs fire = 3, + 2 ice = 5."""
-    assert combat.block_value({"fire": 3, "physical": 3, "ice": 2}, "fire") == 3 + 2
+    assert enemy_abilities.block_value({"fire": 3, "physical": 3, "ice": 2}, "fire") == 3 + 2
 
 
 def test_blocking_a_fire_attack_needs_efficient_block():
@@ -731,13 +731,13 @@ def test_random_picks_through_random_combats(enemy_ids, context, unit_ids, rnd, 
                 add(s, entry, rnd.randint(1, 4), rnd.choice(ELEMENTS))
         if "sideways" in combat.allowed(s) and rnd.random() < 0.2:
             add(s, "block" if s["combat"]["phase"] == "block" else "melee", 1)
-        effect = rnd.choice(sorted(combat.TARGET_EFFECTS))
-        targets = combat.enemy_targets(s, effect)
+        effect = rnd.choice(sorted(enemy_effects.TARGET_EFFECTS))
+        targets = enemy_effects.enemy_targets(s, effect)
         if targets and rnd.random() < 0.1:  # a card's or unit's enemy-targeting effect
-            combat.target_enemy(s, effect, rnd.choice(targets)[0], [])
-        effect = rnd.choice(sorted(combat.ALL_EFFECTS))
-        if combat.all_enemies_of_use(s, effect) and rnd.random() < 0.1:  # a card's effect on all enemies
-            combat.affect_all_enemies(s, effect, [])
+            enemy_effects.target_enemy(s, effect, rnd.choice(targets)[0], [])
+        effect = rnd.choice(sorted(enemy_effects.ALL_EFFECTS))
+        if enemy_effects.all_enemies_of_use(s, effect) and rnd.random() < 0.1:  # a card's effect on all enemies
+            enemy_effects.affect_all_enemies(s, effect, [])
         if s["combat"] is not None and s["combat"]["phase"] == "block" and rnd.random() < 0.1:
             combat.add_block_rider(s, rnd.choice(["ice_shield", "cold_toughness", "burning_shield",
                                                   "exploding_shield"]))
@@ -759,7 +759,7 @@ def test_a_city_fortifies_its_defenders_once():
     fortified twice (movement.py passes "fortified": 2 for a city)."""
     s = make_state()
     fight(s, ["prowlers", "diggers"], kind="site", site="city", fortified=2, on_map=True, return_to="0,0")
-    assert combat.fortification(s["combat"], 0) == 1 and combat.fortification(s["combat"], 1) == 2
+    assert enemy_abilities.fortification(s["combat"], 0) == 1 and enemy_abilities.fortification(s["combat"], 1) == 2
     assert "c-t0" in ids(s) and "c-t1" not in ids(s)
 
 
@@ -770,12 +770,12 @@ def test_freeze_stops_an_attack_and_lowers_armor_to_at_least_one():
     ability's other effects "have no effect when targeting enemies with Ice resistance"."""
     s = make_state()
     fight(s, ["swordsmen", "ice_mages", "diggers"])
-    assert [i for i, _ in combat.enemy_targets(s, "freeze_enemy")] == [0, 2]
-    combat.target_enemy(s, "freeze_enemy", 0, [])
-    combat.target_enemy(s, "freeze_enemy", 2, [])
-    assert combat.armor_of(s["combat"], 0) == 2 and combat.armor_of(s["combat"], 2) == 1
+    assert [i for i, _ in enemy_effects.enemy_targets(s, "freeze_enemy")] == [0, 2]
+    enemy_effects.target_enemy(s, "freeze_enemy", 0, [])
+    enemy_effects.target_enemy(s, "freeze_enemy", 2, [])
+    assert enemy_abilities.armor_of(s["combat"], 0) == 2 and enemy_abilities.armor_of(s["combat"], 2) == 1
     with pytest.raises(IllegalPick):
-        combat.target_enemy(s, "freeze_enemy", 1, [])
+        enemy_effects.target_enemy(s, "freeze_enemy", 1, [])
     to_damage(s)
     assert [e["damage"] for e in s["combat"]["enemies"]] == [0, 5, 0]
 
@@ -784,11 +784,11 @@ def test_illusion_needs_an_unfortified_enemy_and_a_frozen_summoner_summons_nothi
     """Illusionists (units.json): "one unfortified enemy does not attack this combat"."""
     s = make_state()
     fight(s, ["diggers", "orc_summoners"])
-    assert [i for i, _ in combat.enemy_targets(s, "illusion")] == [1]
-    combat.target_enemy(s, "illusion", 1, [])
+    assert [i for i, _ in enemy_effects.enemy_targets(s, "illusion")] == [1]
+    enemy_effects.target_enemy(s, "illusion", 1, [])
     to_block(s)
     assert len(s["combat"]["enemies"]) == 2  # no brown token drawn
-    assert combat.enemy_targets(s, "illusion") == []
+    assert enemy_effects.enemy_targets(s, "illusion") == []
 
 
 def test_public_view_shows_every_enemy_in_the_combat_face_up():

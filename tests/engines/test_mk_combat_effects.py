@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engines.mage_knight import cards, combat, plays, resolver, site_actions, turn
+from games.engines.mage_knight import cards, combat, enemy_abilities, enemy_effects, plays, resolver, site_actions, turn
 from games.engines.mage_knight.enemies import ENEMIES
 from tests.engines.test_mk_turn import ids, pick, started
 
@@ -54,7 +54,7 @@ def enemy(st, i):
 
 
 def armor(st, i):
-    return combat.armor_of(st["combat"], i)
+    return enemy_abilities.armor_of(st["combat"], i)
 
 
 def next_phase(st):
@@ -119,7 +119,7 @@ def test_earthquake_one_enemy_unfortified_gets_minus_three():
     pick(st, "fx:0")
     assert armor(st, 0) == 2
     # the other enemy is fortified (its ability): -6 would leave 1
-    assert combat._armor_change(st["combat"], 1, combat.TARGET_EFFECTS["earthquake_one"]) == -6
+    assert enemy_effects._armor_change(st["combat"], 1, enemy_effects.TARGET_EFFECTS["earthquake_one"]) == -6
 
 
 # ---------------------------------------------------------------- Chill / Lethal Chill
@@ -131,7 +131,7 @@ def test_chill_stops_the_attack_and_takes_fire_resistance_not_against_ice_resist
     fight(st, ["fire_mages", "ice_mages"])
     cast(st, "chill")  # Ice Mages resist ice: Fire Mages is the only target, taken at once
     e = enemy(st, 0)
-    assert e["skip"] and combat.resistances_of(st["combat"], 0) == frozenset() and not enemy(st, 1)["skip"]
+    assert e["skip"] and enemy_abilities.resistances_of(st["combat"], 0) == frozenset() and not enemy(st, 1)["skip"]
     next_phase(st)
     assert [o for o in ids(st) if o.startswith("c-b")] == []  # nothing to block from Fire Mages
     assert "1 unblocked enemy deals damage" in dict((o.id, o.label) for o in turn.options(st, 0)[1])["c-next"]
@@ -196,7 +196,7 @@ def test_expose_removes_fortification_and_resistances_and_gives_ranged_attack_tw
     cast(st, "expose")
     assert st["turn"]["pending"] is None  # Prowlers has nothing to lose: one target, taken at once
     c = st["combat"]
-    assert combat.fortification(c, 0) == 0 and combat.resistances_of(c, 0) == frozenset()
+    assert enemy_abilities.fortification(c, 0) == 0 and enemy_abilities.resistances_of(c, 0) == frozenset()
     assert st["turn"]["pool"]["attack"]["ranged"] == {"physical": 2}
     assert "c-t0" in ids(st)  # no longer fortified: ranged attacks may target it
 
@@ -210,8 +210,8 @@ def test_mass_expose_all_enemies_lose_fortifications_or_resistances():
     labs = dict(resolver.effect_options(st, 0))
     pick(st, next(i for i, lab in labs.items() if "resistances" in lab))
     c = st["combat"]
-    assert all(combat.resistances_of(c, i) == frozenset() for i in (0, 1))
-    assert combat.fortification(c, 0) == 2  # fortifications stay
+    assert all(enemy_abilities.resistances_of(c, i) == frozenset() for i in (0, 1))
+    assert enemy_abilities.fortification(c, 0) == 2  # fortifications stay
     assert st["turn"]["pool"]["attack"]["ranged"] == {"physical": 3}
 
 
@@ -224,7 +224,7 @@ def test_demolish_ignores_site_fortifications_and_lowers_armor_except_fire_resis
     fight(st, ["swordsmen", "guardsmen", "fire_mages"], kind="site", site="keep", fortified=1)
     cast(st, "demolish")
     c = st["combat"]
-    assert [combat.fortification(c, i) for i in range(3)] == [0, 1, 0]  # Guardsmen keep their own ability
+    assert [enemy_abilities.fortification(c, i) for i in range(3)] == [0, 1, 0]  # Guardsmen keep their own ability
     assert [armor(st, i) for i in range(3)] == [4, 6, 5]
     assert "c-t0" in ids(st) and "c-t2" in ids(st)
 
@@ -280,8 +280,8 @@ def test_cold_toughness_adds_ice_block_per_icon_of_the_blocked_enemy():
     _block_phase(st, ["freezers", "swordsmen"])  # Freezers: paralyze, swift, ice attack, fire resistance
     cast(st, "tovak_cold_toughness", powered=True)
     # against Freezers' ice attack: ice block is inefficient: (5 + 4) // 2 = 4 < 6 (swift doubles 3)
-    assert combat.block_against(st, st["combat"], 0) == 4
-    assert combat.block_against(st, st["combat"], 1) == 5  # Swordsmen show no icon
+    assert enemy_abilities.block_against(st, st["combat"], 0) == 4
+    assert enemy_abilities.block_against(st, st["combat"], 1) == 5  # Swordsmen show no icon
     assert "c-b0" not in ids(st) and "c-b1" not in ids(st)
 
 
@@ -289,7 +289,7 @@ def test_cold_toughness_bonus_makes_a_block_possible():
     st = started(hand=("tovak_cold_toughness",), dice=("blue",))
     _block_phase(st, ["fire_golems"])  # brutal, fire attack, fire and physical resistance: +4
     cast(st, "tovak_cold_toughness", powered=True)
-    assert combat.block_against(st, st["combat"], 0) == 9
+    assert enemy_abilities.block_against(st, st["combat"], 0) == 9
     pick(st, "c-b0")
     assert enemy(st, 0)["blocked"] and "riders" not in st["combat"]
 
@@ -353,7 +353,7 @@ def test_unit_block_counts_twice_against_swift(unit_id, block, attacker):
         (x.id, x.label) for x in turn.options(st, 0)[1])[o])
     pick(st, option)
     assert st["turn"]["pool"]["block"]["physical"] == block
-    assert combat.block_against(st, st["combat"], 0) == 2 * block
+    assert enemy_abilities.block_against(st, st["combat"], 0) == 2 * block
     pick(st, "c-b0")
     assert enemy(st, 0)["blocked"]
 
@@ -363,7 +363,7 @@ def test_swift_bonus_does_not_count_against_other_enemies():
     st["seats"][0]["units"] = [{"id": "utem_guardsmen", "ready": True, "wounded": False, "uid": 1}]
     _block_phase(st, ["swordsmen"])
     pick(st, "t-unit:1:1")
-    assert combat.block_against(st, st["combat"], 0) == 4 and "c-b0" not in ids(st)
+    assert enemy_abilities.block_against(st, st["combat"], 0) == 4 and "c-b0" not in ids(st)
 
 
 # ---------------------------------------------------------------- the view

@@ -1,4 +1,4 @@
-"""Mage Knight rule deviations of issue 22, each pinned against the rules text.
+"""Mage Knight rules once simplified, now played as written, each pinned against the rules text.
 
 Quotes are from ../shared/rules/mage-knight-rules.txt (cited by line) or from the First Reconnaissance setup in
 ../shared/data/mage-knight/scenario_first_reconnaissance.json (the scenario the rules text refers to: "as specified by
@@ -14,12 +14,12 @@ from games.engines.mage_knight.engine import MageKnightEngine
 from games.engines.mage_knight.setup import new_state
 from games.engines.mage_knight.tiles import TILES
 
-# An old saved game (before issue 22) kept a count of 60 wound cards in "decks"; once every one was dealt the
+# An old saved game kept a count of 60 wound cards in "decks"; once every one was dealt the
 # count stood at 0 and heroes took no more wounds. These tests start from such an exhausted count.
 OLD_EXHAUSTED_PILE = {"wounds": 0}
 
 
-# ---------------------------------------------------------------- item 8: the wound supply never runs out
+# ---------------------------------------------------------------- the wound supply never runs out
 
 def test_wounds_never_run_out_in_combat_poison_and_knock_out():
     """Rules line 13: "5. **Wound Cards**: Stack the **Wound Cards** face up." -- no number is given and nothing says
@@ -46,7 +46,7 @@ def test_wounds_never_run_out_for_card_effects_on_other_players():
     Wound even where the old count was exhausted, and the card stays of use; Mana Curse ("other players using that
     colour take a Wound") likewise."""
     from games.engines.mage_knight import mana
-    from tests.engines.test_mk_card_effects_2 import _meltdown_game, cast, modes
+    from tests.engines.test_mk_specials_other_players import _meltdown_game, cast, modes
     st = _meltdown_game(players=2)
     st["decks"].update(OLD_EXHAUSTED_PILE)
     assert modes(st, "mana_meltdown")  # of use: the other seat has no crystal but can always take a Wound
@@ -92,7 +92,7 @@ def test_a_new_game_keeps_no_wound_count_and_the_view_shows_none():
 
 @pytest.mark.parametrize("players", [1, 4])
 def test_an_old_saved_game_with_a_wound_count_still_loads_and_plays(players):
-    """Saved states from before issue 22 hold ``decks["wounds"]`` (a count); the engine ignores it: the state still
+    """Older saved states hold ``decks["wounds"]`` (a count); the engine ignores it: the state still
     passes the invariant checks, shows a view and plays to the end with random picks."""
     from games.engines.bots import RandomBot, play
     engine = MageKnightEngine()
@@ -104,7 +104,7 @@ def test_an_old_saved_game_with_a_wound_count_still_loads_and_plays(players):
     assert engine.is_over(s) and invariants.check(s) == []
 
 
-# ---------------------------------------------------------------- item 9: the countryside tiles by number
+# ---------------------------------------------------------------- the countryside tiles by number
 
 @pytest.mark.parametrize("players,countryside", [(1, 8), (2, 8), (3, 9), (4, 11)])
 @pytest.mark.parametrize("seed", range(5))

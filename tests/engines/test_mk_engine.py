@@ -117,8 +117,8 @@ def test_a_turn_is_one_step():
 
 
 def test_events_that_open_with_a_seat_carry_a_wording_that_names_the_player():
-    """Issue 11 item 1 for this game: "every surface ... render them in plain English with the players' names";
-    an event "Seat 2 moves to ..." carries ``wording`` "{seat} moves to ..." with ``seat`` its 0-based position."""
+    """Every surface renders events in plain English with the players' names: an event "Seat 2 moves to ..."
+    carries ``wording`` "{seat} moves to ..." with ``seat`` its 0-based position."""
     from games.engines.bots import RandomBot
     from games.presentation.wording import fill_wording
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.engines.mage_knight import hexmap
+from games.engines.mage_knight import hexgrid, hexmap
 from games.engines.mage_knight.tiles import OFFSETS, POSITIONS, TILES, terrain_cost
 from games.engines.rng import Rng, seed_state
 
@@ -115,13 +115,13 @@ def test_jumping_does_not_provoke():
     """"\"Jumping\" spaces (e.g., via a skill) doesn't provoke Rampaging Enemies": a move between two spaces that
     are not adjacent is a jump and provokes nobody, even if both spaces are next to the enemy."""
     m = hand_map(("starting_a", "0,0"), ("countryside_1", "2,-3"))
-    assert "1,-3" in hexmap.neighbours("2,-4") and "3,-4" in hexmap.neighbours("2,-4")
-    assert "3,-4" not in hexmap.neighbours("1,-3")
+    assert "1,-3" in hexgrid.neighbours("2,-4") and "3,-4" in hexgrid.neighbours("2,-4")
+    assert "3,-4" not in hexgrid.neighbours("1,-3")
     assert hexmap.provoking(m, "1,-3", "3,-4") == []
 
 
 def test_neighbours_are_the_six_axial_directions():
-    assert sorted(hexmap.neighbours("0,0")) == sorted(["1,-1", "1,0", "0,1", "-1,1", "-1,0", "0,-1"])
+    assert sorted(hexgrid.neighbours("0,0")) == sorted(["1,-1", "1,0", "0,1", "-1,1", "-1,0", "0,-1"])
 
 
 # --- safe spaces ----------------------------------------------------------------------------------------------
@@ -192,7 +192,7 @@ def test_setup_map_is_starting_tile_a_and_two_revealed_tiles():
     assert m["hexes"]["0,0"]["site"] == "portal"
     assert len(m["hexes"]) == 21
     for tile_id, centre in (("countryside_1", "2,-3"), ("countryside_2", "3,-1")):
-        orcs = m["hexes"][hexmap.tile_hexes(centre)[POSITIONS.index("NW")]]
+        orcs = m["hexes"][hexgrid.tile_hexes(centre)[POSITIONS.index("NW")]]
         assert orcs["rampaging"] and [e["face_up"] for e in orcs["enemies"]] == [True]
     revealed = [e.data["tile"] for e in events if e.data.get("type") == "tile_revealed"]
     assert revealed == ["countryside_1", "countryside_2"]
@@ -219,7 +219,7 @@ def test_explore_needs_the_hero_next_to_the_empty_position():
     pairs = explore_pairs(m)
     assert pairs
     for hero, centre in pairs:
-        assert set(hexmap.tile_hexes(centre)) & set(hexmap.neighbours(hero))
+        assert set(hexgrid.tile_hexes(centre)) & set(hexgrid.neighbours(hero))
     # 2,-4 (countryside tile NW space) touches the 4,-6 position; 3,-1's tile does not
     assert "4,-6" in hexmap.explore_options(m, "2,-4")
     assert "4,-6" not in hexmap.explore_options(m, "4,-1")
@@ -230,12 +230,12 @@ def test_corner_symbols_line_up_and_orientation_matches():
     on the flower lattice, and a placed tile's hexes are the data's, never rotated."""
     m, _ = fresh(2, 4)
     for _hero, centre in explore_pairs(m):
-        assert hexmap.on_lattice(centre)
+        assert hexgrid.on_lattice(centre)
     centre = sorted({c for _h, c in explore_pairs(m)})[0]
     tile_id, _ = hexmap.explore(m, centre, Rng(3), drawer(), "day")
-    q, r = hexmap.parse(centre)
+    q, r = hexgrid.parse(centre)
     for h in TILES[tile_id].hexes:
-        cell = m["hexes"][hexmap.key_of(q + OFFSETS[h.position][0], r + OFFSETS[h.position][1])]
+        cell = m["hexes"][hexgrid.key_of(q + OFFSETS[h.position][0], r + OFFSETS[h.position][1])]
         assert (cell["terrain"], cell["site"], cell["tile"]) == (h.terrain, h.site, tile_id)
 
 
@@ -246,11 +246,11 @@ def test_no_tile_behind_a_coastline():
     for hero in ("-1,0", "-1,1", "0,1", "0,-1"):
         assert hexmap.explore_options(m, hero) == []
     for behind in ("-3,1", "-2,3", "1,2", "-1,-2"):
-        assert not hexmap.in_wedge(behind)
+        assert not hexgrid.in_wedge(behind)
         with pytest.raises(ValueError):
             hexmap.explore(m, behind, Rng(1), drawer(), "day")
     for _hero, centre in explore_pairs(m):
-        a, b = hexmap.wedge_coords(centre)
+        a, b = hexgrid.wedge_coords(centre)
         assert a >= 0 and b >= 0
 
 
@@ -345,8 +345,8 @@ def test_fortified_garrison_is_placed_face_down_and_stays_hidden():
     assert all(e.seats is None for e in events)
     assert token["id"] not in repr([e.as_dict() for e in events])
     # "revealed by Day when a player is adjacent": not at Night, yes by Day
-    assert hexmap.reveal_garrisons_near(m, hexmap.neighbours(keep)[0], "night") == []
-    shown = hexmap.reveal_garrisons_near(m, hexmap.neighbours(keep)[0], "day")
+    assert hexmap.reveal_garrisons_near(m, hexgrid.neighbours(keep)[0], "night") == []
+    shown = hexmap.reveal_garrisons_near(m, hexgrid.neighbours(keep)[0], "day")
     assert token["face_up"] is True and shown[0].data["enemies"] == [token["id"]]
 
 
@@ -421,8 +421,8 @@ def test_exploring_at_random_until_no_tile_is_left(players, seed, data):
     assert set(deck) <= set(placed)
     assert len(m["hexes"]) == 7 * len(m["tiles"])  # no overlap
     for t in m["tiles"]:
-        assert hexmap.in_wedge(t["centre"])
-        for hk, h in zip(hexmap.tile_hexes(t["centre"]), TILES[t["id"]].hexes):
+        assert hexgrid.in_wedge(t["centre"])
+        for hk, h in zip(hexgrid.tile_hexes(t["centre"]), TILES[t["id"]].hexes):
             assert m["hexes"][hk]["tile"] == t["id"] and m["hexes"][hk]["terrain"] == h.terrain
     assert all(TILES[t].kind != "city" for t in placed if t not in deck)  # city tiles never come back
 

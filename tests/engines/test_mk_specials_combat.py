@@ -1,4 +1,4 @@
-"""Mage Knight: combat cards that used to be simplified, played as printed (second batch): Banner of Fear, Into the
+"""Mage Knight: the combat specials of the cards (specials_combat.py), played as printed: Banner of Fear, Into the
 Heat, Agility, Diplomacy, Flame Wall powered, Sword of Justice, Horn of Wrath, Golden Grail, In Need.
 
 Each test quotes the printed card as the shared data summarises it (``summary`` in

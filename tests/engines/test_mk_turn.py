@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engines.mage_knight import card_text, cards, hexmap, movement, plays, pool, site_actions, turn
+from games.engines.mage_knight import card_text, cards, hexgrid, hexmap, movement, plays, pool, site_actions, turn
 from games.engines.mage_knight.enemies import COLOURS, ENEMIES
 from games.engines.rng import seed_state
 
@@ -25,7 +25,7 @@ def make_state(hand=("march",), deck=("rage", "rage", "stamina"), hexes=None, po
                dice=("red", "blue", "green", "white"), players=1, crystals=None, reputation=0):
     """One seat at ``pos`` on a flat little map (every neighbour of 0,0 is plains unless ``hexes`` says)."""
     m_hexes = {"0,0": cell()}
-    for n in hexmap.neighbours("0,0"):
+    for n in hexgrid.neighbours("0,0"):
         m_hexes[n] = cell()
     m_hexes.update(hexes or {})
     seats = []
@@ -644,7 +644,7 @@ def test_altem_mages_cold_fire_ends_with_the_combat():
     pool.add_pool(st["turn"], "ranged", 2)
     assert st["turn"]["pool"]["attack"]["ranged"] == {"cold_fire": 2}
     from games.engines.mage_knight import combat
-    combat._finish(st, [])
+    combat.finish(st, [])
     assert "attack_modifier" not in st["turn"]
 
 
@@ -755,7 +755,7 @@ def test_random_games_never_put_two_heroes_in_one_space_or_fight_a_hero():
 
 
 def test_rest_labels_count_wounds_right():
-    """Issue 11 item 7, "correct plurals": one Wound is "the Wound", never "all 1 Wounds"."""
+    """Correct plurals: one Wound is "the Wound", never "all 1 Wounds"."""
     st = started(hand=("march", "wound"))
     pick(st, "t-rest")
     pick(st, "t-rd:march")

@@ -80,7 +80,7 @@ def test_the_viewer_sees_their_own_hand_only():
 
 def test_face_down_enemies_show_only_their_colour():
     """Face-down enemy tokens: only their colour (the token's back) is public."""
-    # The setup tiles (countryside 1 and 2, issue 22) hold no garrison: a game where a third tile was explored.
+    # The setup tiles (countryside 1 and 2) hold no garrison: a game where a third tile was explored.
     s = midgame(4, 4, 600)
     shown = [e for h in E.view(s, 0)["map"]["hexes"] for e in h["enemies"]]
     hidden = [e for e in shown if not e["face_up"]]

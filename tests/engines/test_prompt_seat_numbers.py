@@ -1,4 +1,4 @@
-"""Issue 11 item 1: "Seats are shown 1-based everywhere a person reads them (the API keeps 0-based positions)".
+"""Seats are shown 1-based everywhere a person reads them (the API keeps 0-based positions).
 
 Prompt texts and option labels are read by people (page, email), so every "seat N" in them must be 1..players.
 Miskatonic's prompts name the player to the left (Buy Faculty) and Pet Teacher targets; Faltisia's name no seat.

@@ -1,7 +1,12 @@
-"""Issue 26 item 6, plurals: no "(s)" in a label or log line an engine writes; the count decides the noun's form
-(games/engines/wording.py, shared by the engines and the presentation, nothing of Django)."""
+"""Plurals: no "(s)" in a label or log line an engine writes; the count decides the noun's form
+(games/engines/wording.py, shared by the engines and the presentation, nothing of Django). Nor anywhere else a
+player reads: labels, log lines, mails and pages (Django's pluralize outside the engines)."""
 
 from __future__ import annotations
+
+import re
+import tokenize
+from pathlib import Path
 
 import pytest
 
@@ -58,3 +63,38 @@ def test_the_class_line_names_one_pet_teacher_or_several(deck, said):
     s = in_class(faculty=("F25", "F28") if len(deck) == 2 else ("F25",), deck=deck)
     said_all = texts(go(s))
     assert said in said_all and "(s)" not in said_all, said_all
+
+
+# --- nowhere else either -----------------------------------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _string_literals(path: Path):
+    """(line, text) of each one-line string literal of a Python file (f-strings included); docstrings and other
+    triple-quoted strings are documentation, not text a player reads."""
+    with path.open("rb") as f:
+        for tok in tokenize.tokenize(f.readline):
+            if tok.type == tokenize.STRING and not tok.string.lstrip("rbfuRBFU").startswith(('"""', "'''")):
+                yield tok.start[0], tok.string
+
+
+def test_no_parenthesised_plural_is_generated_anywhere():
+    """No "word(s)" is built into a label, a log line, a mail or a page: the count picks the form (the engines'
+    games/engines/wording.py, Django's pluralize elsewhere). Log messages for operators and "http(s)" are not
+    words to count."""
+    pattern = re.compile(r"[A-Za-z]\(s\)")
+    offenders = []
+    for path in [*ROOT.joinpath("games").rglob("*.py"), *ROOT.joinpath("accounts").rglob("*.py")]:
+        if "migrations" in path.parts:
+            continue
+        lines = path.read_text().splitlines()
+        for n, text in _string_literals(path):
+            if pattern.search(text) and "http(s)" not in text and "logger." not in lines[n - 1]:
+                offenders.append(f"{path.relative_to(ROOT)}:{n}: {text}")
+    for path in [*ROOT.joinpath("templates").rglob("*.*"), *ROOT.joinpath("games").rglob("*.html"),
+                 *ROOT.joinpath("games").rglob("*.txt")]:
+        text = re.sub(r"{[{%#].*?[}%#]}", "", path.read_text(errors="ignore"), flags=re.S)
+        offenders += [f"{path.relative_to(ROOT)}: {m.group(0)}" for m in re.finditer(r"\w+\(s\)", text)
+                      if m.group(0) != "http(s)"]
+    assert offenders == []

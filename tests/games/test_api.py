@@ -174,14 +174,14 @@ def test_a_move_in_an_unknown_game_is_404_with_the_error_shape(db, api, user):
 
 def test_schema_documents_the_move_response(db, api, user):
     schema = api.as_user(user).get("/api/schema/?format=json").json()
-    move = schema["components"]["schemas"]["MoveResponse"]  # named per body since issue 10 item 8
+    move = schema["components"]["schemas"]["MoveResponse"]  # each body has a component of its own
     assert {"submission", "replayed", "prompt"} <= set(move["properties"])
     responses = schema["paths"]["/api/games/{game_id}/moves/"]["post"]["responses"]
     assert responses["201"]["content"]["application/json"]["schema"]["$ref"].endswith("/MoveResponse")
 
 
 def test_create_a_rated_game_and_refuse_one_that_could_never_be_rated(db, api):
-    """Issue "Admin and tournaments": ratings move when a rated game finishes; bots are never rated, so a
+    """Ratings move when a rated game finishes; bots are never rated, so a
     rated game needs two seats for people, and a refusal creates nothing."""
     from games.models import Game
 

@@ -1,4 +1,4 @@
-"""GET /api/games/{id}/ says which seats have a decision open (``seats[].deciding``, issue 28): what the game
+"""GET /api/games/{id}/ says which seats have a decision open (``seats[].deciding``): what the game
 page shows as "waiting for ...", so a client watching the game reads only those seats' views."""
 
 from __future__ import annotations

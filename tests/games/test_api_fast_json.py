@@ -1,4 +1,4 @@
-"""The API's orjson renderer and parser give what DRF's JSONRenderer and JSONParser give (issue 28)."""
+"""The API's orjson renderer and parser give what DRF's JSONRenderer and JSONParser give."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The API's content negotiation picks what DRF's picks, for every Accept header and format override (issue 28)."""
+"""The API's content negotiation picks what DRF's picks, for every Accept header and format override."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
 """The OpenAPI schema at /api/schema/ names each request body after its endpoint and documents errors.
 
-Issue 10 item 8: create game, moves, tournaments, standing orders, token and register all pointed to
-one ``Input`` component (the register body), and error statuses were missing.
+A client generated from the schema needs each body's own fields: one shared ``Input`` component (the register
+body) for create game, moves, tournaments, standing orders, token and register would mislead it, and so would
+missing error statuses.
 """
 
 import io
@@ -18,13 +19,13 @@ REQUEST_BODIES = {
     ("post", "/api/games/{game_id}/join/"): ("GameJoinRequest", {"invite"}),
     ("post", "/api/games/{game_id}/moves/"): ("MoveRequest", {"prompt", "option"}),
     ("post", "/api/games/{game_id}/standing-orders/"): ("StandingOrdersRequest", {"orders"}),
-    # table talk (issue 23)
+    # table talk
     ("post", "/api/games/{game_id}/messages/"): ("MessageRequest", {"text", "to"}),
     ("put", "/api/games/{game_id}/notes/"): ("NotesRequest", {"text"}),
     ("post", "/api/games/{game_id}/messages/{message_id}/report/"): ("MessageReportRequest", {"reason"}),
     ("put", "/api/games/{game_id}/seats/{position}/mute/"): ("SeatMuteRequest", {"reason"}),
-    ("post", "/api/games/{game_id}/undo/"): ("UndoRequest", {"prompt", "to"}),  # take-backs (issue 24)
-    ("put", "/api/auth/webhook/"): ("WebhookRequest", {"url"}),  # turn webhooks (issue 25)
+    ("post", "/api/games/{game_id}/undo/"): ("UndoRequest", {"prompt", "to"}),  # take-backs
+    ("put", "/api/auth/webhook/"): ("WebhookRequest", {"url"}),  # turn webhooks
     ("post", "/api/auth/webhook/"): ("WebhookRotateRequest", {"rotate_secret"}),  # rotates its signing secret
     ("post", "/api/tournaments/"): ("TournamentCreateRequest", {"name", "game", "format", "table_size", "clock"}),
     ("post", "/api/tournaments/{tournament_id}/cancel/"): ("TournamentCancelRequest", {"reason"}),
@@ -50,7 +51,7 @@ def _ref_name(ref: str) -> str:
 
 
 def test_every_request_body_points_to_its_own_component(schema):
-    """Issue 10 item 8: on today's main all of them were the one component ``Input``."""
+    """No two request bodies share a component (such as one ``Input`` for all)."""
     found = {}
     for method, path, operation in _operations(schema):
         if "requestBody" in operation:
@@ -63,7 +64,7 @@ def test_every_request_body_points_to_its_own_component(schema):
 
 
 def test_the_clock_and_the_seed_document_their_bounds(schema):
-    """Issue 10 items 4 and 10: the bounds the server enforces are the ones the schema states."""
+    """The bounds the server enforces are the ones the schema states."""
     from games.services.clock import CLOCK_BOUNDS
 
     create = schema["components"]["schemas"]["GameCreateRequest"]["properties"]
@@ -75,7 +76,7 @@ def test_the_clock_and_the_seed_document_their_bounds(schema):
 
 
 def test_every_operation_documents_its_errors_with_the_error_body(schema):
-    """Issue 10 item 8: every status an endpoint answers is documented; errors have the {error, detail} body."""
+    """Every status an endpoint answers is documented; errors have the {error, detail} body."""
     for method, path, operation in _operations(schema):
         responses = operation["responses"]
         errors = {code for code in responses if code.startswith("4")}
@@ -97,7 +98,7 @@ def test_the_conditional_get_documents_its_304(schema):
 
 
 def test_the_schema_validates_without_a_warning(db, tmp_path):
-    """Issue 10 item 8: `manage.py spectacular --validate --fail-on-warn` (component collisions were warnings)."""
+    """`manage.py spectacular --validate --fail-on-warn` passes (a component collision would be a warning)."""
     out = tmp_path / "schema.yaml"
     call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(out), stderr=io.StringIO())
     assert out.stat().st_size > 0

@@ -1,7 +1,7 @@
 """Who may reach a game through the API: private games stay invisible to outsiders on every route.
 
-Issue 10 item 2 (a private game is joined only with its invite) and item 13 (every /api/games/{id}/...
-route answers an outsider of a private game 404 with the body of an unknown id).
+A private game is joined only with its invite, and every /api/games/{id}/... route answers an outsider of a
+private game 404 with the body of an unknown id.
 """
 
 import pytest
@@ -39,7 +39,7 @@ def _unknown_game_answer(api, user, method: str, route: str):
 
 
 def test_an_outsider_cannot_join_a_private_game_by_id(private_game, api):
-    """Issue 10 item 2: on today's main this answered 200 and seated the outsider."""
+    """An outsider who knows a private game's id gets the unknown-game 404 and no seat."""
     game, _, _ = private_game
     outsider = UserFactory()
     r = api.as_user(outsider).post(f"/api/games/{game.pk}/join/", {}, format="json")
@@ -49,7 +49,7 @@ def test_an_outsider_cannot_join_a_private_game_by_id(private_game, api):
 
 
 def test_a_private_game_is_joined_with_its_invite(private_game, api):
-    """Issue 10 item 2: the token of the web's invite link (games.invites) lets its holder join."""
+    """The token of the web's invite link (games.invites) lets its holder join."""
     game, _, _ = private_game
     guest = UserFactory()
     r = api.as_user(guest).post(f"/api/games/{game.pk}/join/", {"invite": invite_token(game=game)}, format="json")
@@ -59,7 +59,7 @@ def test_a_private_game_is_joined_with_its_invite(private_game, api):
 
 
 def test_a_player_passes_the_invite_on_through_the_api(private_game, api):
-    """Issue 10 item 2: an API-only client learns its open game's invite (as the web page shows the link);
+    """An API-only client learns its open game's invite (as the web page shows the link);
     nobody else is shown it, and it is gone once the game has started."""
     game, a, _ = private_game
     invite = api.as_user(a).get(f"/api/games/{game.pk}/").json()["invite"]
@@ -72,7 +72,7 @@ def test_a_player_passes_the_invite_on_through_the_api(private_game, api):
 
 
 def test_an_invite_to_another_game_or_a_forged_one_does_not_open_a_private_game(private_game, api):
-    """Issue 10 item 2: only this game's own invite counts; anything else is the unknown-game 404."""
+    """Only this game's own invite counts; anything else is the unknown-game 404."""
     game, a, _ = private_game
     other = game_create(created_by=a, engine="tinygame", players=2, options={"rounds": 1}, is_public=False)
     outsider = UserFactory()
@@ -84,7 +84,7 @@ def test_an_invite_to_another_game_or_a_forged_one_does_not_open_a_private_game(
 
 
 def test_staff_without_the_invite_are_told_so(private_game, api):
-    """Issue 10 item 2: staff see private games, so they get a 403 (not a 404), and no seat."""
+    """Staff see private games, so they get a 403 (not a 404), and no seat."""
     game, _, _ = private_game
     staff = UserFactory()
     staff.is_staff = True
@@ -104,11 +104,11 @@ def test_a_player_of_a_private_game_still_reaches_it(private_game, api):
 GAME_ROUTES = [
     ("get", ""), ("get", "log/"), ("get", "standing-orders/"), ("post", "standing-orders/"), ("post", "moves/"),
     ("post", "join/"), ("post", "pause/"), ("post", "resume/"), ("post", "abandon/"), ("post", "reclaim/"),
-    ("get", "messages/"), ("post", "messages/"), ("get", "notes/"), ("put", "notes/"),  # table talk (issue 23)
+    ("get", "messages/"), ("post", "messages/"), ("get", "notes/"), ("put", "notes/"),  # table talk
     ("post", "messages/<int:message_id>/report/"), ("put", "seats/<int:position>/mute/"),
     ("delete", "seats/<int:position>/mute/"), ("put", "seats/<int:position>/block/"),
     ("delete", "seats/<int:position>/block/"),
-    ("post", "undo/"),  # take-backs (issue 24)
+    ("post", "undo/"),  # take-backs
 ]
 
 
@@ -124,7 +124,8 @@ def test_every_game_route_is_listed_here():
 @pytest.mark.parametrize("method,route", GAME_ROUTES)
 def test_an_outsider_of_a_private_game_gets_the_unknown_game_404_on_every_route(private_started_game, api,
                                                                                 method, route):
-    """Issue 10 item 13: standing-orders, moves and pause answered 403 on today's main (join: 200)."""
+    """Every route, standing-orders, moves and pause included, answers an outsider 404, never a 403 that tells
+    the game exists."""
     game, _, _ = private_started_game
     outsider = UserFactory()
     body = {"prompt": "p", "option": "o"} if route == "moves/" else {"prompt": "p", "to": "last"} if (

@@ -1,7 +1,7 @@
 """Clock values are bounded, and one game's broken clock never holds back another game's deadline.
 
-Issue 10 item 4: ``extension_seconds: 1e15`` made the sweep raise OverflowError every round (every other
-due game waited behind it); ``step_seconds: 1e308`` made the last join a 500.
+Unbounded, ``extension_seconds: 1e15`` would make the sweep raise OverflowError every round (every other
+due game waiting behind it) and ``step_seconds: 1e308`` would make the last join a 500.
 """
 
 import io
@@ -38,7 +38,7 @@ HOSTILE_CLOCKS = [
 
 @pytest.mark.parametrize("clock,field", HOSTILE_CLOCKS)
 def test_the_api_refuses_a_clock_out_of_bounds_with_a_400_naming_the_field(db, api, clock, field):
-    """Issue 10 item 4: a clear 400 {error, detail} naming the field; nothing is created."""
+    """A clear 400 {error, detail} naming the field; nothing is created."""
     before = Game.objects.count()
     r = api.as_user(UserFactory()).post("/api/games/", {"game": "tinygame", "seats": 2, "clock": clock},
                                         format="json")
@@ -49,7 +49,7 @@ def test_the_api_refuses_a_clock_out_of_bounds_with_a_400_naming_the_field(db, a
 
 
 def test_the_bounds_themselves_are_accepted(db, api):
-    """Issue 10 item 4: the documented bounds are inclusive (docs/server.md)."""
+    """The documented bounds are inclusive (docs/server.md)."""
     from games.services.clock import CLOCK_BOUNDS
 
     low = {k: lo for k, (lo, _) in CLOCK_BOUNDS.items()}
@@ -62,14 +62,14 @@ def test_the_bounds_themselves_are_accepted(db, api):
 
 @pytest.mark.parametrize("clock,field", HOSTILE_CLOCKS[:4])
 def test_the_service_behind_the_web_form_refuses_them_too(db, clock, field):
-    """Issue 10 item 4: game_create (the web's new-game form, the API, tournaments) validates every clock."""
+    """game_create (the web's new-game form, the API, tournaments) validates every clock."""
     with pytest.raises(GameError) as refused:
         game_create(created_by=UserFactory(), engine="tinygame", players=2, clock=clock)
     assert refused.value.code.value == "invalid_settings" and field in refused.value.detail
 
 
 def test_a_tournament_refuses_an_unbounded_clock(db, api):
-    """Issue 10 item 4: the tournament creation path creates clocks for every table's game."""
+    """The tournament creation path creates clocks for every table's game."""
     staff = UserFactory()
     staff.is_staff = True
     staff.save()
@@ -93,7 +93,7 @@ def _broken_and_normal_due_games():
 
 
 def test_the_sweep_skips_a_broken_game_and_resolves_the_others(db, caplog):
-    """Issue 10 item 4: on today's main the OverflowError escaped the sweep before the normal game."""
+    """A broken game's OverflowError is logged and does not stop the sweep before the normal game."""
     broken, normal = _broken_and_normal_due_games()
     with caplog.at_level(logging.ERROR, logger="games.services.sweep"):
         assert due_phases_sweep(resolve=lambda g, p: phase_resolve(game_id=g, phase=p)) == 2
@@ -105,7 +105,7 @@ def test_the_sweep_skips_a_broken_game_and_resolves_the_others(db, caplog):
 
 
 def test_the_production_sweep_task_isolates_a_broken_game(db):
-    """Issue 10 item 4: the beat's task (here with in-process tasks) enqueues every due game."""
+    """The beat's task (here with in-process tasks) enqueues every due game."""
     broken, normal = _broken_and_normal_due_games()
     with TestCase.captureOnCommitCallbacks(execute=True):
         sweep_due_phases.apply(throw=True)
@@ -114,7 +114,7 @@ def test_the_production_sweep_task_isolates_a_broken_game(db):
 
 
 def test_the_embedded_beat_isolates_a_broken_game(db):
-    """Issue 10 item 4: `manage.py beat_embedded` (run.sh's stand-in for beat) resolves the normal game."""
+    """`manage.py beat_embedded` (run.sh's stand-in for beat) resolves the normal game."""
     broken, normal = _broken_and_normal_due_games()
     with TestCase.captureOnCommitCallbacks(execute=True):
         call_command("beat_embedded", "--once", stdout=io.StringIO(), stderr=io.StringIO())

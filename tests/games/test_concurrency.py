@@ -61,7 +61,7 @@ def test_concurrent_resolutions_resolve_the_phase_once(monkeypatch, settings):
 
 
 def test_the_last_picks_of_a_step_racing_resolve_it_once_in_the_one_that_completes_it(monkeypatch):
-    """Issue 28: a pick resolves the step it completes (RESOLVE_IN_PICK). Three seats' last picks race: the
+    """A pick resolves the step it completes (RESOLVE_IN_PICK). Three seats' last picks race: the
     game row's lock orders them, so exactly one finds the step complete and resolves it, once."""
     game, _ = make_started_game(players=3)
     sent = []

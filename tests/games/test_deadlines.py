@@ -64,7 +64,7 @@ def test_repeated_misses_hand_the_seat_to_a_bot_until_the_player_returns(db):
         sweep()
     s1 = seat(game, 1)
     assert s1.is_bot and s1.missed_deadlines == 2
-    # Issue 11 item 1: the server's own event names the seat 1-based with its player, never "Seat 1" for
+    # The server's own event names the seat 1-based with its player, never "Seat 1" for
     # position 1.
     assert game.events.filter(text=f"Seat 2 ({s1.user.username}) missed 2 deadlines in a row; a bot plays it "
                                    "until its player returns.").exists()

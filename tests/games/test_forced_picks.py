@@ -1,4 +1,4 @@
-"""A prompt with exactly one legal option is picked by the server at once (issue 11 item 3, DESIGN.md).
+"""A prompt with exactly one legal option is picked by the server at once (DESIGN.md).
 
 No player is asked a question with one answer: the pick is made in the write that opened the prompt,
 logged like any pick (Submission.source "forced") and told to that seat alone; an engine may mark a
@@ -17,6 +17,7 @@ from games.engines.registry import get_engine
 from games.models import Event, Prompt, Submission, SubmissionSource
 from games.selectors import events_for_user
 from games.services import submission_create
+from games.services.turn import forced_pick_note
 from tests.factories import make_started_game
 from tests.games.helpers import open_prompt, play_step, seat
 
@@ -33,7 +34,7 @@ def _to_last_round(game):
 
 
 def test_a_single_option_prompt_is_picked_at_once_and_the_next_one_is_asked():
-    """issue 11 item 3: "Play a card" with one card left never reaches the player; the bet does."""
+    """"Play a card" with one card left never reaches the player; the bet does."""
     game, (alice, bob) = make_started_game(players=2, options={"rounds": 3}, seed=3)
     _to_last_round(game)
     last_cards = {p: game.state["hands"][p][0] for p in (0, 1)}  # what each seat is left holding
@@ -52,7 +53,7 @@ def test_a_single_option_prompt_is_picked_at_once_and_the_next_one_is_asked():
 
 
 def test_the_forced_pick_is_in_its_seats_log_only():
-    """issue 11 item 3: the log tells the seat "only one choice: X"; nobody else learns its card."""
+    """The log tells the seat "only one choice: X"; nobody else learns its card."""
     game, (alice, bob) = make_started_game(players=2, options={"rounds": 3}, seed=3)
     _to_last_round(game)
     card = game.state["draft"][0]["card"]
@@ -65,7 +66,7 @@ def test_the_forced_pick_is_in_its_seats_log_only():
 
 
 def test_an_ask_anyway_prompt_still_reaches_the_player():
-    """issue 11 item 3: the engine may mark a single-option prompt as one the player must see."""
+    """The engine may mark a single-option prompt as one the player must see."""
     game, _ = make_started_game(players=2, options={"rounds": 3, "ask_last_card": True}, seed=3)
     _to_last_round(game)
     for position in (0, 1):
@@ -94,7 +95,7 @@ def _play_faltisia_through_the_server(*, players: int, seed: int):
 
 
 def test_no_single_option_prompt_reaches_a_player_in_a_whole_faltisia_game():
-    """issue 11 item 3: a seeded 3-player Faltisia game played to its end through the server."""
+    """No single-option prompt is shown in a seeded 3-player Faltisia game played to its end through the server."""
     game, shown = _play_faltisia_through_the_server(players=3, seed=11)
     assert game.status == "finished"
     forced = Submission.objects.filter(game=game, source=SubmissionSource.FORCED).count()
@@ -107,3 +108,21 @@ def test_no_single_option_prompt_reaches_a_player_in_a_whole_faltisia_game():
     opened = Counter((s.seat_id, s.prompt_row.opened_at) for s in
                      Submission.objects.filter(game=game, source=SubmissionSource.FORCED).select_related("prompt_row"))
     assert max(opened.values()) >= 2
+
+
+class _Row:
+    def __init__(self, text, options):
+        self.text, self.options = text, options
+
+
+@pytest.mark.parametrize("text, label, said", [
+    ("Your turn", "end turn", "Your turn. Only one choice, picked for you: end turn."),
+    ("Rest: discard", "discard Stamina", "Rest: discard. Only one choice, picked for you: discard Stamina."),
+    ("Which does she produce?", "1 Friendship Point",
+     "Which does she produce? Only one choice, picked for you: 1 Friendship Point."),
+    ("Pick a card.", "Card 7.", "Pick a card. Only one choice, picked for you: Card 7.")])
+def test_the_forced_pick_line_is_sentences(text, label, said):
+    """The note of a forced pick is sentences: the prompt's text, then "Only one choice, picked for you: <label>.",
+    told to that seat alone."""
+    note = forced_pick_note(_Row(text, [{"id": "x", "label": label}]), position=0, option_id="x")
+    assert note.text == said and note.seats == (0,)

@@ -1,7 +1,7 @@
-"""Inputs that made the games API answer 500: each is now a 400 or a 404 with the API's error body.
+"""Hostile inputs to the games API: each is a 400 or a 404 with the API's error body, never a 500.
 
-Issue 10 item 10. Every case runs on the database of the run (SQLite by default); the last test runs
-them all again marked postgres, where NUL characters and overlong keys were DataErrors.
+Every case runs on the database of the run (SQLite by default); the last test runs
+them all again marked postgres, where NUL characters and overlong keys would be DataErrors.
 """
 
 import pytest
@@ -27,7 +27,7 @@ def check_deeply_nested_json_is_a_400(api, user):
         r = api.as_user(users[0]).generic("POST", f"/api/games/{game.pk}/moves/", body,
                                          content_type="application/json")
         assert r.status_code == 400 and _error_body(r)["error"] == "parse_error"
-    # Beyond the bound of any API body (issue 22 item 2) it is refused unread, before the nesting is looked at.
+    # Beyond the bound of any API body it is refused unread, before the nesting is looked at.
     r = api.as_user(users[0]).generic("POST", f"/api/games/{game.pk}/moves/", "[" * 100000,
                                      content_type="application/json")
     assert r.status_code == 413 and _error_body(r)["error"] == "body_too_large"
@@ -114,7 +114,7 @@ CHECKS = [check_a_nul_in_the_url_is_a_400, check_an_api_url_without_a_route_answ
 
 @pytest.mark.parametrize("check", CHECKS, ids=lambda c: c.__name__)
 def test_hostile_input(db, api, check):
-    """Issue 10 item 10, on the run's database."""
+    """Each hostile input, on the run's database."""
     api.raise_request_exception = False  # a 500 is an answer to assert on, not an exception in the test
     check(api, UserFactory())
 
@@ -122,7 +122,7 @@ def test_hostile_input(db, api, check):
 @pytest.mark.postgres
 @pytest.mark.parametrize("check", CHECKS, ids=lambda c: c.__name__)
 def test_hostile_input_on_postgresql(db, api, check):
-    """Issue 10 item 10 on PostgreSQL, which refuses NUL in text and a key longer than its column."""
+    """Each hostile input on PostgreSQL, which refuses NUL in text and a key longer than its column."""
     api.raise_request_exception = False
     check(api, UserFactory())
 
@@ -130,8 +130,8 @@ def test_hostile_input_on_postgresql(db, api, check):
 @pytest.mark.parametrize("extra_options", ['{"name": "a\\u0000b"}', '{"a\\u0000": 1}', "[" * 100000,
                                            '{"a": ' * 100 + "1" + "}" * 100])
 def test_the_web_new_game_form_refuses_nul_and_deep_options(db, client, extra_options):
-    """Issue 10 items 4 and 10: the web's new-game form takes the same options as the API, under its rules
-    (on today's main: a DataError on PostgreSQL for a NUL, a RecursionError for the deep one)."""
+    """The web's new-game form takes the same options as the API, under its rules (else a NUL would be a
+    DataError on PostgreSQL and the deep options a RecursionError)."""
     client.raise_request_exception = False
     client.force_login(UserFactory())
     before = Game.objects.count()

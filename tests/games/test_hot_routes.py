@@ -1,4 +1,4 @@
-"""The hot routes (issue 28, games/api/hot_routes.py): the plain form of a pick and of a game's view is
+"""The hot routes (games/api/hot_routes.py): the plain form of a pick and of a game's view is
 answered below DRF, with exactly the answer the DRF chain gives (status, body, every header); anything
 else, every error included, is the chain's own answer, and a failed pick changes nothing."""
 

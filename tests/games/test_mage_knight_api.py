@@ -1,6 +1,5 @@
-"""A whole 2-player Mage Knight game through the JSON API only (issue 15: "a whole 2-player game through the
-generic contract client"; "hidden information (hands, deck orders, face-down enemies and ruins, tile deck) on
-every surface").
+"""A whole 2-player Mage Knight game through the JSON API only, by the generic contract client; hidden
+information (hands, deck orders, face-down enemies and ruins, tile deck) stays hidden on every surface.
 
 Two users registered through the API, each with their own token and client, play a seeded game to its scoring
 by picking among their own prompt's options as the generic contract client does (``random.Random(seed).choice``).
@@ -286,7 +285,7 @@ def check_error_contract(gid: int, me: Player, other: Player, outsider: Player, 
 
 
 def test_a_whole_two_player_game_through_the_api_only(monkeypatch):
-    """Issue 15: "a whole 2-player game through the generic contract client", played to its scoring with each
+    """A whole 2-player game through the generic contract client, played to its scoring with each
     player seeing only their own prompt and nothing of the other's hand, any deck order, face-down enemies,
     face-down ruins or the tile deck."""
     register_canaries(monkeypatch)

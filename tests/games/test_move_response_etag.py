@@ -1,4 +1,4 @@
-"""POST .../moves/ answers with the ETag of the caller's view as the pick left the game (issue 28), so a
+"""POST .../moves/ answers with the ETag of the caller's view as the pick left the game, so a
 client waits for the next step with one blocking GET and reads no view first."""
 
 from __future__ import annotations

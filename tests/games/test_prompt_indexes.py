@@ -1,4 +1,4 @@
-"""A seat's open prompt is found without walking its closed ones (issue 28, migration games/0014).
+"""A seat's open prompt is found without walking its closed ones (migration games/0014).
 
 Every pick and every view reads the game's seats with their open prompts (games/selectors.py,
 ``seats_with_open_prompts``), as a prepared statement: a generic plan, chosen on whatever statistics the

@@ -109,16 +109,16 @@ def test_a_resolution_opens_every_seats_prompt_in_one_insert(db, settings):
     sql = _statements(ctx)
     assert len([s for s in sql if s.startswith('INSERT INTO "games_prompt"')]) == 1, sql
     assert Prompt.objects.filter(game=game, closed_at__isnull=True).count() == 4
-    # lock, seats (with vacations), events, prompts, game, whether a seat reads results by email (issue 28:
-    # games/mail/owed.py) and the result emails' mail job (issue 10 item 15: recorded in the resolution's
-    # transaction so a lost task cannot lose them): no per-seat statement
+    # lock, seats (with vacations), events, prompts, game, whether a seat reads results by email
+    # (games/mail/owed.py) and the result emails' mail job (recorded in the resolution's transaction so a lost
+    # task cannot lose them): no per-seat statement
     assert len(sql) <= 7, sql
     assert len([s for s in sql if s.startswith('INSERT INTO "mail_mailjob"')]) == 1, sql
 
 
 @pytest.mark.postgres
 def test_on_postgresql_a_picks_prompt_close_and_game_row_go_in_one_statement(four):
-    """Issue 28: the writes of a pick that return nothing (its prompt's close, its take-back point) are held and
+    """The writes of a pick that return nothing (its prompt's close, its take-back point) are held and
     sent with the game row's UPDATE as one statement (sql_rows.execute_together), and they all take effect."""
     game, users, api = four
     client = api.as_user(users[1])
@@ -140,7 +140,7 @@ def test_on_postgresql_a_picks_prompt_close_and_game_row_go_in_one_statement(fou
 
 
 def test_a_pick_that_completes_its_step_resolves_it_for_a_few_statements_more(four):
-    """Issue 28: the step's last pick resolves it in its own write (settings.RESOLVE_IN_PICK). Beyond a pick's own
+    """The step's last pick resolves it in its own write (settings.RESOLVE_IN_PICK). Beyond a pick's own
     statements it costs the resolution's events, the next step's prompts (one INSERT for every seat), the mail's
     question (games/mail/owed.py) and the result emails' job (these players read them): no second lock, load or
     game UPDATE, as the worker's task needs."""

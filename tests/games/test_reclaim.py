@@ -1,7 +1,7 @@
-"""Who may take a seat back from a bot, and the log entry every reclaim leaves (issue 10 item 12).
+"""Who may take a seat back from a bot, and the log entry every reclaim leaves.
 
-Before the fix a player undid an admin's "hand seat to bot" with POST /api/games/{id}/reclaim/, and no
-reclaim was logged. Now an admin's hand-off is undone only by an admin; a seat a bot took after the
+A player must not undo an admin's "hand seat to bot" with POST /api/games/{id}/reclaim/, and no reclaim may
+go unlogged: an admin's hand-off is undone only by an admin; a seat a bot took after the
 player's repeated misses (or that the player left to a bot) stays reclaimable by the player; every
 reclaim is an event everyone sees.
 """
@@ -47,7 +47,7 @@ def spectator_sees(game, text: str) -> bool:
 
 
 def test_a_player_cannot_reclaim_a_seat_an_admin_handed_to_a_bot(boss):
-    """issue 10 item 12: a clear 403 {error, detail} for the seat's own player; nothing changes."""
+    """A clear 403 {error, detail} for the seat's own player; nothing changes."""
     game, (alice, bob) = make_started_game(players=2, options={"rounds": 3})
     admin_actions.seat_hand_to_bot(game=game, by=boss, position=1)
     response = api_for(bob).post(f"/api/games/{game.pk}/reclaim/")
@@ -61,7 +61,7 @@ def test_a_player_cannot_reclaim_a_seat_an_admin_handed_to_a_bot(boss):
 
 
 def test_an_admin_gives_the_seat_back_and_everyone_sees_it(boss):
-    """issue 10 item 12: the admin's take-back is the way back, and it is logged for all."""
+    """The admin's take-back is the way back, and it is logged for all."""
     game, (alice, bob) = make_started_game(players=2, options={"rounds": 3})
     admin_actions.seat_hand_to_bot(game=game, by=boss, position=1)
     admin_actions.seat_take_back_from_bot(game=game, by=boss, position=1)
@@ -75,7 +75,7 @@ def test_an_admin_gives_the_seat_back_and_everyone_sees_it(boss):
 
 
 def test_a_seat_a_bot_took_after_misses_is_reclaimed_by_its_player_and_logged_for_all():
-    """issue 10 item 12: the player's own reclaim stays allowed, and is an event everyone sees."""
+    """The player's own reclaim stays allowed, and is an event everyone sees."""
     game, (alice, bob) = make_started_game(players=2, options={"rounds": 3}, clock=NO_EXTENSIONS)
     for _ in range(2):  # two steps missed by seat 1: the bot takes it
         game.refresh_from_db()
@@ -89,13 +89,13 @@ def test_a_seat_a_bot_took_after_misses_is_reclaimed_by_its_player_and_logged_fo
     assert response.status_code == 200
     assert not seat(game, 1).is_bot
     (event,) = reclaim_events(game)
-    # 1-based: issue 11 item 1
+    # seats 1-based in what a person reads
     assert event.visibility is None and event.text == f"{bob.username} took seat 2 back from the bot."
     assert spectator_sees(game, event.text)
 
 
 def test_a_player_who_left_to_a_bot_reclaims_it_and_a_second_reclaim_changes_nothing():
-    """issue 10 item 12: the player undoes their own hand-off; a repeated reclaim logs nothing more."""
+    """The player undoes their own hand-off; a repeated reclaim logs nothing more."""
     game, (alice, bob) = make_started_game(players=2, options={"rounds": 3})
     admin_actions.seat_hand_to_bot(game=game, by=bob, position=1)
     assert seat(game, 1).bot_reason == BotReason.PLAYER
@@ -106,7 +106,7 @@ def test_a_player_who_left_to_a_bot_reclaims_it_and_a_second_reclaim_changes_not
 
 
 def test_a_pick_does_not_take_back_a_seat_an_admin_handed_to_a_bot(boss):
-    """issue 10 item 12: a pick by the player (web, API or email) would reclaim the seat; refused too."""
+    """A pick by the player (web, API or email) would reclaim the seat: refused too."""
     game, (alice, bob) = make_started_game(players=2, options={"rounds": 3})
     prompt = open_prompt(game, 1)
     s1 = seat(game, 1)
@@ -121,7 +121,7 @@ def test_a_pick_does_not_take_back_a_seat_an_admin_handed_to_a_bot(boss):
 
 
 def test_a_players_pick_that_takes_a_seat_back_from_the_bot_is_logged():
-    """issue 10 item 12: the implicit reclaim by picking is a reclaim too: everyone sees it."""
+    """The implicit reclaim by picking is a reclaim too: everyone sees it."""
     game, (alice, bob) = make_started_game(players=2)
     s1 = seat(game, 1)
     s1.is_bot, s1.bot_reason, s1.missed_deadlines = True, BotReason.MISSES, 3
@@ -133,7 +133,7 @@ def test_a_players_pick_that_takes_a_seat_back_from_the_bot_is_logged():
 
 
 def test_the_web_page_follows_the_same_rule(boss, client):
-    """issue 10 item 12: the web page has no reclaim button; its way back is a pick, refused here too."""
+    """The web page has no reclaim button; its way back is a pick, refused here too."""
     game, (alice, bob) = make_started_game(players=2, options={"rounds": 3})
     prompt = open_prompt(game, 1)
     s1 = seat(game, 1)
@@ -148,7 +148,7 @@ def test_the_web_page_follows_the_same_rule(boss, client):
 
 
 def test_a_deactivated_account_is_never_given_a_seat_by_any_admin_path(boss):
-    """Issue 10 (the admin review beside item 3): a banned account must not get a seat back, by "Replace the
+    """A banned account must not get a seat back, by "Replace the
     player", "Give seat back" or a tournament substitution: its reply address and links would act again."""
     from games.tournaments.models import Entry
     from games.tournaments.services import TournamentError, entry_replace, tournament_register

@@ -1,4 +1,4 @@
-"""The hot routes (a player's view, a pick) leave no reference cycles behind (issue 28's eighth round).
+"""The hot routes (a player's view, a pick) leave no reference cycles behind.
 
 An object in a cycle is not freed when its request ends but by Python's garbage collector, which walks every
 young object again and again to find it: with the token and its user, the seats and their open prompts, a pick's

@@ -1,4 +1,4 @@
-"""A player's pick that completes a step resolves it in its own write (issue 28, settings.RESOLVE_IN_PICK).
+"""A player's pick that completes a step resolves it in its own write (settings.RESOLVE_IN_PICK).
 
 The step's resolution is the same whichever write runs it (games/services/resolution.py); these tests check
 what changes with the pick running it: nothing is left for a worker, the pick's answer already shows the next

@@ -1,4 +1,4 @@
-"""Issue 12 surfaces: a 1-seat Faltisia game (Solo Mode) through the server: created by API with the solo
+"""A 1-seat Faltisia game (Solo Mode) through the server: created by API with the solo
 option, started at once with its creator, unrated, played to the end, the Classmate's requirements revealed
 only then; it never enters a tournament."""
 
@@ -23,7 +23,7 @@ def _solo(api, user, difficulty="hard", **extra):
 
 
 def test_api_creates_a_solo_game_that_starts_at_once_unrated(db, api):
-    """Issue 12: API create with seats 1 and the solo option; the game starts at once with the creator."""
+    """API create with seats 1 and the solo option; the game starts at once with the creator."""
     user = UserFactory()
     r = _solo(api, user)
     assert r.status_code == 201, r.json()
@@ -38,7 +38,7 @@ def test_api_creates_a_solo_game_that_starts_at_once_unrated(db, api):
 
 
 def test_a_solo_game_cannot_be_rated_or_take_bad_settings(db, api):
-    """Issue 12: a solo game is unrated (bots and the Classmate are not rated: a rated game needs two people);
+    """A solo game is unrated (bots and the Classmate are not rated: a rated game needs two people);
     the solo option with more seats or an unknown level is refused with the error shape."""
     user = UserFactory()
     r = _solo(api, user, rated=True)
@@ -51,7 +51,7 @@ def test_a_solo_game_cannot_be_rated_or_take_bad_settings(db, api):
 
 
 def test_a_solo_game_plays_to_the_end_and_reveals_the_classmates_requirements(db, api):
-    """Issue 12: the game finishes with the Classmate's hidden requirements revealed: before the end no event
+    """The game finishes with the Classmate's hidden requirements revealed: before the end no event
     row and no view of the seat or a spectator names them; at the end the view and the last event do."""
     user = UserFactory()
     game = game_create(created_by=user, engine="faltisia", players=1, options={"solo": {"difficulty": "easy"}})
@@ -75,7 +75,7 @@ def test_a_solo_game_plays_to_the_end_and_reveals_the_classmates_requirements(db
 
 
 def test_a_solo_game_never_enters_a_tournament(db):
-    """Issue 12: tournaments seat multi-player tables; a table of one (Solo Mode) is refused."""
+    """Tournaments seat multi-player tables; a table of one (Solo Mode) is refused."""
     from games.tournaments.services import tournament_create
     from tests.tournaments.helpers import director
     staff = director()

@@ -1,4 +1,4 @@
-"""Engine states are compressed with lz4 on PostgreSQL (issue 28, migration games/0015).
+"""Engine states are compressed with lz4 on PostgreSQL (migration games/0015).
 
 A Faltisia state (~3 KB of JSON) is over PostgreSQL's TOAST threshold, so the game row's UPDATE and the take-back
 point's INSERT of every pick compress it: lz4 costs the database less CPU than its default, pglz.

@@ -1,5 +1,4 @@
-"""The deadline sweep with a realistic history: its query walks only the open-deadline partial index
-(issue 16 item 1).
+"""The deadline sweep with a realistic history: its query walks only the open-deadline partial index.
 
 Real games pile up closed prompts, every one with a past deadline. Planned as a plain filter plus a
 join, PostgreSQL's estimate of ``deadline <= now`` (from the statistics of all rows, mostly closed) made
@@ -75,7 +74,7 @@ def _seed_history(game) -> None:
 
 
 def test_the_due_query_walks_the_open_deadline_index_despite_a_closed_history():
-    """issue 16 item 1: EXPLAIN of the sweep's query on a table of mostly closed prompts."""
+    """EXPLAIN of the sweep's query on a table of mostly closed prompts."""
     game, _ = make_started_game(players=2)
     _seed_history(game)
     now = timezone.now()
@@ -88,7 +87,7 @@ def test_the_due_query_walks_the_open_deadline_index_despite_a_closed_history():
 
 
 def test_the_sweep_still_finds_the_due_steps_among_the_history():
-    """issue 16 item 1: the ordered, limited query returns what the sweep must resolve, and only that."""
+    """The ordered, limited query returns what the sweep must resolve, and only that."""
     game, _ = make_started_game(players=2)
     _seed_history(game)
     assert due_phases() == []

@@ -1,4 +1,4 @@
-"""A blocking GET wakes when a write to its game commits (games/version_events.py, issue 28), instead of polling
+"""A blocking GET wakes when a write to its game commits (games/version_events.py), instead of polling
 the database every 20-250 ms; without announcements it still sees every change by polling."""
 
 from __future__ import annotations
@@ -107,7 +107,7 @@ def test_an_announcement_that_cannot_be_sent_is_not_an_error_and_is_not_retried_
 @pytest.mark.redis
 @pytest.mark.django_db(transaction=True)
 def test_a_process_hears_only_the_games_its_requests_wait_on(settings):
-    """One Redis channel a game (issue 28's eighth round): the listener subscribes to a game's channel while a request
+    """One Redis channel a game: the listener subscribes to a game's channel while a request
     of its process waits on that game, and leaves it once none does; a write to any other game reaches no one."""
     import redis
 

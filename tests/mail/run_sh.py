@@ -1,5 +1,5 @@
 """Start ./run.sh for real (a free port, a fresh SQLite database, mail files in a temporary directory),
-let it run, and stop it: its whole output and the mails it wrote (tests of issue 10 item 14, issue 11 item 10).
+let it run, and stop it: its whole output and the mails it wrote.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def run_sh(tmp_path: Path, *, linger: float = 0.0, **env_extra: str) -> RunShOut
     mail_dir = tmp_path / "mail"
     env.update({"DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}", "PYTHONUNBUFFERED": "1",
                 "EMAIL_FILE_PATH": str(mail_dir),
-                # the demo's first prompt mails at once, not after the "when away" delay (issue 25)
+                # the demo's first prompt mails at once, not after the "when away" delay
                 "MAIL_PROMPT_DELAY_SECONDS": "0", **env_extra})
     log = tmp_path / "run.log"
     with open(log, "wb") as out:

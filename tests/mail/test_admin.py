@@ -32,7 +32,7 @@ def test_outbox_and_used_links_hide_hands_tokens_and_picks_while_the_game_runs(s
     game, users = make_started_game(players=2)
     prompt = Prompt.objects.filter(game=game).first()
     row = Notification.objects.create(
-        kind="prompt", dedupe_key="canary", to_email=users[0].email, user=users[0], game=game, seat=prompt.seat,
+        kind="prompt", dedupe_key="canary", address=users[0].email, user=users[0], game=game, seat=prompt.seat,
         prompt=prompt, subject="Your move", body_text=f"Your hand: {CANARY}", body_html=f"<p>{CANARY}</p>",
         headers={"Reply-To": f"play+{TOKEN}@example.org"}, message_id="<m@example.org>")
     UsedLink.objects.create(nonce="n1", prompt=prompt, option_id=CANARY)
@@ -49,8 +49,8 @@ def test_outbox_and_used_links_hide_hands_tokens_and_picks_while_the_game_runs(s
 
 def test_staff_cannot_edit_the_outbox(site):
     game, users = make_started_game(players=2)
-    row = Notification.objects.create(kind="prompt", dedupe_key="k", to_email=users[0].email, game=game,
+    row = Notification.objects.create(kind="prompt", dedupe_key="k", address=users[0].email, game=game,
                                       subject="s", body_text="b", message_id="<m2@example.org>")
-    r = site.post(reverse("admin:mail_notification_change", args=[row.pk]), {"to_email": "evil@example.org"})
+    r = site.post(reverse("admin:mail_notification_change", args=[row.pk]), {"address": "evil@example.org"})
     row.refresh_from_db()
-    assert r.status_code == 403 and row.to_email == users[0].email
+    assert r.status_code == 403 and row.address == users[0].email

@@ -92,8 +92,8 @@ def test_a_pick_over_the_api_only_enqueues_the_email_tasks_with_json_args(api):
             tasks.queue_result_notifications.apply(args=result.kwargs["args"])
         assert Notification.objects.get(prompt=take, kind=NotificationKind.PROMPT).status == NotificationStatus.SENT
         assert Notification.objects.filter(kind=NotificationKind.PROMPT).count() == 3  # 2 first cards + take
-        # One result email: alice (seat 0) is asked the take, her prompt email carries the result
-        # (issue 11 item 4); bob has nothing to decide.
+        # One result email: alice (seat 0) is asked the take, her prompt email carries the result;
+        # bob has nothing to decide.
         assert list(Notification.objects.filter(kind=NotificationKind.RESULT).values_list("user", flat=True)) \
             == [bob.pk]
 
@@ -135,7 +135,7 @@ def test_the_prompts_seats_users_and_preferences_are_read_in_one_query_whatever_
     with mock.patch.object(notify, "notification_queue") as queue:
         with CaptureQueriesContext(connection) as reads:
             notify.prompt_notifications_queue(prompt_ids=ids)
-    # One read, and one UPDATE settling the four prompts for the prompt sweep (issue 16 item 1).
+    # One read, and one UPDATE settling the four prompts for the prompt sweep.
     assert len(reads) == 2 and reads[1]["sql"].startswith("UPDATE"), [q["sql"] for q in reads]
     assert sorted(c.kwargs["user_id"] for c in queue.call_args_list) == sorted(u.pk for u in users if u != users[1])
 
@@ -152,7 +152,7 @@ def test_a_resolutions_result_emails_read_the_players_and_their_preferences_in_o
         with CaptureQueriesContext(connection) as reads:
             notify.result_notifications_queue(game_id=game.pk, phase=0, event_ids=event_ids)
     # The game, the prompts the resolution opened (2), their prompt emails' read and settling UPDATE, the
-    # seats asked by a prompt email (issue 11 item 4), the events, the seats: 8 whatever the players.
+    # seats asked by a prompt email, the events, the seats: 8 whatever the players.
     assert len(reads) == 8, [q["sql"] for q in reads]
     readers = sorted(c.kwargs["user_id"] for c in queue.call_args_list)
     assert readers == sorted(u.pk for u in users if u != users[2])
@@ -191,7 +191,7 @@ def test_with_the_broker_down_a_pick_still_succeeds_and_the_sweep_sends_the_miss
 def test_the_prompt_sweep_skips_old_answered_mailed_and_opted_out_prompts():
     game, (alice, bob, carol) = start_game(players=3, options={"rounds": 1})
     Notification.objects.all().delete()  # as if every prompt email task had been lost:
-    Prompt.objects.update(mail_pending=True)  # none of them settled its prompts (issue 16 item 1)
+    Prompt.objects.update(mail_pending=True)  # none of them settled its prompts
     now = timezone.now()
     p0, p1, p2 = (open_prompt(game, i) for i in range(3))
 
@@ -222,7 +222,7 @@ def test_the_prompt_sweep_walks_the_index_of_prompts_whose_email_is_not_settled(
         with connection.cursor() as c:
             c.execute("SET LOCAL enable_seqscan = off")  # tiny tables: ask what it would use at scale
     plan = notify.prompts_due_without_mail(now=timezone.now()).explain()
-    assert "prompt_mail_pending" in plan, plan  # the index of unsettled prompts only (issue 16 item 1)
+    assert "prompt_mail_pending" in plan, plan  # the index of unsettled prompts only
 
 
 def test_results_and_game_over_emails_come_from_their_tasks_in_eager_mode():
@@ -236,5 +236,5 @@ def test_results_and_game_over_emails_come_from_their_tasks_in_eager_mode():
     for user in (alice, bob):
         assert Notification.objects.filter(user=user, kind=NotificationKind.FINISHED, status="sent").count() == 1
     # The draft's result goes to bob only (alice is asked the take: her prompt email carries it); the
-    # takes end the game: the game-over email says what happened, no result email (issue 11 item 4).
+    # takes end the game: the game-over email says what happened, no result email.
     assert list(Notification.objects.filter(kind=NotificationKind.RESULT).values_list("user", flat=True)) == [bob.pk]

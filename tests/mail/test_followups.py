@@ -44,7 +44,7 @@ def prompt_row(prompt: Prompt) -> Notification | None:
 
 def minutes_pass(minutes: int) -> None:
     """Age every open prompt and the picks made, as if ``minutes`` had passed (a pick on the page is a sign
-    of presence for a minute, issue 25)."""
+    of presence for a minute)."""
     Prompt.objects.filter(closed_at__isnull=True).update(opened_at=F("opened_at") - timedelta(minutes=minutes))
     Submission.objects.update(created_at=F("created_at") - timedelta(minutes=minutes))
 
@@ -110,7 +110,7 @@ def test_a_follow_up_answered_within_the_delay_is_never_rendered_nor_sent(tiny):
 
 
 def test_a_follow_up_after_an_email_pick_comes_in_the_answer_not_a_mail_of_its_own(tiny):
-    """Issue 25: the answer to the reply carries the next decision (the bet); no prompt mail follows."""
+    """One mail per reply: the answer to the reply carries the next decision (the bet); no prompt mail follows."""
     game, (alice, bob) = tiny
     before = len(mails_to(alice.email))
     assert pipe(reply_bytes(latest_prompt_mail(alice.email), "1")).startswith("recorded")
@@ -126,7 +126,7 @@ def test_the_next_steps_first_prompt_is_emailed_at_once_even_after_web_picks(tin
         pick(game, position, source=SubmissionSource.WEB)
     take = open_prompt(game, 0)
     assert take.phase == 1
-    assert prompt_row(take) is None  # alice just picked on the page: she is there (issue 25)
+    assert prompt_row(take) is None  # alice just picked on the page: she is there
     minutes_pass(2)  # she left without answering: the sweep mails it
     assert sweep() == 1 and prompt_row(take).status == NotificationStatus.SENT
 
@@ -205,7 +205,7 @@ def test_a_delayed_row_queued_by_the_previous_release_is_still_sent_only_when_du
     bet = open_prompt(game, 0)
     with TestCase.captureOnCommitCallbacks(execute=False):
         row = outbox.notification_queue(
-            kind=NotificationKind.PROMPT, dedupe_key=f"prompt:{bet.pk}:seat{bet.seat_id}", to_email=alice.email,
+            kind=NotificationKind.PROMPT, dedupe_key=f"prompt:{bet.pk}:seat{bet.seat_id}", address=alice.email,
             user_id=alice.pk, game=game, seat=bet.seat, prompt=bet, not_before=bet.opened_at + timedelta(minutes=10),
             render=lambda: compose.render_prompt(prompt=bet, user=alice))
     Notification.objects.filter(pk=row.pk).update(created_at=F("created_at") - timedelta(minutes=5))

@@ -1,4 +1,4 @@
-"""No prompt mail for a prompt the server picked itself (issue 11 item 3)."""
+"""No prompt mail for a prompt the server picked itself: there is nothing to decide."""
 
 from __future__ import annotations
 

@@ -40,7 +40,7 @@ def mail_stack(transactional_db, tmp_path):
         "EMAIL_FILE_PATH": str(tmp_path / "sent"),
         "MAIL_REMINDER_INTERVAL_SECONDS": "2",  # beat runs the reminder task (and the outbox sweep) often
         "MAIL_PROMPT_SWEEP_SECONDS": "2",  # and the prompt sweep
-        "MAIL_PROMPT_DELAY_SECONDS": "0",  # issue 25: email players are away; their prompts go at once
+        "MAIL_PROMPT_DELAY_SECONDS": "0",  # email players are away: their prompts go at once
     })
     try:
         stack.start_redis()
@@ -59,20 +59,20 @@ def mail_stack(transactional_db, tmp_path):
 
 
 def as_mail(row: Notification):
-    return SimpleNamespace(to=[row.to_email], extra_headers=row.headers, subject=row.subject, body=row.body_text)
+    return SimpleNamespace(to=[row.address], extra_headers=row.headers, subject=row.subject, body=row.body_text)
 
 
 def newest_prompt_row(user) -> Notification | None:
     """The newest mail asking the player to decide: a prompt mail, or the answer to their reply that carried
-    the next decision (issue 25: then no separate prompt mail follows)."""
+    the next decision (then no separate prompt mail follows)."""
     return (Notification.objects.filter(user=user).filter(
         Q(kind=NotificationKind.PROMPT) | Q(kind=NotificationKind.ANSWER, subject__endswith="your next decision"))
         .order_by("-id").first())
 
 
-# Issue 25 found a deadlock here: a reply's pick held the game FOR UPDATE and closed a prompt the mail worker had locked,
-# while the worker's commit checked its mail's foreign key to the game (FOR KEY SHARE). The game is now locked FOR NO KEY
-# UPDATE (games/sql_rows.py for_update); a 451 fails this test, whose client does not retry.
+# A deadlock to guard against: a reply's pick holding the game FOR UPDATE and closing a prompt the mail worker has
+# locked, while the worker's commit checks its mail's foreign key to the game (FOR KEY SHARE). The game is locked FOR NO
+# KEY UPDATE (games/sql_rows.py for_update); a 451 fails this test, whose client does not retry.
 def test_a_whole_faltisia_game_by_email_over_smtp_with_a_real_worker(mail_stack):
     stack, smtp_port = mail_stack
     game, users = start_game(players=3, engine="faltisia", seed=23)
@@ -103,7 +103,7 @@ def test_a_whole_faltisia_game_by_email_over_smtp_with_a_real_worker(mail_stack)
                 time.sleep(0.05)
     game.refresh_from_db()
     assert game.status == GameStatus.FINISHED
-    # Every pick came by email, except the ones the server makes itself for a one-option prompt (issue 11 item 3).
+    # Every pick came by email, except the ones the server makes itself for a one-option prompt.
     assert set(Submission.objects.filter(game=game).values_list("source", flat=True)) <= {"email", "forced"}
     assert Submission.objects.filter(game=game, source="email").exists()
     assert Submission.objects.filter(game=game, source="email").count() == replies
@@ -120,7 +120,7 @@ def test_a_whole_faltisia_game_by_email_over_smtp_with_a_real_worker(mail_stack)
     assert not Notification.objects.filter(status=NotificationStatus.FAILED).exists()
     sent_files = list((stack.workdir / "sent").glob("*.log"))
     assert sent_files, "the worker's mail backend wrote nothing"
-    # The steps were resolved by the replies' own picks (issue 28, RESOLVE_IN_PICK); the mail is the worker's.
+    # The steps were resolved by the replies' own picks (RESOLVE_IN_PICK); the mail is the worker's.
     assert "mail.send_notification" in stack.log("worker")
     assert "mail.queue_prompt_notifications" in stack.log("worker")  # rendered in the worker, not in the pipe
     print(f"{replies} replies by email in {time.time() - started:.1f}s; "

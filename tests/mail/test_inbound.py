@@ -45,7 +45,7 @@ def test_a_number_records_the_pick_and_the_confirmation_goes_to_the_registered_a
                                            "email")
     confirmation = answers(alice)[-1]
     assert confirmation.body.startswith("Recorded") and confirmation.to == [alice.email]
-    # One mail per reply (issue 25): the confirmation carries the next decision (the bet) itself.
+    # One mail per reply: the confirmation carries the next decision (the bet) itself.
     assert len(mail.outbox) == before + 1 and "YOUR DECISION: Bet" in confirmation.body
 
 
@@ -278,8 +278,8 @@ def test_an_undeliverable_from_address_is_not_answered(tiny):
 
 @pytest.mark.parametrize("line", ["١", "۲", "１", "pick ١", "٢.", "#١", "vacation ٥"])
 def test_only_ascii_digits_are_option_numbers(tiny, line):
-    """issue 22 item 3: a reply line "١" (Arabic-Indic one) picked option 1, since Python's \\d and int() read
-    every Unicode decimal digit. Only ASCII digits are numbers: these lines pick nothing, set no vacation, and
+    """A reply line "١" (Arabic-Indic one) must not pick option 1, though Python's \\d and int() read every
+    Unicode decimal digit. Only ASCII digits are numbers: these lines pick nothing, set no vacation, and
     the answer says the line is not one of the options."""
     game, (alice, _) = tiny
     m = latest_prompt_mail(alice.email)

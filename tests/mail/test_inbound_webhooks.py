@@ -1,8 +1,8 @@
 """The providers' inbound webhooks: junk is a 400, never a 5xx; no secret, no entry; production refuses to
-start with a webhook mounted and no ANYMAIL_WEBHOOK_SECRET (issue 10 item 10, the inbound-webhook part).
+start with a webhook mounted and no ANYMAIL_WEBHOOK_SECRET.
 
-Before the fix a junk body made most of /mail/inbound/<esp>/inbound/ answer 500, and with no secret set
-anymail accepted anyone's posts (with only a warning in the log).
+Left alone, a junk body makes most of /mail/inbound/<esp>/inbound/ answer 500, and with no secret set
+anymail accepts anyone's posts (with only a warning in the log).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from django.test import Client
 from django.urls import URLResolver, get_resolver
 from django.utils.regex_helper import normalize
 
-from games.mail import checks, webhooks
+from games.mail import checks, inbound_providers
 from games.models import Submission
 from tests.mail.helpers import latest_prompt_mail, reply_bytes, start_game
 from tests.production_process import production_process_run
@@ -62,18 +62,18 @@ def mounted_inbound_urls() -> list[str]:
 
 
 def test_every_providers_inbound_webhook_is_mounted_and_no_tracking_one():
-    """issue 10 item 10: the routes the test below walks are all there are (tests mount every provider)."""
+    """The routes the test below walks are all there are (tests mount every provider)."""
     urls = mounted_inbound_urls()
-    assert {u.split("/")[3] for u in urls} == set(webhooks.INBOUND_PATTERNS)
+    assert {u.split("/")[3] for u in urls} == set(inbound_providers.INBOUND_PATTERNS)
     assert all("/inbound" in u.removeprefix("/mail/inbound") for u in urls)
 
 
 @pytest.mark.parametrize("url", mounted_inbound_urls())
 def test_junk_on_every_inbound_webhook_is_refused_without_a_server_error(url, settings):
-    """issue 10 item 10: each junk body, with no, a wrong and the right basic auth: 4xx, never 5xx."""
+    """Each junk body, with no, a wrong and the right basic auth: 4xx, never 5xx."""
     settings.ANYMAIL = {"WEBHOOK_SECRET": SECRET, **PROVIDER_KEYS}
     # A provider that cannot run here (amazon_ses without boto3) answers 404 to everything.
-    usable = webhooks.esp_view_error(url.split("/")[3]) is None
+    usable = inbound_providers.esp_view_error(url.split("/")[3]) is None
     client = Client(raise_request_exception=False)
     seen = {}
     for body, content_type in JUNK:
@@ -93,7 +93,7 @@ def postmark_reply(alice_mail) -> dict:
 
 
 def test_without_a_webhook_secret_every_webhook_request_is_refused(settings):
-    """issue 10 item 10: anymail alone accepts anyone's posts when no secret is set; we refuse them."""
+    """Anymail alone accepts anyone's posts when no secret is set; we refuse them."""
     settings.ANYMAIL = {}
     game, (alice, bob) = start_game(players=2, options={"rounds": 1})
     payload = json.dumps(postmark_reply(latest_prompt_mail(alice.email)))
@@ -103,7 +103,7 @@ def test_without_a_webhook_secret_every_webhook_request_is_refused(settings):
 
 
 def test_a_failure_of_our_own_processing_is_still_a_5xx_so_the_provider_retries(settings):
-    """issue 10 item 10: only the provider's junk is a 400; a database outage must not drop the mail."""
+    """Only the provider's junk is a 400; a database outage must not drop the mail."""
     settings.ANYMAIL = {"WEBHOOK_SECRET": SECRET}
     game, (alice, bob) = start_game(players=2, options={"rounds": 1})
     payload = json.dumps(postmark_reply(latest_prompt_mail(alice.email)))
@@ -117,7 +117,7 @@ def test_a_failure_of_our_own_processing_is_still_a_5xx_so_the_provider_retries(
 
 
 def test_the_startup_check_names_the_missing_secret(settings):
-    """issue 10 item 10: a mounted inbound webhook without its secret is an error in production."""
+    """A mounted inbound webhook without its secret is an error in production."""
     settings.DEBUG = False
     settings.MAIL_INBOUND_ESPS = ["postmark"]
     settings.ANYMAIL = {}
@@ -133,7 +133,7 @@ def test_the_startup_check_names_the_missing_secret(settings):
 
 
 def test_production_refuses_to_start_with_an_inbound_webhook_and_no_secret():
-    """issue 10 item 10: DEBUG=false, MAIL_INBOUND_ESPS=postmark, no ANYMAIL_WEBHOOK_SECRET: no start."""
+    """DEBUG=false, MAIL_INBOUND_ESPS=postmark, no ANYMAIL_WEBHOOK_SECRET: no start."""
     refused = production_process_run(MAIL_INBOUND_ESPS="postmark")
     assert refused.returncode != 0
     assert "mail.E001" in refused.stderr and "ANYMAIL_WEBHOOK_SECRET" in refused.stderr
@@ -142,8 +142,8 @@ def test_production_refuses_to_start_with_an_inbound_webhook_and_no_secret():
 
 
 def test_production_refuses_to_start_without_the_links_base_url():
-    """issue 22 item 4: with DEBUG=false and neither SITE_URL nor MAIL_BASE_URL, every mail linked to the
-    embedded default http://127.0.0.1:8000 and nothing warned. Now a system check error (mail.E003) stops every
+    """With DEBUG=false and neither SITE_URL nor MAIL_BASE_URL, every mail would link to the embedded default
+    http://127.0.0.1:8000 and nothing would warn. A system check error (mail.E003) stops every
     process (web, worker, manage.py), as the SECRET_KEY rule does; either setting, as an http(s) address, lets
     it start."""
     for unset in ({"SITE_URL": ""}, {"SITE_URL": "", "MAIL_BASE_URL": ""}):

@@ -1,5 +1,5 @@
 """Signed one-click links: GET changes nothing; POST records once; forged, expired and reused links
-get a clear error and change nothing (issue: "secure and forgiving")."""
+get a clear error and change nothing."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from tests.mail.helpers import latest_prompt_mail, start_game
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the pick's on-commit effects run for real
 
-# One-click links are the HTML part's buttons; the text has one link to the game's page (issue 25).
+# One-click links are the HTML part's buttons; the text has one link to the game's page.
 LINK = re.compile(r'href="https?://[^/"]+(/mail/l/[^"]+/)"')
 
 

@@ -1,6 +1,6 @@
-"""One solo Mage Knight game played by email only (issue 15: "one solo game by email only"; "Email for long turns:
-a reply may carry several picks, one per line, each matched (by number or label) against the prompt open at that
-moment"; "hidden information (hands, deck orders, face-down enemies and ruins, tile deck) on every surface").
+"""One solo Mage Knight game played by email only: a reply may carry several picks, one per line, each matched (by
+number or label) against the prompt open at that moment; hidden information (hands, deck orders, face-down enemies
+and ruins, tile deck) stays hidden in every email.
 
 The player reads only their own mailbox and answers only by replying to the newest prompt email (through
 ``manage.py receive_email``), choosing what the greedy bot would; every third reply carries several picks of the
@@ -86,7 +86,7 @@ def assert_mail_hides(m, state: dict, canaries: Canaries, checked: dict[str, int
 
 
 def test_a_whole_solo_mage_knight_game_by_email_only(monkeypatch):
-    """Issue 15: every pick of a solo game (the player and the Dummy Player) arrives by email, replying to the
+    """Every pick of a solo game (the player and the Dummy Player) arrives by email, replying to the
     newest prompt email only, several picks a reply now and then, to the scoring; no email shows a face-down
     enemy, ruins token, the tile deck, the Dummy's deck or the player's own deck."""
     register_canaries(monkeypatch)

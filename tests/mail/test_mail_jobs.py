@@ -1,4 +1,4 @@
-"""Issue 10 item 15: a mail whose task is lost is delayed, never lost, and never sent twice.
+"""A mail whose task is lost is delayed, never lost, and never sent twice.
 
 A resolution (and a game's finish) records its result (game-over) emails as a mail job in its own
 transaction (games/mail/jobs.py); the task enqueued on commit runs it, and if that task is lost the job
@@ -74,7 +74,7 @@ def test_a_resolution_whose_result_task_is_lost_is_mailed_by_the_sweep_once_to_e
     assert sweep(now=timezone.now()) == 0
     assert not Notification.objects.filter(kind=NotificationKind.RESULT).exists()
     assert sweep() == 1
-    # Seat 0 is asked the take: its prompt email carries the result (issue 11 item 4); the others get one.
+    # Seat 0 is asked the take: its prompt email carries the result; the others get one.
     assert rows(users[0], NotificationKind.RESULT) == []
     for user in users[1:]:
         (row,) = rows(user, NotificationKind.RESULT)
@@ -127,7 +127,7 @@ def test_in_the_embedded_mode_the_beat_stand_in_mails_results_and_game_over_whos
             with TestCase.captureOnCommitCallbacks(execute=True):
                 call_command("beat_embedded", "--once", stdout=io.StringIO(), stderr=io.StringIO())
     # Both jobs ran after the game ended: the game-over email tells what happened since each player's last
-    # prompt email, so no result email follows it (issue 11 item 4: one mail per step, in order).
+    # prompt email, so no result email follows it (one mail per step, in order).
     for user in (alice, bob):
         assert rows(user, NotificationKind.RESULT) == []
         (finished,) = rows(user, NotificationKind.FINISHED)
@@ -154,7 +154,7 @@ def test_the_mail_job_is_written_in_the_resolutions_transaction(settings):
     with TestCase.captureOnCommitCallbacks(execute=True):
         assert phase_resolve(game_id=game.pk, phase=0)
     assert MailJob.objects.get(game=game).status == MailJobStatus.DONE  # its on-commit task ran it
-    # Seat 0 is asked the take (its prompt email carries the result, issue 11 item 4); seat 1 gets one.
+    # Seat 0 is asked the take (its prompt email carries the result); seat 1 gets one.
     assert [len(rows(u, NotificationKind.RESULT)) for u in users] == [0, 1]
 
 
@@ -257,12 +257,12 @@ def test_on_postgresql_a_job_another_worker_holds_is_skipped_not_waited_for_nor_
         release.set()
         worker.join(20)
     assert sweep() == 1
-    assert Notification.objects.filter(kind=NotificationKind.RESULT).count() == 1  # seat 0 is asked (issue 11 item 4)
+    assert Notification.objects.filter(kind=NotificationKind.RESULT).count() == 1  # seat 0 is asked: no result email
 
 
 @pytest.mark.postgres
 def test_on_postgresql_the_sweep_query_uses_the_partial_index_of_pending_jobs():
-    """Its cost grows with pending jobs only (a later issue measures every periodic job at a million games)."""
+    """Its cost grows with pending jobs only, however many done ones pile up (a million games' worth)."""
     game, _ = start_game(players=2, options={"rounds": 1})
     play_step(game)
     qs = jobs.due_jobs(now=later()).values_list("pk", flat=True)[:jobs.SWEEP_BATCH]

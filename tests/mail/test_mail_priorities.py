@@ -1,5 +1,5 @@
-"""Mail a player must act on goes before mail that tells the news (games/mail/priorities.py, issue 16:
-"every due reminder sent within one period", also when a burst of result mails fills the mail queue).
+"""Mail a player must act on goes before mail that tells the news (games/mail/priorities.py): every due
+reminder is sent within one period, also when a burst of result mails fills the mail queue.
 
 Time-bound: the prompt, the deadline reminder and the answer to an emailed pick, and the tasks that make
 them. News: results, game over and digests, and their tasks and sweeps. With Redis the lower number is
@@ -31,8 +31,8 @@ def test_prompts_reminders_and_answers_go_before_results_game_overs_and_digests(
     assert {kind: send_priority(kind) for kind in NotificationKind.values} == {
         "prompt": TIME_BOUND, "reminder": TIME_BOUND, "answer": TIME_BOUND,
         "result": NEWS, "finished": NEWS, "digest": NEWS,
-        "chat": NEWS, "moderation": NEWS,  # table talk and its moderation notices are news (issue 23)
-        "webhook": TIME_BOUND}  # a player's webhook about their turn (issue 25)
+        "chat": NEWS, "moderation": NEWS}  # table talk and its moderation notices are news (a webhook call about
+    # a turn is a prompt on another channel: TIME_BOUND like the prompt mail)
 
 
 def test_each_mail_task_that_makes_mail_declares_its_priority():
@@ -44,7 +44,7 @@ def test_each_mail_task_that_makes_mail_declares_its_priority():
         "mail.sweep_prompt_notifications": TIME_BOUND, "mail.send_due_reminders": TIME_BOUND,
         "mail.queue_result_notifications": NEWS, "mail.queue_finished_notifications": NEWS,
         "mail.sweep_mail_jobs": NEWS, "mail.send_digests": NEWS, "mail.prune_mail_records": NEWS,
-        "mail.send_chat_batches": NEWS}  # issue 23
+        "mail.send_chat_batches": NEWS}  # table talk
 
 
 @pytest.mark.django_db
@@ -61,7 +61,7 @@ def test_the_send_tasks_of_a_batch_of_reminders_are_time_bound_and_of_a_result_n
         (2, TIME_BOUND)]
     with mock.patch.object(send_notification, "apply_async") as enqueue, \
             TestCase.captureOnCommitCallbacks(execute=True):
-        outbox.notification_queue(kind=NotificationKind.RESULT, dedupe_key="result:test", to_email=players[0].email,
+        outbox.notification_queue(kind=NotificationKind.RESULT, dedupe_key="result:test", address=players[0].email,
                                   render=lambda: Rendered(subject="s", text="t", html="", reply_to=""), game=game)
     assert [call.kwargs["priority"] for call in enqueue.call_args_list] == [NEWS]
 

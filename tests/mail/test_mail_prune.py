@@ -33,7 +33,7 @@ def aged(queryset, field: str, days: float) -> None:
 
 
 def _note(key: str, *, status=NotificationStatus.SENT, prompt=None, game=None, kind=NotificationKind.RESULT):
-    return Notification.objects.create(kind=kind, dedupe_key=key, to_email="a@example.org", subject="s",
+    return Notification.objects.create(kind=kind, dedupe_key=key, address="a@example.org", subject="s",
                                        body_text="t", message_id=f"<{key}@x>", status=status, prompt=prompt,
                                        game=game)
 

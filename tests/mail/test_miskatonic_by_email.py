@@ -1,5 +1,5 @@
 """A whole 3-player Miskatonic game played by email only, and no email showing another seat's hand or any deck
-order (issue 14: "a whole 3-player game ... by email only"; "hidden hands and deck orders on every surface").
+order: hidden hands and deck orders stay hidden on every surface, email included.
 
 Each player reads only their own mailbox and answers only by replying to the newest prompt email (through
 ``manage.py receive_email``), choosing the option the greedy bot would, until the game is over.
@@ -43,7 +43,7 @@ def full_text(m) -> str:
 
 
 def test_a_whole_miskatonic_game_by_email_only():
-    """Issue 14: every pick of a 3-player game arrives as a reply to its prompt email, to the end."""
+    """Every pick of a 3-player game arrives as a reply to its prompt email, to the end."""
     game, users = start_game(players=3, engine="miskatonic", seed=21)
     choose = greedy_by_mail(game, users)
     answered: set[str] = set()
@@ -66,7 +66,7 @@ def test_a_whole_miskatonic_game_by_email_only():
 
 
 def test_no_email_shows_another_seats_hand_or_a_deck_order(monkeypatch):
-    """Issue 14 canary test by email: a card in seat 1's hand reaches seat 1's emails only, and a card inside
+    """Canary test by email: a card in seat 1's hand reaches seat 1's emails only, and a card inside
     seat 1's Deck reaches nobody's, while the game goes on by email."""
     register_canaries(monkeypatch)
     game, users = start_game(players=3, engine="miskatonic", seed=21)

@@ -1,6 +1,6 @@
-"""Several picks in one reply (issue 15, "Email for long turns"): "a reply may carry several picks, one per
-line, each matched (by number or label) against the prompt open at that moment; processing stops at the
-first line that no longer matches and the answer lists what was applied and what is asked now."
+"""Several picks in one reply, for long turns by email: a reply may carry several picks, one per line, each
+matched (by number or label) against the prompt open at that moment; processing stops at the first line that
+no longer matches and the answer lists what was applied and what is asked now.
 
 Miskatonic's turn is several picks by one seat ("3. Pay your Tuition ... 4. Pre-Class! ... 5. Class! ...
 6. Class Dismissed. ... The next player takes a turn."): the natural long reply. A Solo Mode Faltisia game
@@ -254,7 +254,7 @@ def test_garbled_lines_stop_the_reply_and_nothing_after_them_is_applied():
 
 
 def test_a_single_pick_reply_is_answered_with_the_next_decision_in_one_mail():
-    """Issue 25 (one mail per reply): one line, and the answer carries the next decision itself (its options,
+    """One mail per reply: one line, and the answer carries the next decision itself (its options,
     the reply address); no separate prompt mail follows. A pick that ends the step has it resolved in the
     reply, as several picks do, so the answer shows what is asked now."""
     game, users, seat, plan, m = long_turn(3)

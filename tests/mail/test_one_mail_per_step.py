@@ -1,4 +1,4 @@
-"""Issue 11 item 4: one email per player per step, not a prompt email and a result email.
+"""One email per player per step, not a prompt email and a result email.
 
 A 3-player tinygame (2 rounds: a draft step where everyone decides, then a take step where the seats
 decide one after another) is played to its end by email: each player answers their newest prompt email.
@@ -132,7 +132,7 @@ def test_the_prompt_email_of_a_resolved_step_shows_what_happened_before_the_opti
     body = take.body_text
     positions = [body.index(text) for text in happened]
     assert positions == sorted(positions)  # in the order it happened
-    # Issue 25: the options first (numbered), then the situation, what happened included.
+    # The options first (numbered), then the situation, what happened included.
     assert body.index("YOUR DECISION") < body.index("  1. ") < min(positions)
     assert not [r for r in mails(alice) if r.kind == NotificationKind.RESULT]  # no separate result email
 
@@ -152,7 +152,7 @@ def test_a_player_with_nothing_to_decide_gets_the_result_only_if_they_asked_for_
 
 
 def test_a_player_asked_next_who_takes_no_prompt_emails_gets_the_result_email():
-    """issue 11 item 4: the result rides in the prompt email only if one is sent; a player who turned
+    """The result rides in the prompt email only if one is sent; a player who turned
     prompt emails off (results on) still hears what happened."""
     from django.test import TestCase
 

@@ -44,7 +44,7 @@ def test_a_prompt_email_has_text_and_html_threading_reply_to_and_unsubscribe(tin
     assert wire["List-Unsubscribe"].strip().startswith("<http") and wire["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     assert wire["Auto-Submitted"] == "auto-generated"
     assert "YOUR DECISION" in m.body and "Deadline:" in m.body
-    # Issue 25: the text has one link, to the decision's page; the HTML part keeps a button per option.
+    # The text has one link, to the decision's page; the HTML part keeps a button per option.
     assert "/mail/l/" not in m.body and f"Or decide on the page: http://127.0.0.1:8000/games/{game.pk}/" in m.body
     assert m.alternatives[0][0].count("/mail/l/") == m.body.count("  [")
 
@@ -142,7 +142,7 @@ def test_no_reminder_once_the_player_decided(tiny):
 
 
 def test_results_go_to_result_readers_and_digest_readers_get_one_digest_a_day(db):
-    # Three players: after the draft only alice is asked something (issue 11 item 4 changed who gets results).
+    # Three players: after the draft only alice is asked something (her prompt email carries the results).
     game, (alice, bob, carol) = start_game(players=3, options={"rounds": 1})
     NotificationPreferences.objects.filter(user=bob).update(digest=True)
     with TestCase.captureOnCommitCallbacks(execute=True):

@@ -1,4 +1,4 @@
-"""The mail layer's periodic jobs cost what is due, not what exists (issue 16 item 1).
+"""The mail layer's periodic jobs cost what is due, not what exists.
 
 Each job reads its due work through a stored time or flag and a partial index: the reminders task
 (each open prompt's ``next_reminder_at``), the digest task (each reader's ``next_digest_at``) and the
@@ -55,8 +55,8 @@ def reminders_of(prompt):
 
 
 def test_a_reminder_run_reads_no_prompt_that_is_not_due_however_many_are_open():
-    """issue 16 item 1: with every open prompt planned and none due, a run reads no prompt row and
-    runs the same queries with 2 or 10 open prompts (it used to load every prompt due within a week)."""
+    """With every open prompt planned and none due, a run reads no prompt row and runs the same queries
+    with 2 or 10 open prompts (not every prompt due within a week)."""
     start_game(players=2, options={"rounds": 1})
     now = timezone.now()
     run(notify.reminders_due_queue, now=now)  # plans the new prompts
@@ -73,7 +73,7 @@ def test_a_reminder_run_reads_no_prompt_that_is_not_due_however_many_are_open():
 
 
 def test_the_reminders_task_plans_each_new_prompt_once():
-    """issue 16 item 1: a new prompt is planned by the next run, then read again only when due."""
+    """A new prompt is planned by the next run, then read again only when due."""
     game, (alice, bob) = start_game(players=2, options={"rounds": 1})
     prompt = Prompt.objects.get(seat__user=alice, closed_at__isnull=True)
     assert not prompt.reminder_planned
@@ -87,7 +87,7 @@ def test_the_reminders_task_plans_each_new_prompt_once():
 
 
 def test_reminders_go_once_at_each_lead_time_when_the_task_runs_every_period():
-    """issue 16 item 1: the task run every 5 minutes over the prompt's life sends each lead's reminder
+    """The task run every 5 minutes over the prompt's life sends each lead's reminder
     exactly once, within one period after its lead time."""
     game, (alice, bob) = start_game(players=2, options={"rounds": 1})
     NotificationPreferences.objects.filter(user=alice).update(reminder_lead_hours=[24, 2])
@@ -108,7 +108,7 @@ def test_reminders_go_once_at_each_lead_time_when_the_task_runs_every_period():
 
 
 def test_a_preference_change_moves_the_next_reminder():
-    """issue 16 item 1: saving other lead times plans the open prompts again: the next reminder moves."""
+    """Saving other lead times plans the open prompts again: the next reminder moves."""
     game, (alice, bob) = start_game(players=2, options={"rounds": 1})
     prompt = Prompt.objects.get(seat__user=alice, closed_at__isnull=True)
     now = timezone.now()
@@ -131,7 +131,7 @@ def test_a_preference_change_moves_the_next_reminder():
 
 
 def test_a_vacation_booked_or_cancelled_plans_the_players_reminders_again():
-    """issue 16 item 1: a vacation changes when the player can act: their open prompts are planned again."""
+    """A vacation changes when the player can act: their open prompts are planned again."""
     game, (alice, bob) = start_game(players=2, options={"rounds": 1})
     now = timezone.now()
     run(notify.reminders_due_queue, now=now)
@@ -144,7 +144,7 @@ def test_a_vacation_booked_or_cancelled_plans_the_players_reminders_again():
 
 
 def test_a_paused_games_prompts_get_no_reminder_until_the_resume_plans_them_again():
-    """issue 16 item 1: a due prompt of a paused game is dropped from the due index, not re-read each run."""
+    """A due prompt of a paused game is dropped from the due index, not re-read each run."""
     from games.services.lifecycle import game_pause, game_resume
 
     game, (alice, bob) = start_game(players=2, options={"rounds": 1})
@@ -160,8 +160,8 @@ def test_a_paused_games_prompts_get_no_reminder_until_the_resume_plans_them_agai
 
 
 def test_only_the_digests_due_this_hour_are_read():
-    """issue 16 item 1: one query finds a batch of due readers; readers whose digest is not due cost
-    nothing (it used to be a query per reader on every hourly run)."""
+    """One query finds a batch of due readers; readers whose digest is not due cost nothing (no query per
+    reader on every hourly run)."""
     game, users = start_game(players=4, options={"rounds": 1})
     NotificationPreferences.objects.filter(user__in=users).update(digest=True)
     now = timezone.now()
@@ -178,7 +178,7 @@ def test_only_the_digests_due_this_hour_are_read():
 
 
 def test_a_digest_reader_with_nothing_new_keeps_the_window_for_the_next_day():
-    """issue 16 item 1: nothing to tell is looked at again in a day (not every hour), from the same start."""
+    """Nothing to tell is looked at again in a day (not every hour), from the same start."""
     game, (alice, bob) = start_game(players=2, options={"rounds": 1})
     NotificationPreferences.objects.filter(user=alice).update(digest=True)
     now = timezone.now() + timedelta(days=2)  # the game's start events are older than a day by then
@@ -188,8 +188,8 @@ def test_a_digest_reader_with_nothing_new_keeps_the_window_for_the_next_day():
 
 
 def test_the_prompt_sweep_reads_only_prompts_whose_email_is_not_settled():
-    """issue 16 item 1: prompts emailed by their write's task leave the sweep's index; a sweep then reads
-    no prompt however many are open (it used to walk every open prompt of the last day)."""
+    """Prompts emailed by their write's task leave the sweep's index; a sweep then reads no prompt however
+    many are open (not every open prompt of the last day)."""
     for _ in range(3):
         start_game(players=2, options={"rounds": 1})
     assert not Prompt.objects.filter(closed_at__isnull=True, mail_pending=True).exists()

@@ -1,5 +1,5 @@
 """On PostgreSQL, every periodic job's query reads its partial index, and two workers never take one
-row (issue 16 item 1).
+row.
 
 The plans are asked with sequential scans off: the test tables are tiny, so the question is which
 index the query *can* use (its predicate must match the index's word for word); at scale the
@@ -44,19 +44,20 @@ def plan_of(queryset) -> str:
      # "next_digest_at IS NULL" as its index condition, which reads only the never-read digest readers too.
      ("prefs_digest_never_read", "prefs_digest_due")),
     ("prompt sweep", lambda now: notify.prompts_due_without_mail(now=now)[:200], "prompt_mail_pending"),
-    ("outbox", lambda now: outbox.lost_notifications(now=now)[:500], "mail_notification_pending"),
+    ("outbox", lambda now: outbox.lost_notifications(now=now)[:500], "mail_notification_due"),
     ("mail jobs", lambda now: jobs.due_jobs(now=now)[:200], "mail_job_pending"),
     ("tournaments", lambda now: tournaments_due(now=now)[:200], "tournament_registration_due"),
 ])
 def test_each_periodic_query_reads_its_partial_index(job, query, index):
-    """issue 16 item 1: the query behind each beat task is answered by a partial index of due work."""
+    """The query behind each beat task is answered by a partial index of due work."""
     start_game(players=2, options={"rounds": 1})
     plan = plan_of(query(timezone.now()))
     indexes = (index,) if isinstance(index, str) else index
     assert any(name in plan for name in indexes), f"{job}: {plan}"
     assert "Seq Scan" not in plan, f"{job}: {plan}"
     # A due time is an index condition, not a filter over every row of the index (rows not due yet).
-    due = {"reminders: send": "next_reminder_at <=", "digests": "next_digest_at <=", "outbox": "created_at <=",
+    due = {"reminders: send": "next_reminder_at <=", "digests": "next_digest_at <=",
+           "outbox": "COALESCE(not_before, created_at) <=",
            "mail jobs": "due_at <=", "tournaments": "registration_closes <=",
            }.get(job)
     if due:
@@ -82,7 +83,7 @@ def test_the_prune_walks_the_primary_key_and_reads_a_prompt_by_its_key(table):
 
 @pytest.mark.django_db(transaction=True)
 def test_a_due_reminder_another_worker_holds_is_skipped_and_sent_once_later():
-    """issue 16 item 1: two reminder workers at once: the prompt one holds is skipped (SKIP LOCKED), not
+    """Two reminder workers at once: the prompt one holds is skipped (SKIP LOCKED), not
     waited for; the other's reminders go; the held one goes by the next run, each exactly once."""
     game, (alice, bob) = start_game(players=2, options={"rounds": 1})
     alice_prompt = Prompt.objects.get(seat__user=alice, closed_at__isnull=True)
@@ -122,7 +123,7 @@ def test_a_due_reminder_another_worker_holds_is_skipped_and_sent_once_later():
 
 @pytest.mark.django_db(transaction=True)
 def test_a_digest_reader_another_worker_holds_is_skipped():
-    """issue 16 item 1: the digest batch claims its readers with SKIP LOCKED."""
+    """The digest batch claims its readers with SKIP LOCKED."""
     game, (alice, bob) = start_game(players=2, options={"rounds": 1})
     NotificationPreferences.objects.filter(user__in=[alice, bob]).update(digest=True)
     holding, release = threading.Event(), threading.Event()

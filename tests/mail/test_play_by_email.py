@@ -1,4 +1,4 @@
-"""A whole 3-player Faltisia game played by email only (issue: "Play by email").
+"""A whole 3-player Faltisia game played by email only.
 
 Each player reads only their own mailbox and answers only by replying to the newest prompt email,
 through ``manage.py receive_email`` with the raw message on standard input, to the end of the game.
@@ -49,7 +49,7 @@ def test_a_whole_faltisia_game_by_email_only():
     game.refresh_from_db()
     assert game.status == GameStatus.FINISHED
     # Every pick came in by email (no defaults, bots or standing orders stepped in), but for the prompts
-    # with a single option the server picked at once (issue 11 item 3).
+    # with a single option the server picked at once.
     sources = set(Submission.objects.filter(game=game).values_list("source", flat=True))
     assert sources == {SubmissionSource.EMAIL, SubmissionSource.FORCED}
     assert Submission.objects.filter(game=game, source=SubmissionSource.EMAIL).count() == replies > 3 * 50
@@ -64,7 +64,7 @@ def test_a_whole_faltisia_game_by_email_only():
         for score in game.result["scores"]:
             assert f": {score} points" in finished[0].body
         # One game, one thread: every email refers to the same root; each subject opens with the game's name
-        # and number, then says why (issue 25).
+        # and number, then says why.
         assert {m.extra_headers["References"] for m in box} == {box[0].extra_headers["References"]}
         assert all(m.subject.startswith(compose.game_title(game) + ": ") for m in box)
     assert len(mail.outbox) > replies

@@ -16,9 +16,9 @@ from django.test import Client, TestCase
 from rest_framework.test import APIClient
 
 from accounts.models import NotificationPreferences
-from accounts.webhook_urls import AddressNotAllowed, url_check, webhook_secret
-from games.mail import delivery, hook_calls, notify
-from games.mail.models import Notification, NotificationKind, NotificationStatus
+from accounts.player_hook_urls import AddressNotAllowed, url_check, player_hook_secret
+from games.mail import delivery, player_hook_calls, notify
+from games.mail.models import Channel, Notification, NotificationStatus
 from games.mail.send_tasks import send_notification
 from games.models import Prompt
 from tests.factories import UserFactory, make_started_game
@@ -43,7 +43,7 @@ def resolved(monkeypatch):
     def resolve(host, port):
         asked.append(host)
         return (PUBLIC,)
-    monkeypatch.setattr("accounts.webhook_urls.resolve", resolve)
+    monkeypatch.setattr("accounts.player_hook_urls.resolve", resolve)
     return asked
 
 
@@ -68,7 +68,7 @@ def test_the_checked_url_is_normalised(resolved, raw, normalised):
 
 def test_the_idna_host_is_what_is_resolved_and_the_address_rules_still_apply(monkeypatch):
     asked = []
-    monkeypatch.setattr("accounts.webhook_urls.resolve", lambda host, port: asked.append(host) or ("10.0.0.1",))
+    monkeypatch.setattr("accounts.player_hook_urls.resolve", lambda host, port: asked.append(host) or ("10.0.0.1",))
     with pytest.raises(AddressNotAllowed, match="not public"):
         url_check("https://bücher.example/x")
     assert asked == ["xn--bcher-kva.example"]
@@ -178,7 +178,7 @@ def webhook_row(url: str):
     prompt = open_prompt(game, 0)
     with TestCase.captureOnCommitCallbacks(execute=False):
         notify.prompt_notifications_queue(prompt_ids=ids)
-    return alice, Notification.objects.get(prompt=prompt, kind=NotificationKind.WEBHOOK)
+    return alice, Notification.objects.get(prompt=prompt, channel=Channel.WEBHOOK)
 
 
 def test_a_legacy_non_ascii_path_is_sent_percent_encoded(receiver):
@@ -201,8 +201,8 @@ def test_a_legacy_unusable_url_fails_at_once_without_retries(receiver, monkeypat
 
 def test_webhook_post_refuses_a_legacy_unusable_url_with_webhook_refused():
     for url in UNUSABLE.values():
-        with pytest.raises(hook_calls.WebhookRefused):
-            hook_calls.webhook_post(url=url, body=b"{}", user_id=1, delivery_id=1,
+        with pytest.raises(player_hook_calls.WebhookRefused):
+            player_hook_calls.webhook_post(url=url, body=b"{}", user_id=1, delivery_id=1,
                                     resolve_host=lambda h, p: (PUBLIC,))
 
 
@@ -216,21 +216,21 @@ def old_formula(user_id: int, secret_key: str) -> str:
 def test_an_empty_nonce_derives_the_secret_as_before(settings):
     user = UserFactory()
     NotificationPreferences.objects.filter(user=user).update(hook_secret_nonce="")
-    assert webhook_secret(user_id=user.pk) == old_formula(user.pk, settings.SECRET_KEY)
+    assert player_hook_secret(user_id=user.pk) == old_formula(user.pk, settings.SECRET_KEY)
     NotificationPreferences.objects.filter(user=user).delete()  # no preferences row at all: the same
-    assert webhook_secret(user_id=user.pk) == old_formula(user.pk, settings.SECRET_KEY)
+    assert player_hook_secret(user_id=user.pk) == old_formula(user.pk, settings.SECRET_KEY)
 
 
 def test_the_api_rotates_the_callers_secret_only(resolved, settings):
     alice, bob = UserFactory(), UserFactory()
     api_for(alice).put("/api/auth/webhook/", {"url": "https://hooks.example/a"}, format="json")
-    old, bobs = webhook_secret(user_id=alice.pk), webhook_secret(user_id=bob.pk)
+    old, bobs = player_hook_secret(user_id=alice.pk), player_hook_secret(user_id=bob.pk)
     r = api_for(alice).post("/api/auth/webhook/", {"rotate_secret": True}, format="json")
     assert r.status_code == 200, r.content
     new = r.json()["secret"]
     assert r.json() == {"url": "https://hooks.example/a", "secret": new}
-    assert new != old and new == webhook_secret(user_id=alice.pk) and len(new) == 40
-    assert webhook_secret(user_id=bob.pk) == bobs == old_formula(bob.pk, settings.SECRET_KEY)
+    assert new != old and new == player_hook_secret(user_id=alice.pk) and len(new) == 40
+    assert player_hook_secret(user_id=bob.pk) == bobs == old_formula(bob.pk, settings.SECRET_KEY)
     # PUT answers the current secret, the rotated one
     r = api_for(alice).put("/api/auth/webhook/", {"url": "https://hooks.example/b"}, format="json")
     assert r.json()["secret"] == new
@@ -241,31 +241,31 @@ def test_the_api_rotates_the_callers_secret_only(resolved, settings):
 @pytest.mark.parametrize("body", [{}, {"rotate_secret": False}, {"rotate_secret": "maybe"}])
 def test_a_post_without_rotate_secret_true_is_a_400_and_changes_nothing(body):
     user = UserFactory()
-    before = webhook_secret(user_id=user.pk)
+    before = player_hook_secret(user_id=user.pk)
     r = api_for(user).post("/api/auth/webhook/", body, format="json")
     assert r.status_code == 400, r.content
-    assert webhook_secret(user_id=user.pk) == before
+    assert player_hook_secret(user_id=user.pk) == before
 
 
 def test_an_anonymous_caller_cannot_rotate():
     user = UserFactory()
-    before = webhook_secret(user_id=user.pk)
+    before = player_hook_secret(user_id=user.pk)
     assert APIClient().post("/api/auth/webhook/", {"rotate_secret": True}, format="json").status_code in (401, 403)
-    assert webhook_secret(user_id=user.pk) == before
+    assert player_hook_secret(user_id=user.pk) == before
     r = Client().post("/accounts/preferences/", {"rotate_hook_secret": "1"})
     assert r.status_code == 302 and "/login" in r["Location"]
-    assert webhook_secret(user_id=user.pk) == before
+    assert player_hook_secret(user_id=user.pk) == before
 
 
 def test_rotating_changes_the_signature_of_the_next_call_and_the_old_secret_no_longer_verifies(receiver):
     alice = UserFactory()
     url = receiver.base + "/hook"
     NotificationPreferences.objects.update_or_create(user=alice, defaults={"webhook_url": url})
-    old = webhook_secret(user_id=alice.pk)
+    old = player_hook_secret(user_id=alice.pk)
     body = b'{"content": "your turn"}'
-    hook_calls.webhook_post(url=url, body=body, user_id=alice.pk, delivery_id=7)
+    player_hook_calls.webhook_post(url=url, body=body, user_id=alice.pk, delivery_id=7)
     new = api_for(alice).post("/api/auth/webhook/", {"rotate_secret": True}, format="json").json()["secret"]
-    hook_calls.webhook_post(url=url, body=body, user_id=alice.pk, delivery_id=7)
+    player_hook_calls.webhook_post(url=url, body=body, user_id=alice.pk, delivery_id=7)
     (_, before, _), (_, after, _) = receiver.got
 
     def signed(secret):
@@ -279,14 +279,14 @@ def test_the_preferences_page_rotates_the_secret_and_shows_the_new_one(resolved)
     alice, bob = UserFactory(), UserFactory()
     for u in (alice, bob):
         NotificationPreferences.objects.update_or_create(user=u, defaults={"webhook_url": "https://hooks.example/"})
-    old, bobs = webhook_secret(user_id=alice.pk), webhook_secret(user_id=bob.pk)
+    old, bobs = player_hook_secret(user_id=alice.pk), player_hook_secret(user_id=bob.pk)
     client = Client()
     client.force_login(alice)
     page = client.get("/accounts/preferences/").content.decode()
     assert old in page and 'name="rotate_hook_secret"' in page
     r = client.post("/accounts/preferences/", {"rotate_hook_secret": "1"}, follow=True)
-    new = webhook_secret(user_id=alice.pk)
+    new = player_hook_secret(user_id=alice.pk)
     page = r.content.decode()
     assert new != old and new in page and old not in page and "old one no longer" in page
-    assert webhook_secret(user_id=bob.pk) == bobs
+    assert player_hook_secret(user_id=bob.pk) == bobs
     assert NotificationPreferences.objects.get(user=alice).webhook_url == "https://hooks.example/"  # nothing else

@@ -1,6 +1,6 @@
 """Hostile and random messages (hypothesis): the parser never crashes; the inbound service never
 changes game state for anything but a valid pick, answers with a clear error, and stays silent for
-machines (issue: "garbled, oversized, malicious or auto-replied ... changes nothing and does not loop")."""
+machines: garbled, oversized, malicious or auto-replied mail changes nothing and does not loop."""
 
 from __future__ import annotations
 

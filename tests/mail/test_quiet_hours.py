@@ -1,5 +1,5 @@
-"""Issue 25, "Quiet hours: a player may set hours (in their time zone) when no mail is sent; what falls due then
-goes in one mail when they end. Deadlines are unaffected." Across a daylight-saving change: Europe/Berlin moves
+"""Quiet hours: a player may set hours (in their time zone) when no mail is sent; what falls due then goes in
+one mail when they end. Deadlines are unaffected. Across a daylight-saving change: Europe/Berlin moves
 its clocks on the last Sunday of March (02:00 CET -> 03:00 CEST, 01:00 UTC) and of October (03:00 CEST ->
 02:00 CET, 01:00 UTC); 22:00 to 07:00 stays 22:00 to 07:00 on the wall clock. The clock is injected (the
 ``now`` of quiet_until and notification_send), no freezegun or time-machine is in the requirements.

@@ -1,4 +1,4 @@
-"""The reminders task renders and stores a batch at a time and works within a time budget (issue 16).
+"""The reminders task renders and stores a batch at a time and works within a time budget.
 
 A batch of due reminders costs the same statements whatever its size (no query per reminder); a run
 stops at its budget and the next run (the task's continuation) goes on in due order, each reminder

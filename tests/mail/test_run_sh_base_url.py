@@ -1,8 +1,8 @@
-"""``ADDR=host:port ./run.sh``: the demo's emails link to that server (issue 10 item 14).
+"""``ADDR=host:port ./run.sh``: the demo's emails link to that server.
 
-Before the fix the links in emails (settings.MAIL_BASE_URL) always pointed at port 8000, whatever ADDR
-said. The test starts ./run.sh for real on a free port with a fresh SQLite database, reads the demo game's
-prompt emails from the mail files it writes (issue 11 item 10), and stops it.
+Otherwise the links in emails (settings.MAIL_BASE_URL) would point at port 8000, whatever ADDR
+says. The test starts ./run.sh for real on a free port with a fresh SQLite database, reads the demo game's
+prompt emails from the mail files it writes, and stops it.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 
 from tests.mail.run_sh import free_port, run_sh
 
-LINK = re.compile(r"decide on the page: (https?://[^/\s]+)/games/")  # the text's one link (issue 25)
+LINK = re.compile(r"decide on the page: (https?://[^/\s]+)/games/")  # the text's one link
 
 
 def demo_mail_link_bases(tmp_path: Path, **env_extra: str) -> set[str]:
@@ -24,13 +24,13 @@ def demo_mail_link_bases(tmp_path: Path, **env_extra: str) -> set[str]:
 
 
 def test_run_sh_links_the_demo_mails_to_its_own_address(tmp_path):
-    """issue 10 item 14: ADDR decides the base URL of the links in emails..."""
+    """ADDR decides the base URL of the links in emails..."""
     port = free_port()
     assert demo_mail_link_bases(tmp_path, ADDR=f"127.0.0.1:{port}") == {f"http://127.0.0.1:{port}"}
 
 
 def test_run_sh_keeps_a_given_site_url(tmp_path):
-    """issue 10 item 14: ...unless SITE_URL (or MAIL_BASE_URL) is given."""
+    """...unless SITE_URL (or MAIL_BASE_URL) is given."""
     port = free_port()
     bases = demo_mail_link_bases(tmp_path, ADDR=f"127.0.0.1:{port}", SITE_URL="https://games.example.org")
     assert bases == {"https://games.example.org"}

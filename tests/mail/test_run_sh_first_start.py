@@ -1,5 +1,5 @@
 """The first start is quiet: ./run.sh ends with its banner, mails go to files, the beat is silent
-(issue 11 item 10). Before: ~300 lines of emails came before the banner and the beat logged every 2 s."""
+(not ~300 lines of emails before the banner, nor a beat line every 2 s)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def test_the_banner_is_the_last_thing_on_screen_and_the_demo_mail_is_in_files(tm
 
 
 def test_a_short_clock_and_bots_for_the_demo(tmp_path):
-    """issue 11 item 10: DEMO_CLOCK_SECONDS and DEMO_BOTS, so deadlines fire within minutes."""
+    """DEMO_CLOCK_SECONDS and DEMO_BOTS, so deadlines fire within minutes."""
     port = free_port()
     out = run_sh(tmp_path, ADDR=f"127.0.0.1:{port}", DEMO_CLOCK_SECONDS="120", DEMO_BOTS="1")
     assert "Clock:  120 seconds per decision; 1 bot seat" in out.text

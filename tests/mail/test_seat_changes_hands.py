@@ -1,8 +1,7 @@
-"""A seat that changes hands gets a new reply address; the old one and its links act for nobody
-(issue 10 item 1).
+"""A seat that changes hands gets a new reply address; the old one and its links act for nobody.
 
-Before the fix replies were matched on SeatMailbox.token_hash, which never changed: a replaced player's
-old reply (a pick, standing orders, a 60-day vacation) and old one-click links acted for the new holder.
+Were replies matched on a SeatMailbox.token_hash that never changed, a replaced player's old reply (a
+pick, standing orders, a 60-day vacation) and old one-click links would act for the new holder.
 Each test runs the whole flow: mail to the old holder, the change, the old address and links refused
 with a clear answer and nothing changed, the new holder's new address working.
 """
@@ -25,7 +24,7 @@ from tests.mail.helpers import latest_prompt_mail, mails_to, pipe, reply_bytes, 
 
 pytestmark = pytest.mark.django_db
 
-# One-click links are the HTML part's buttons; the text has one link to the game's page (issue 25).
+# One-click links are the HTML part's buttons; the text has one link to the game's page.
 LINK = re.compile(r'href="https?://[^/"]+(/mail/l/[^"]+/)"')
 
 
@@ -64,7 +63,7 @@ def assert_old_address_refused(old_mail, old_holder, seat: Seat) -> None:
 
 
 def test_a_replaced_players_reply_address_and_links_act_for_nobody_the_new_players_work():
-    """issue 10 item 1: the full flow of an admin's "Replace the player"."""
+    """The full flow of an admin's "Replace the player"."""
     game, (alice, bob, cid) = start_game(players=3, engine="faltisia", seed=11)
     old_mail = latest_prompt_mail(alice.email)
     old_links = LINK.findall(old_mail.alternatives[0][0])
@@ -95,7 +94,7 @@ def test_a_replaced_players_reply_address_and_links_act_for_nobody_the_new_playe
 
 
 def test_the_new_holders_one_click_link_works_where_the_old_one_is_refused():
-    """issue 10 item 1: links are bound to the mailbox generation, so one rotation voids them all."""
+    """Links are bound to the mailbox generation, so one rotation voids them all."""
     game, (alice, bob) = start_game(players=2, options={"rounds": 1})
     old_links = LINK.findall(latest_prompt_mail(alice.email).alternatives[0][0])
     carol = UserFactory()
@@ -109,7 +108,7 @@ def test_the_new_holders_one_click_link_works_where_the_old_one_is_refused():
 
 
 def test_unsent_prompt_mails_to_the_old_holder_are_not_sent():
-    """issue 10 item 1: a prompt email still in the outbox carries the old address: it is skipped."""
+    """A prompt email still in the outbox carries the old address: it is skipped."""
     game, (alice, bob) = start_game(players=2, options={"rounds": 1})
     row = Notification.objects.filter(user=alice, kind="prompt").get()
     Notification.objects.filter(pk=row.pk).update(status=NotificationStatus.PENDING)
@@ -118,7 +117,7 @@ def test_unsent_prompt_mails_to_the_old_holder_are_not_sent():
 
 
 def test_handing_the_seat_to_a_bot_and_taking_it_back_rotates_the_address():
-    """issue 10 item 1: to the bot and back, the player gets a new address; the old one is refused."""
+    """To the bot and back, the player gets a new address; the old one is refused."""
     game, (alice, bob, cid) = start_game(players=3, engine="faltisia", seed=11)
     old_mail = latest_prompt_mail(alice.email)
     seat = Seat.objects.get(game=game, user=alice)
@@ -134,7 +133,7 @@ def test_handing_the_seat_to_a_bot_and_taking_it_back_rotates_the_address():
 
 
 def test_a_players_own_reclaim_rotates_the_address():
-    """issue 10 item 1: a player who left the seat to a bot and reclaims it gets a new address."""
+    """A player who left the seat to a bot and reclaims it gets a new address."""
     game, (alice, bob) = start_game(players=2, options={"rounds": 2})
     old_mail = latest_prompt_mail(alice.email)
     admin_actions.seat_hand_to_bot(game=game, by=alice, position=0)

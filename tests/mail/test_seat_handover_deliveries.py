@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from accounts.models import NotificationPreferences
 from games.mail import delivery, notify
-from games.mail.models import Notification, NotificationKind, NotificationStatus
+from games.mail.models import Channel, Notification, NotificationKind, NotificationStatus
 from games.models import Prompt
 from games.services.admin_actions import seat_hand_to_bot, seat_replace_player
 from tests.factories import UserFactory, make_started_game
@@ -29,7 +29,7 @@ HOOK = "https://hooks.example.org/{}"  # never called: the sends below are judge
 
 
 def _webhooks(prompt: Prompt) -> list[Notification]:
-    return list(Notification.objects.filter(prompt=prompt, kind=NotificationKind.WEBHOOK).order_by("pk"))
+    return list(Notification.objects.filter(prompt=prompt, channel=Channel.WEBHOOK).order_by("pk"))
 
 
 def _queue_prompt_deliveries(prompt: Prompt) -> None:
@@ -87,7 +87,7 @@ def test_chat_mail_still_unsent_to_the_old_holder_is_withdrawn():
     seat = prompt.seat
     chat_row = Notification.objects.create(
         kind=NotificationKind.CHAT, dedupe_key=f"chat:{seat.pk}:99", user=w, game=game, seat=seat,
-        to_email=w.email, subject="table talk", body_text="PRIVATE-THREAD-CANARY", message_id="<x@example.org>")
+        address=w.email, subject="table talk", body_text="PRIVATE-THREAD-CANARY", message_id="<x@example.org>")
     with TestCase.captureOnCommitCallbacks(execute=False):
         seat_replace_player(game=game, by=game.created_by, position=0, user=UserFactory())
     chat_row.refresh_from_db()

@@ -1,4 +1,4 @@
-"""A reminders run's mails are sent a batch per task (issue 16: reminders on time at a million games).
+"""A reminders run's mails are sent a batch per task, so reminders go on time at a million games.
 
 One mail.send_notifications task sends the rows of a run's batch that fall due in the same second
 (SEND_BATCH at most), none before its time and none more than a second after; a row whose send fails is
@@ -15,7 +15,7 @@ from django.core import mail
 from django.test import TestCase
 from django.utils import timezone
 
-from games.mail import delivery, reminders, send_tasks
+from games.mail import mail_sender, reminders, send_tasks
 from games.mail.models import Notification, NotificationKind, NotificationStatus
 from games.mail.priorities import NEWS, TIME_BOUND
 from games.mail.send_tasks import send_notification, send_notifications
@@ -72,7 +72,7 @@ def test_a_batch_task_sends_each_row_once_and_a_redelivery_sends_nothing_twice()
     mail.outbox.clear()
     ids = [r.pk for r in rows]
     assert send_notifications.apply(args=(ids,)).get() == 4
-    assert sorted(m.to[0] for m in mail.outbox) == sorted(r.to_email for r in rows)
+    assert sorted(m.to[0] for m in mail.outbox) == sorted(r.address for r in rows)
     assert send_notifications.apply(args=(ids,)).get() == 4  # acks_late redelivery after a crash: all sent
     assert len(mail.outbox) == 4
     assert set(Notification.objects.filter(pk__in=ids).values_list("status", flat=True)) == {NotificationStatus.SENT}
@@ -82,14 +82,14 @@ def test_a_row_that_fails_is_retried_alone_with_its_back_off_and_the_others_go()
     rows = _due_reminders(2)
     bad = rows[1]
     mail.outbox.clear()
-    real_send = delivery.EmailMultiAlternatives.send
+    real_send = mail_sender.EmailMultiAlternatives.send
 
     def send(message, *args, **kwargs):
-        if message.to == [bad.to_email] and message.extra_headers.get("Message-ID") == bad.message_id:
+        if message.to == [bad.address] and message.extra_headers.get("Message-ID") == bad.message_id:
             raise ConnectionError("provider down")
         return real_send(message, *args, **kwargs)
 
-    with mock.patch.object(delivery.EmailMultiAlternatives, "send", send), \
+    with mock.patch.object(mail_sender.EmailMultiAlternatives, "send", send), \
             mock.patch.object(send_notification, "apply_async") as retry:
         assert send_notifications.apply(args=([r.pk for r in rows],)).get() == 3
     assert len(mail.outbox) == 3 and all(m.extra_headers["Message-ID"] != bad.message_id for m in mail.outbox)

@@ -1,6 +1,6 @@
-"""Issue 25, "Short decision mails": "the options first (numbered, one line each), then the situation, then the
-legend; one link to the decision page instead of one per option in the plain text (per-option buttons may stay
-in HTML); under 40 lines for a typical Mage Knight decision. Card and site names as in the rules."
+"""Short decision mails: the options first (numbered, one line each), then the situation, then the legend; one
+link to the decision page instead of one per option in the plain text (per-option buttons may stay in HTML);
+under 40 lines for a typical Mage Knight decision. Card and site names as in the rules.
 
 A whole 2-player Mage Knight game is played through the services (the greedy bot's picks); at every decision
 the seat is asked, its prompt mail is rendered as it would be sent (compose.render_prompt), and so is the

@@ -1,4 +1,4 @@
-"""Issue 12 surfaces, email: a Solo Mode game played by email says what the Classmate did each term in plain
+"""Email: a Solo Mode game played by email says what the Classmate did each term in plain
 words, shows its token line, never names its face-down Graduation Requirements before the game is over, and
 the game-over email reveals them."""
 
@@ -42,7 +42,7 @@ def test_solo_game_by_email_tells_the_classmates_terms_and_hides_its_requirement
     # Plain words about each term: the prompt emails list the Classmate's events and its board.
     bodies = "\n".join(m.body for m in during)
     assert re.search(r"The Classmate \(.+\) attends the (red|blue|yellow|green) lecture", bodies)
-    assert re.search(r"The Classmate \(.+\) plays [A-Z][^.]* face up", bodies)  # by name, no card number (issue 11 item 7)
+    assert re.search(r"The Classmate \(.+\) plays [A-Z][^.]* face up", bodies)  # by name, no card number
     assert re.search(r"Round 1, term \d: the Classmate attends the \w+ lecture", bodies)
     assert "Token line, spent from the left:" in bodies and "in its face-down stack" in bodies
     # The game-over email reveals them.
@@ -50,7 +50,7 @@ def test_solo_game_by_email_tells_the_classmates_terms_and_hides_its_requirement
 
 
 def test_situation_classmate_section_from_the_view_only():
-    """Issue 12: the renderer reads the view; its requirement lines appear only when the view carries them."""
+    """The renderer reads the view; its requirement lines appear only when the view carries them."""
     from games.engines.faltisia.engine import FaltisiaEngine
     e = FaltisiaEngine()
     s = e.new_game(players=1, options={"solo": {"difficulty": "nightmare"}}, seed=2)
@@ -62,3 +62,24 @@ def test_situation_classmate_section_from_the_view_only():
     s["over"] = True
     lines = dict(faltisia_situation(e.view(s, 0), 0))["The Classmate"]
     assert all(r in "\n".join(lines) for r in s["classmate"]["reqs"])
+
+
+def test_a_solo_faltisias_final_mail_names_the_classmate_and_the_outcome_not_a_place(db):
+    """Solo Scoring: "the player or Classmate with the most MP wins the game" (faltisia-rulebook-en.txt). The
+    game-over mail of a Solo Mode game says the win or loss and both scores, never "you placed 2nd" alone."""
+    from games.mail.compose import render_finished
+    from games.models import GameStatus, Seat
+    from games.services import game_create
+    from tests.factories import UserFactory
+    from tests.web.conftest import play_until
+
+    user = UserFactory()
+    game = game_create(created_by=user, engine="faltisia", players=1, seed=5, is_public=True,
+                       options={"solo": {"difficulty": "beginner"}})
+    play_until(game, lambda g: g.status == GameStatus.FINISHED)
+    game.refresh_from_db()
+    mail = render_finished(game=game, seat=Seat.objects.get(game=game, position=0), user=user)
+    assert "placed" not in mail.subject
+    assert re.search(r"game over, (you beat the Classmate|the Classmate won|a draw with the Classmate), "
+                     r"\d+ to \d+$", mail.subject), mail.subject
+    assert "Solo game: " in mail.text and "Solo game: " in mail.html

@@ -1,14 +1,14 @@
-"""Issue 25, "Subjects say why, the game's name and number first so a thread groups: "Mage Knight #4: your turn
-(round 2)" for every decision asked, "Mage Knight #4: recorded, your next decision", "Mage Knight #4: 2 hours
-left", "Mage Knight #4: game over, you placed 2nd"; every mail of a game in one thread (References to the game's
-root message)."
+"""Subjects say why, the game's name and number first so a thread groups: "Mage Knight #4: your turn (round 2)"
+for every decision asked, "Mage Knight #4: recorded, your next decision", "Mage Knight #4: 2 hours left", "Mage
+Knight #4: game over, you placed 2nd"; every mail of a game in one thread (References to the game's root
+message).
 
-What earlier tests had: the "2 hours left" reminder (test_presence), "recorded, your next decision" after a
-multi-pick reply (test_multi_pick_replies), one References per mailbox and the game's title first in a whole
-Faltisia game by email (test_play_by_email), the table talk's threading (tests/chat/test_mail). Here: every
-decision of a Mage Knight game past its first round is mailed once as "your turn (round N)" with the round it
-is asked in; every mail of a whole game by email (prompts, answers with and without the next decision, a
-reminder, the game over) says why in its subject and hangs under the game's root Message-ID; the game-over
+What other tests have: the "2 hours left" reminder (tests/accounts/test_presence), "recorded, your next
+decision" after a multi-pick reply (test_multi_pick_replies), one References per mailbox and the game's title
+first in a whole Faltisia game by email (test_play_by_email), the table talk's threading (tests/chat/test_mail).
+Here: every decision of a Mage Knight game past its first round is mailed once as "your turn (round N)" with the
+round it is asked in; every mail of a whole game by email (prompts, answers with and without the next decision,
+a reminder, the game over) says why in its subject and hangs under the game's root Message-ID; the game-over
 wordings (placed, tied, a solo game's score).
 """
 
@@ -66,7 +66,7 @@ def test_every_decision_asked_in_mage_knight_is_mailed_once_as_your_turn_with_it
     assert {1, 2} <= rounds
     assert len(mailed) == len(set(mailed))  # once each
     assert set(mailed) <= asked | {str(p) for p in Prompt.objects.filter(game=game).values_list("pk", flat=True)}
-    assert len(mailed) >= 10, len(mailed)  # follow-ups of a pick made off the mail are held back (issue 11)
+    assert len(mailed) >= 10, len(mailed)  # follow-ups of a pick made off the mail are held back
 
 
 def test_every_mail_of_a_game_by_email_says_why_and_hangs_under_the_games_root_message():

@@ -1,5 +1,5 @@
-"""Take-backs by email (issue 24, "Email: a reply line `undo` (and `undo turn`) works like the API, in a
-multi-pick reply too, in order"): the same service as ``POST /api/games/{id}/undo/``, so the same rule: a
+"""Take-backs by email: a reply line `undo` (and `undo turn`) works like the API, in a multi-pick reply too,
+in order; the same service as ``POST /api/games/{id}/undo/``, so the same rule: a
 secret pick of a simultaneous step may be changed until the step resolves, and nothing is taken back twice.
 """
 

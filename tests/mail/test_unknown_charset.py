@@ -1,7 +1,7 @@
-"""A reply in a character set we cannot decode is answered, not dropped (issue 10 item 14).
+"""A reply in a character set we cannot decode is answered, not dropped.
 
-Before the fix ``Content-Type: text/plain; charset=x-unknown-foo`` made the parser give up and the reply
-was ignored without a word: the player never learned their pick was not recorded.
+``Content-Type: text/plain; charset=x-unknown-foo`` must not make the parser give up and the reply be
+ignored without a word: the player would never learn their pick was not recorded.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ def in_charset(raw: bytes, charset: str) -> bytes:
 
 
 def test_a_reply_in_an_unknown_charset_gets_a_clear_answer_and_changes_nothing():
-    """issue 10 item 14"""
+    """The reply is answered with a clear error, and nothing changes."""
     game, (alice, bob) = start_game(players=2, options={"rounds": 1})
     m = latest_prompt_mail(alice.email)
     before = len(mails_to(alice.email))
@@ -36,7 +36,7 @@ def test_a_reply_in_an_unknown_charset_gets_a_clear_answer_and_changes_nothing()
 
 
 def test_an_unknown_charset_on_one_part_falls_back_to_the_readable_part():
-    """issue 10 item 14: a readable HTML alternative is read rather than refused."""
+    """A readable HTML alternative is read rather than refused."""
     game, (alice, bob) = start_game(players=2, options={"rounds": 1})
     m = latest_prompt_mail(alice.email)
     raw = reply_bytes(m, "1")

@@ -1,4 +1,4 @@
-"""A deploy of the mail columns onto a live database sends exactly what is due (issue 22 item 10).
+"""A deploy of the mail columns onto a live database sends exactly what is due.
 
 games 0008 and accounts 0005 added the columns the periodic mail jobs find their work through
 (``Prompt.mail_pending``, ``reminder_planned``, ``next_reminder_at``; ``NotificationPreferences.
@@ -191,7 +191,7 @@ def _migrate(targets):
 
 @pytest.mark.django_db(transaction=True)
 def test_the_first_runs_after_upgrading_a_live_database_send_exactly_what_is_due():
-    """issue 22 item 10: seeded before games 0008 / accounts 0005, migrated, the first reminders run, prompt
+    """Seeded before games 0008 / accounts 0005, migrated, the first reminders run, prompt
     sweep and digest run send exactly the due reminders, prompt emails and digests (whom, which lead),
     read no more prompts or readers than that, and send nothing that was sent before."""
     tpl = _template()
@@ -224,7 +224,7 @@ def test_the_first_runs_after_upgrading_a_live_database_send_exactly_what_is_due
         tasks.send_digests()
 
     new = Notification.objects.order_by("id")[old_notes:]
-    sent = {(n.kind, n.to_email): n.lead_hours for n in new}
+    sent = {(n.kind, n.address): n.lead_hours for n in new}
     assert len(new) == len(sent)
     assert sent == expected
     assert sorted(m.to[0] for m in mail.outbox) == sorted(email for _, email in expected)
@@ -248,8 +248,8 @@ def run(fn, **kwargs):
 
 @pytest.mark.django_db
 def test_a_backlog_of_prompts_to_plan_does_not_hold_back_a_due_reminder(monkeypatch):
-    """issue 22 item 10: a reminders run sends the reminders due before it plans (a run that met more
-    prompts to plan than its budget allowed used to send none)."""
+    """A reminders run sends the reminders due before it plans (a run that meets more prompts to plan than
+    its budget allows would otherwise send none)."""
     games = [start_game(players=2, options={"rounds": 1}) for _ in range(3)]
     (game, (alice, bob)) = games[0]
     prompt = Prompt.objects.get(seat__user=alice, closed_at__isnull=True)
@@ -265,7 +265,7 @@ def test_a_backlog_of_prompts_to_plan_does_not_hold_back_a_due_reminder(monkeypa
 
 @pytest.mark.django_db
 def test_the_prompt_sweep_takes_the_newest_due_prompt_before_a_backlog(monkeypatch):
-    """issue 22 item 10: pending prompts already mailed (a backlog) do not hold back one whose email is
+    """Pending prompts already mailed (a backlog) do not hold back one whose email is
     due: the sweep reads newest first."""
     for _ in range(2):
         start_game(players=2, options={"rounds": 1})
@@ -282,12 +282,12 @@ def test_the_prompt_sweep_takes_the_newest_due_prompt_before_a_backlog(monkeypat
 
 @pytest.mark.django_db
 def test_a_digest_reader_never_looked_at_gets_the_next_digest_a_period_after_the_last():
-    """issue 22 item 10: ``next_digest_at`` NULL with a digest on record (the setting switched off and on,
+    """``next_digest_at`` NULL with a digest on record (the setting switched off and on,
     or a row the upgrade did not reach) is planned from that digest, not taken as due now."""
     game, (alice, bob) = start_game(players=2, options={"rounds": 1})
     NotificationPreferences.objects.filter(user__in=[alice, bob]).update(digest=True)
     last = timezone.now().replace(hour=22, minute=0, second=0, microsecond=0) - timedelta(days=1)
-    Notification.objects.create(kind=NotificationKind.DIGEST, dedupe_key="digest:old", to_email=alice.email,
+    Notification.objects.create(kind=NotificationKind.DIGEST, dedupe_key="digest:old", address=alice.email,
                                 user=alice, subject="s", body_text="b", message_id="<m@x>", status="sent")
     Notification.objects.filter(dedupe_key="digest:old").update(created_at=last)
     Event.objects.filter(game=game).update(created_at=last + timedelta(hours=2))

@@ -1,4 +1,4 @@
-"""Issue 25: a player's webhook for their turns: Discord/Slack JSON, set by the preferences page and by
+"""A player's webhook for their turns: Discord/Slack JSON, set by the preferences page and by
 PUT/DELETE /api/auth/webhook/, sent through the outbox (retried with back-off after a failed delivery,
 never twice), signed (X-Faltisia-Signature), and only to https at public addresses: private, loopback,
 link-local, IPv4-mapped, decimal-encoded and redirected targets are refused, when set and again at send
@@ -21,9 +21,9 @@ from rest_framework.test import APIClient
 
 from accounts.models import GamePresence, NotificationPreferences
 from accounts.presence import presence_record
-from accounts.webhook_urls import AddressNotAllowed, address_allowed, url_check, webhook_secret
-from games.mail import delivery, hook_calls, notify
-from games.mail.models import Notification, NotificationKind, NotificationStatus
+from accounts.player_hook_urls import AddressNotAllowed, address_allowed, url_check, player_hook_secret
+from games.mail import delivery, player_hook_calls, notify
+from games.mail.models import Channel, Notification, NotificationStatus
 from games.mail.send_tasks import RETRY_BACKOFF, send_notification
 from games.models import Prompt
 from tests.factories import UserFactory, make_started_game
@@ -64,8 +64,8 @@ def test_a_public_https_address_is_allowed_and_every_resolved_address_must_be():
 
 def test_the_send_time_check_refuses_a_name_that_now_resolves_privately(monkeypatch):
     """DNS rebinding: public when set, private when called: refused, marked failed, never sent."""
-    with pytest.raises(hook_calls.WebhookRefused):
-        hook_calls.webhook_post(url="https://rebind.example/x", body=b"{}", user_id=1, delivery_id=1,
+    with pytest.raises(player_hook_calls.WebhookRefused):
+        player_hook_calls.webhook_post(url="https://rebind.example/x", body=b"{}", user_id=1, delivery_id=1,
                                 resolve_host=lambda h, p: ("127.0.0.1",))
 
 
@@ -78,11 +78,11 @@ def api_for(user) -> APIClient:
 
 
 def test_put_sets_a_public_https_webhook_and_returns_its_secret(monkeypatch):
-    monkeypatch.setattr("accounts.webhook_urls.resolve", lambda host, port: ("93.184.216.34",))
+    monkeypatch.setattr("accounts.player_hook_urls.resolve", lambda host, port: ("93.184.216.34",))
     user = UserFactory()
     r = api_for(user).put("/api/auth/webhook/", {"url": "https://discord.example/api/webhooks/1/abc"}, format="json")
     assert r.status_code == 200, r.content
-    assert r.json() == {"url": "https://discord.example/api/webhooks/1/abc", "secret": webhook_secret(user_id=user.pk)}
+    assert r.json() == {"url": "https://discord.example/api/webhooks/1/abc", "secret": player_hook_secret(user_id=user.pk)}
     assert NotificationPreferences.objects.get(user=user).webhook_url == "https://discord.example/api/webhooks/1/abc"
     assert api_for(user).delete("/api/auth/webhook/").status_code == 204
     assert NotificationPreferences.objects.get(user=user).webhook_url == ""
@@ -158,7 +158,7 @@ def game_with_webhook(url: str):
     prompt = open_prompt(game, 0)
     with TestCase.captureOnCommitCallbacks(execute=False):  # the send tasks are run by the test
         notify.prompt_notifications_queue(prompt_ids=ids)
-    return game, alice, prompt, Notification.objects.filter(prompt=prompt, kind=NotificationKind.WEBHOOK).first()
+    return game, alice, prompt, Notification.objects.filter(prompt=prompt, channel=Channel.WEBHOOK).first()
 
 
 def test_a_turn_is_posted_once_as_signed_discord_and_slack_json(receiver_factory):
@@ -171,7 +171,7 @@ def test_a_turn_is_posted_once_as_signed_discord_and_slack_json(receiver_factory
     assert payload["content"] == payload["text"] and f"#{game.pk}: your turn" in payload["content"]
     assert f"/games/{game.pk}/" in payload["content"] and prompt.text in payload["content"]
     assert payload["faltisia"]["game"] == game.pk and payload["faltisia"]["url"].endswith(f"/games/{game.pk}/")
-    expected = "sha256=" + hmac.new(webhook_secret(user_id=alice.pk).encode(), body, hashlib.sha256).hexdigest()
+    expected = "sha256=" + hmac.new(player_hook_secret(user_id=alice.pk).encode(), body, hashlib.sha256).hexdigest()
     assert headers["X-Faltisia-Signature"] == expected and headers["Content-Type"] == "application/json"
     assert "play+" not in body.decode()  # no reply address, nothing secret
 
@@ -226,7 +226,7 @@ def test_a_webhook_waits_like_a_prompt_mail_while_the_player_is_on_the_page(rece
     due = prompt.opened_at + timedelta(seconds=121)
     with TestCase.captureOnCommitCallbacks(execute=False):
         notify.prompt_notifications_queue(prompt_ids=[prompt.pk], now=due)
-    row = Notification.objects.get(prompt=prompt, kind=NotificationKind.WEBHOOK)
+    row = Notification.objects.get(prompt=prompt, channel=Channel.WEBHOOK)
     assert row.away_only and row.not_before is None
     presence_record(user_id=alice.pk, game_id=game.pk)  # she came to the page meanwhile: held while there
     assert delivery.notification_send(notification_id=row.pk) == delivery.POSTPONED

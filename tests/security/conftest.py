@@ -1,4 +1,4 @@
-"""The attack suite (issue 10, "Keep them closed"): every test here carries the ``security`` marker, so
+"""The attack suite, which keeps every door closed: every test here carries the ``security`` marker, so
 ``pytest -m security`` runs it alone and ``-m "not security"`` leaves it out. docs/security.md says more."""
 
 import pytest
@@ -12,7 +12,7 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(autouse=True)
 def fresh_cache():
-    """Rate-limit and lockout counters live in the cache (issue 10 item 9): the attack suite hammers the
+    """Rate-limit and lockout counters live in the cache: the attack suite hammers the
     logins, so it starts and leaves every test with an empty cache, never locking out the tests after it."""
     from django.core.cache import cache
 

@@ -1,5 +1,5 @@
 """The hostile-input suite's small world and its one rule: never a 5xx, and a refused request changes
-nothing (issue 10 item 10 and the families it stands for)."""
+nothing."""
 
 from __future__ import annotations
 
@@ -70,7 +70,7 @@ def snapshot() -> dict[str, int]:
         "submissions": Submission.objects.count(), "tournaments": Tournament.objects.count(),
         "entries": Entry.objects.count(), "vacations": Vacation.objects.count(),
         "inbound mails": InboundMessage.objects.count(),
-        # table talk (issue 23): a refused message, note, report, mute or block stores nothing
+        # table talk: a refused message, note, report, mute or block stores nothing
         "chat messages": ChatMessage.objects.count(), "notes": SeatNote.objects.exclude(text="").count(),
         "reports": ChatReport.objects.count(), "mutes": TableMute.objects.count(),
         "blocks": UserBlock.objects.count(),

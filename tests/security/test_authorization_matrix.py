@@ -1,5 +1,5 @@
-"""The authorization matrix: every route of the URL conf x every role x every kind of game (issue 10,
-"Keep them closed").
+"""The authorization matrix: every route of the URL conf x every role x every kind of game, so that
+every door stays closed to whoever has no business there.
 
 ``MATRIX`` is the data: route name -> method -> variant -> the status each role gets, in the order of
 ``ROLES``: (anon, outsider, spectator, other seat's player, the seat's player, staff, deactivated).
@@ -8,24 +8,23 @@ A cell is one status, or a set when the contract allows either. The variant is a
 and "*" for all of them. The route names come from ``get_resolver()`` (tests/security/routes.py):
 a route added without a row here, or a row whose route is gone, fails ``test_every_route_has_a_row``.
 
-What the statuses say (the contract, ../shared/DESIGN.md, with issue 10 fixed):
-- The API answers 401 without a token and to a deactivated account's token (item 3); the web sends
+What the statuses say (the contract, ../shared/DESIGN.md):
+- The API answers 401 without a token and to a deactivated account's token; the web sends
   both to the login page (302), a deactivated account's old session included.
 - A private game answers 404 to everyone who is not seated (outsider, spectator) on every
-  /api/games/{id}/... route and page, exactly as an unknown id does (items 2 and 13); staff see private
+  /api/games/{id}/... route and page, exactly as an unknown id does; staff see private
   games in the API (README) but are otherwise players: 403 "not your seat" where a seat is needed.
-- Joining a private game by id without its invite is a 404 (item 2); staff, who see private games,
+- Joining a private game by id without its invite is a 404; staff, who see private games,
   get 403 invite_required (the invite is still needed; nothing is disclosed to someone who sees the game).
 - The other seat's player cannot act for the seat: a move with the seat's prompt id is a stale prompt
   for their own seat (409), nothing is stored for the seat (checked below); pause, resume and abandon
   belong to the creator (the seat's player here) and staff (403 for the others).
 - Only staff get past the admin's login (302 to it for everyone else); one-click and unsubscribe links
   are their own authority (the signed token, not the session), so every role gets the same answer.
-- Each inbound (and tracking) webhook under /mail/inbound/ refuses a junk body with a 4xx, never a 5xx
-  (item 10).
+- Each inbound (and tracking) webhook under /mail/inbound/ refuses a junk body with a 4xx, never a 5xx.
 
 The deactivated column for a deactivated account that holds a seat (its email replies, one-click links, standing
-orders and vacation: issue 22 item 1) is the table ``ACTS`` of test_deactivated_account.py.
+orders and vacation) is the table ``ACTS`` of test_deactivated_account.py.
 """
 
 from __future__ import annotations
@@ -45,9 +44,9 @@ from .world import ROLES, World, build_world, client_for
 
 REFUSED = {401, 403}  # a wrong password (or a deactivated account's right one) at /api/auth/token/
 # Never a 5xx, never served; a provider whose own settings (e.g. a signing key) are missing answers 404
-# "webhook not available" (games/mail/webhooks.py), as the test settings leave them.
+# "webhook not available" (games/mail/inbound_providers.py), as the test settings leave them.
 WEBHOOK_GET = (*[{400, 401, 403, 404, 405}] * 7,)
-# An empty body is refused or acknowledged (an ESP retries refusals), never a 5xx (item 10); the caller's
+# An empty body is refused or acknowledged (an ESP retries refusals), never a 5xx; the caller's
 # session gives no authority there.
 WEBHOOK_POST = (*[{200, 400, 401, 403, 415}] * 7,)
 
@@ -85,7 +84,7 @@ MATRIX = {
         "GET": {"*": (405, 405, 405, 405, 405, 405, 405)},
         "POST": {"*": (REFUSED, 200, 200, 200, 200, 200, REFUSED)},
     },
-    # Issue 25: the caller's own webhook; the suite's URL is a loopback one, refused for everyone (400
+    # The caller's own webhook; the suite's URL is a loopback one, refused for everyone (400
     # address_not_allowed), and DELETE removes the caller's (none) for anyone logged in. POST rotates the
     # caller's own signing secret (the route names no one else's).
     "auth-webhook": {
@@ -131,7 +130,7 @@ MATRIX = {
             "unknown":      (401, 404, 404, 404, 404, 404, 401),
         },
     },
-    # Issue 24: only the seat's player may undo its picks; tinygame takes nothing back, so the seat gets 409
+    # Only the seat's player may undo its picks; tinygame takes nothing back, so the seat gets 409
     # (cannot_undo while playing, game_not_active before the start and after the end), the other seat's player a
     # 409 too (the seat's prompt is not theirs: stale_prompt), and nothing changes for the seat.
     "game-undo": {
@@ -218,7 +217,7 @@ MATRIX = {
             "unknown":      (401, 404, 404, 404, 404, 404, 401),
         },
     },
-    # Table talk (issue 23): every seat reads and posts (an open game's waiting room too), spectators of a
+    # Table talk: every seat reads and posts (an open game's waiting room too), spectators of a
     # public game read the table and never post (not_a_player), a finished game takes no more (409); notes
     # are the seat's player's alone, staff's neither (403).
     "game-messages": {
@@ -258,7 +257,7 @@ MATRIX = {
         },
         "POST": {"*": (401, 405, 405, 405, 405, 405, 401)},
     },
-    # Moderation (issue 23): whoever may read a message may report it (a public game's table: everyone signed
+    # Moderation: whoever may read a message may report it (a public game's table: everyone signed
     # in); the game's creator (the seat's player) and staff mute seat 1's player at the table, others are
     # not_moderator (403); anyone who sees the game may block seat 1's player, who cannot block themself (400).
     "game-message-report": {
@@ -398,7 +397,7 @@ MATRIX = {
             "unknown":      (302, 404, 404, 404, 404, 404, 302),
         },
     },
-    # The page's Undo buttons (issue 24): like a pick, every answer redirects back to the page (a refusal, such
+    # The page's Undo buttons: like a pick, every answer redirects back to the page (a refusal, such
     # as a spectator's undo or tinygame's cannot_undo, is a message on it); a 404 where the page is one.
     "web:game-undo": {
         "GET": {"*": (302, 405, 405, 405, 405, 405, 302)},
@@ -422,7 +421,7 @@ MATRIX = {
             "unknown":      (302, 404, 404, 404, 404, 404, 302),
         },
     },
-    # The game page's table talk (issue 23): the panel's poll answers the messages after ?since= (the world
+    # The game page's table talk: the panel's poll answers the messages after ?since= (the world
     # has one table message per game; 204 while nothing is new, tests/chat/test_web.py) and a 404 where the page is; every form redirects back to the page, refused or not (a refusal
     # is a message on the page: a spectator's post, a stranger's mute), and is a 404 where the page is.
     "web:game-chat": {
@@ -443,7 +442,7 @@ MATRIX = {
             "unknown":      (302, 404, 404, 404, 404, 404, 302),
         },
     },
-    "web:chat-unread": {  # the signed-in player's own counts (issue 23): nothing of anyone else's
+    "web:chat-unread": {  # the signed-in player's own counts: nothing of anyone else's
         "GET": {"*": (302, 200, 200, 200, 200, 200, 302)},
         "POST": {"*": (302, 405, 405, 405, 405, 405, 302)},
     },
@@ -681,8 +680,8 @@ MATRIX = {
             "forged":       (400, 400, 400, 400, 400, 400, 400),
         },
     },
-    # The providers' inbound webhooks (games/mail/webhooks.py), mounted without a namespace; the test
-    # settings mount every provider and set no ANYMAIL_WEBHOOK_SECRET, so each refuses (item 10).
+    # The providers' inbound webhooks (games/mail/inbound_providers.py), mounted without a namespace; the test
+    # settings mount every provider and set no ANYMAIL_WEBHOOK_SECRET, so each refuses.
     **{f"{esp}_inbound_webhook": {"GET": {"*": WEBHOOK_GET}, "POST": {"*": WEBHOOK_POST}} for esp in (
         "amazon_ses", "brevo", "mailersend", "mailgun", "mailjet", "mailtrap", "postal", "postmark", "resend",
         "sendgrid", "sendinblue", "sparkpost")},
@@ -730,14 +729,14 @@ def _call(world: World, key: str, method: str, variant: str, role: str, url: str
 
 def _side_effects_wrong(key: str, variant: str, role: str, before: tuple, after: tuple) -> list[str]:
     """Whatever the status said: a move stored for seat 0 by anyone but its player, or a seat taken in a
-    private game without its invite (issue 10 item 2), is wrong."""
+    private game without its invite, is wrong."""
     if not before:
         return []
     problems = []
     if after[0] != before[0] and role != "seat":
         problems.append("stored a move for seat 0")
     if key in ("game-join", "web:game-join") and variant.startswith("private") and after[1] != before[1]:
-        problems.append("took a seat in a private game without its invite (item 2)")
+        problems.append("took a seat in a private game without its invite")
     return problems
 
 
@@ -761,7 +760,7 @@ def cell_count() -> int:
 
 @pytest.mark.django_db
 def test_every_route_has_a_row():
-    """issue 10 "Keep them closed": the matrix is generated from the URL conf, so a new route without a
+    """The matrix is generated from the URL conf, so a new route without a
     row (or a row for a route that is gone) fails here."""
     routes = route_keys()
     missing, stale = sorted(routes - MATRIX.keys()), sorted(MATRIX.keys() - routes)
@@ -779,7 +778,7 @@ def test_every_route_has_a_row():
 @pytest.mark.django_db
 @pytest.mark.parametrize("key", sorted(MATRIX))
 def test_route_answers_each_role_as_the_matrix_says(key):
-    """issue 10 "Keep them closed" (items 2, 3, 10, 13 where the row says so): every cell of the route."""
+    """Every cell of the route: each role gets the status its row says, and no side effect it should not."""
     world = build_world()
     wrong = []
     for method, variant, role, url in _cells(world, key):
@@ -793,7 +792,7 @@ def test_route_answers_each_role_as_the_matrix_says(key):
 
 
 def test_private_games_answer_like_unknown_ids():
-    """issue 10 items 2 and 13: for everyone not seated, each API route's private-game cells equal its
+    """For everyone not seated, each API route's private-game cells equal its
     unknown-id cells (the matrix cannot drift into disclosing a private game's existence)."""
     for key in GAME_ROUTES:
         if not key.startswith("game-"):
@@ -810,7 +809,7 @@ def test_private_games_answer_like_unknown_ids():
 @pytest.mark.django_db
 @pytest.mark.parametrize("role", ["deactivated", "staff"])
 def test_a_verification_link_opens_no_door(role):
-    """issue 10 items 3 and 7: the deactivated account's own verification link neither reactivates it
+    """The deactivated account's own verification link neither reactivates it
     nor logs it in (and its old token stays refused); a staff account's link is no login either."""
     world = build_world()
     user = world.users[role]

@@ -1,4 +1,4 @@
-"""A deactivated account acts nowhere (issue 22 item 1): the authorization matrix's deactivated-account column
+"""A deactivated account acts nowhere: the authorization matrix's deactivated-account column
 for the ways a person acts without a route of their own, or with a route whose signed token is its authority.
 
 ``ACTS`` is the data: each way a seat's player acts -> what it does (active player, the same player once
@@ -30,7 +30,7 @@ from tests.mail.helpers import latest_prompt_mail, mails_to, pipe, reply_bytes, 
 
 pytestmark = [pytest.mark.django_db, pytest.mark.security]
 
-# One-click links are the HTML part's buttons; the text has one link to the game's page (issue 25).
+# One-click links are the HTML part's buttons; the text has one link to the game's page.
 LINK = re.compile(r'href="https?://[^/"]+(/mail/l/[^"]+/)"')
 CLOCK = {"type": "fixed", "step_seconds": 3600, "extensions": 0, "bot_after_misses": 3}
 REFUSED_BY_MAIL = "refused deactivated answered"  # the first refusal of the day is answered...

@@ -1,21 +1,21 @@
-"""Hostile inputs: the families of issue 10 item 10 and beyond, each asserting no 5xx, and that a refused
+"""Hostile inputs, family by family, each asserting no 5xx, and that a refused
 request changed nothing (no account, game, seat, pick, tournament, vacation or inbound mail).
 
 One test case per input, so a failure names the input. ``test_count_of_hostile_inputs`` prints how many
-are tried. Families, with the issue item each stands for:
-- huge numbers in path ids (item 10: OverflowError in the hand-written SQL on SQLite) and in bodies
-  (item 10: ``"seed": 2**63``), NaN and Infinity as JSON literals;
-- every clock field with every kind of garbage (item 4);
-- deep JSON (item 10: RecursionError on /moves/), top level and inside a field, API and web;
-- NUL bytes in every string field of every API body and web form, and in headers (item 10: a
+are tried. Families, with the failure each guards against:
+- huge numbers in path ids (OverflowError in the hand-written SQL on SQLite) and in bodies
+  (``"seed": 2**63``), NaN and Infinity as JSON literals;
+- every clock field with every kind of garbage (an overflow that stops every deadline);
+- deep JSON (RecursionError on /moves/), top level and inside a field, API and web;
+- NUL bytes in every string field of every API body and web form, and in headers (a
   ``\\u0000`` in a clock value on PostgreSQL);
-- overlong and junk headers and query parameters (item 10: an Idempotency-Key over 100 characters);
+- overlong and junk headers and query parameters (an Idempotency-Key over 100 characters: a DataError);
 - wrong content types and undecodable bodies;
-- junk bodies on every anymail webhook under /mail/inbound/ (item 10);
-- garbled raw mails to the inbound service, an unknown charset among them (item 14);
+- junk bodies on every anymail webhook under /mail/inbound/;
+- garbled raw mails to the inbound service, an unknown charset among them (a reply dropped without a word);
 - forged and tampered signed links: one-click picks, unsubscribe, invites, email verification;
-- the usernames of item 5 through the API and the web sign-up (400 / the form again, no account);
-- table talk (issue 23): huge text, text over 2,000 characters, NUL and other control characters,
+- unsafe usernames through the API and the web sign-up (400 / the form again, no account);
+- table talk: huge text, text over 2,000 characters, NUL and other control characters,
   bidirectional overrides, markup (stored as typed, escaped when shown), garbage recipients and ``since``,
   1,000 messages a minute, and the same by email reply.
 """
@@ -69,7 +69,7 @@ INT_ROUTES = sorted({r.pattern for r in all_routes() if "<int:" in r.pattern})
 @pytest.mark.parametrize("value", ID_VALUES, ids=["1e20", "2**63", "2**64", "2**63-1", "0", "9x400"])
 @pytest.mark.parametrize("pattern", INT_ROUTES)
 def test_huge_ids_in_paths(user, pattern, value, method):
-    """issue 10 item 10: GET /api/games/99999999999999999999/ and moves on it were a 500 (OverflowError)."""
+    """GET /api/games/99999999999999999999/ and moves on it would be a 500 (OverflowError) unless refused."""
     url = "/" + pattern.split("<int:")[0] + value + "/" + pattern.split(">/", 1)[1]
     client = api_client(user) if url.startswith("/api/") else web_client(user)
     before = snapshot()
@@ -89,7 +89,7 @@ GAME_BODY = {"game": "tinygame", "seats": 2, "options": {"rounds": 1}}
 @pytest.mark.parametrize("value", NUMBERS, ids=repr)
 @pytest.mark.parametrize("field", ["seed", "seats", "bots"])
 def test_huge_numbers_when_creating_a_game(arena, field, value):
-    """issue 10 item 10: ``"seed": 2**63`` on create was a 500 on both databases. A number outside the
+    """``"seed": 2**63`` on create would be a 500 on both databases. A number outside the
     field's range is a 400 and no game; a valid one (seed -1) may create one, never a 5xx."""
     before = snapshot()
     response = _post_json(arena.api(), "/api/games/", {**GAME_BODY, field: value})
@@ -124,7 +124,7 @@ def test_numbers_as_moves_and_orders(arena, value):
     assert_held(_post_json(arena.api(), url + "standing-orders/", {"orders": [value]}), before)
 
 
-# --- clock fields (item 4) ------------------------------------------------------------------------------
+# --- clock fields ---------------------------------------------------------------------------------------
 
 CLOCK_FIELDS = ["step_seconds", "initial_seconds", "increment_seconds", "extension_seconds", "extensions",
                 "bot_after_misses", "vacation_grace_seconds"]
@@ -135,8 +135,8 @@ CLOCK_GARBAGE = [1e15, 1e308, 2**63, HUGE, -1, -1e308, "NaN", "x", "60", [], {},
 @pytest.mark.parametrize("value", CLOCK_GARBAGE, ids=repr)
 @pytest.mark.parametrize("field", CLOCK_FIELDS + ["type"])
 def test_clock_garbage_is_a_clear_400(arena, field, value):
-    """issue 10 item 4: every clock field is validated with documented bounds (a clear 400, no game);
-    ``extension_seconds: 1e15`` stopped every deadline and ``step_seconds: 1e308`` made the last join a
+    """Every clock field is validated with documented bounds (a clear 400, no game);
+    ``extension_seconds: 1e15`` would stop every deadline and ``step_seconds: 1e308`` make the last join a
     500. A value the server accepts must also let the game start: the last join is never a 5xx."""
     clock = {"type": "fixed", "step_seconds": 3600, field: value}
     before = snapshot()
@@ -175,7 +175,7 @@ BODILESS_ROUTES = {"/api/games/{id}/pause/"}
 @pytest.mark.parametrize("body", DEEP_BODIES, ids=str)
 @pytest.mark.parametrize("route", JSON_ROUTES)
 def test_deep_json_bodies(arena, route, body):
-    """issue 10 item 10: a deeply nested JSON body on /moves/ was a 500 (RecursionError)."""
+    """A deeply nested JSON body on /moves/ is refused, not a 500 (RecursionError)."""
     before = snapshot()
     url = route.format(id=arena.game.pk)
     response = _post_json(arena.api(arena.staff), url, DEEP_BODIES[body])
@@ -212,8 +212,8 @@ API_BODIES = {  # route -> (who calls it, a body that would be accepted)
     "/api/games/": ("player", {"game": "tinygame", "seats": "2"}),
     "/api/games/{id}/moves/": ("player", "move"),
     "/api/games/{id}/standing-orders/": ("player", {"orders": ["attend"]}),
-    "/api/games/{id}/messages/": ("player", {"text": "good luck"}),  # issue 23
-    "/api/games/{id}/undo/": ("player", {"prompt": "1.0.0", "to": "last"}),  # issue 24
+    "/api/games/{id}/messages/": ("player", {"text": "good luck"}),  # table talk
+    "/api/games/{id}/undo/": ("player", {"prompt": "1.0.0", "to": "last"}),  # a take-back
     "/api/auth/webhook/": ("player", {"rotate_secret": True}),  # rotating the hook's signing secret
     "/api/tournaments/": ("staff", {"name": "Cup", "game": "tinygame", "format": "round_robin", "table_size": "2"}),
 }
@@ -223,7 +223,7 @@ API_STRING_FIELDS = [(route, f) for route, (_, body) in API_BODIES.items()
 
 @pytest.mark.parametrize("route,field", API_STRING_FIELDS)
 def test_nul_in_every_api_string_field(arena, route, field):
-    """issue 10 item 10 (a NUL in a clock value was a 500 on PostgreSQL): a NUL anywhere is refused."""
+    """A NUL anywhere is refused (a NUL in a clock value would be a 500 on PostgreSQL)."""
     who, body = API_BODIES[route]
     body = arena.move() if body == "move" else dict(body)
     value = body[field]
@@ -245,7 +245,7 @@ NUL_IN_STRUCTURES = {
 
 @pytest.mark.parametrize("case", NUL_IN_STRUCTURES)
 def test_nul_inside_options_and_clock(arena, case):
-    """issue 10 item 10: a NUL in a clock value was a 500 on PostgreSQL (jsonb holds no \\u0000)."""
+    """A NUL in a clock value would be a 500 on PostgreSQL (jsonb holds no \\u0000): refused."""
     before = snapshot()
     assert_held(_post_json(arena.api(), "/api/games/", NUL_IN_STRUCTURES[case]), before)
 
@@ -262,7 +262,7 @@ WEB_FORMS = {  # url -> (signed in?, the form's fields)
     "/games/{id}/move/": (True, "move"),
     "/games/{id}/orders/": (True, {"orders": "attend"}),
     "/games/{id}/invite/": (True, {"email": "friend@example.org", "note": "come"}),
-    "/games/{id}/chat/": (True, {"text": "good luck"}),  # issue 23
+    "/games/{id}/chat/": (True, {"text": "good luck"}),  # table talk
     "/games/{id}/notes/": (True, {"text": "my plan"}),
 }
 WEB_STRING_FIELDS = [(url, f) for url, (_, form) in WEB_FORMS.items()
@@ -298,7 +298,7 @@ HEADERS = {  # the Django test client's META names
 
 @pytest.mark.parametrize("case", HEADERS)
 def test_junk_headers_on_a_move(arena, case):
-    """issue 10 item 10: an Idempotency-Key over 100 characters was a 500 (DataError on PostgreSQL)."""
+    """An Idempotency-Key over 100 characters would be a 500 (DataError on PostgreSQL): refused."""
     before = snapshot()
     response = _post_json(arena.api(), f"/api/games/{arena.game.pk}/moves/", arena.move(), **HEADERS[case])
     assert_held(response, before)
@@ -375,9 +375,9 @@ def test_wrong_content_types(arena, route, case):
     assert_held(response, before, refused=True)
 
 
-# --- every anymail webhook (item 10) ------------------------------------------------------------------
+# --- every anymail webhook ----------------------------------------------------------------------------
 
-# Every inbound webhook the URL conf mounts (the test settings mount every provider; games/mail/webhooks.py).
+# Every inbound webhook the URL conf mounts (the test settings mount every provider; games/mail/inbound_providers.py).
 WEBHOOK_URLS = mounted_inbound_urls()
 # Without ANYMAIL_WEBHOOK_SECRET every post is refused before anymail sees it; with it (and each provider's
 # signing key) and the right basic auth, the junk reaches the provider's own checks and parser.
@@ -401,7 +401,7 @@ WEBHOOK_BODIES = {
 @pytest.mark.parametrize("body", WEBHOOK_BODIES)
 @pytest.mark.parametrize("url", WEBHOOK_URLS)
 def test_junk_on_every_anymail_webhook(db, settings, url, body, auth):
-    """issue 10 item 10: a junk body on each anymail webhook (/mail/inbound/<esp>/...) was a 500."""
+    """A junk body on each anymail webhook (/mail/inbound/<esp>/...) is a 4xx, never a 5xx."""
     assert WEBHOOK_URLS, "no inbound webhook is mounted: this test would try nothing"
     content_type, raw = WEBHOOK_BODIES[body]
     anymail_settings, headers = WEBHOOK_AUTH[auth]
@@ -417,7 +417,7 @@ def test_junk_on_every_anymail_webhook(db, settings, url, body, auth):
         {k: v for k, v in before.items() if k != "inbound mails"}
 
 
-# --- garbled raw mails to the inbound service (item 14 among them) -----------------------------------------
+# --- garbled raw mails to the inbound service (an unknown charset among them) ------------------------------
 
 def _reply_to(arena: Arena) -> str:
     return reply_address(seat=Seat.objects.get(game=arena.game, position=0), prompt_pk=arena.prompt.pk)
@@ -473,7 +473,7 @@ def test_garbled_raw_mail(arena, case):
 
 
 def test_a_reply_in_an_unknown_charset_is_answered(arena):
-    """issue 10 item 14: a reply in an unknown charset was dropped silently; the sender gets an answer."""
+    """A reply in an unknown charset is not dropped silently: the sender gets an answer."""
     mail.outbox.clear()
     with TestCase.captureOnCommitCallbacks(execute=True):
         inbound_message_process(raw=RAW_MAILS["unknown charset in body"](arena))
@@ -577,7 +577,7 @@ def test_forged_and_tampered_links(arena, route, name, method):
     assert "_auth_user_id" not in client.session or route == "web:invite", "a forged link logged someone in"
 
 
-# --- usernames (item 5) ---------------------------------------------------------------------------------
+# --- usernames ------------------------------------------------------------------------------------------
 
 BAD_USERNAMES = ["x/y", "ALICE", "alice\u200b", "<b>x</b>", "a\nb", "\uff21lice", "alice\u202e", "admin\x00",
                  " alice", "a" * 151, "", "x?y", "x#y", "..", "alice\r\nBcc: all@example.org"]
@@ -585,7 +585,7 @@ BAD_USERNAMES = ["x/y", "ALICE", "alice\u200b", "<b>x</b>", "a\nb", "\uff21lice"
 
 @pytest.mark.parametrize("name", BAD_USERNAMES, ids=repr)
 def test_bad_usernames_through_the_api(arena, name):
-    """issue 10 item 5: API sign-up accepted these (then pages 500ed: NoReverseMatch, BadHeaderError)."""
+    """API sign-up refuses these (accepted, they would make pages 500: NoReverseMatch, BadHeaderError)."""
     User.objects.create_user("alice", "alice@example.org", "Correct-Horse-42")
     client = arena.api()
     client.credentials()
@@ -598,7 +598,7 @@ def test_bad_usernames_through_the_api(arena, name):
 
 @pytest.mark.parametrize("name", BAD_USERNAMES, ids=repr)
 def test_bad_usernames_through_the_web_signup(arena, name):
-    """issue 10 item 5: one validator for web, API and admin; the web form is shown again, no account."""
+    """One validator for web, API and admin; the web form is shown again, no account."""
     User.objects.create_user("alice", "alice@example.org", "Correct-Horse-42")
     client = arena.anon_web()
     before = snapshot()
@@ -608,7 +608,7 @@ def test_bad_usernames_through_the_web_signup(arena, name):
     assert response.status_code == 200 and snapshot() == before, f"{name!r}: an account was made"
 
 
-# --- brute force (item 9) -----------------------------------------------------------------------------
+# --- brute force --------------------------------------------------------------------------------------
 
 BRUTE_FORCE = {  # url -> the form or body of one failed attempt against the staff account
     "/api/auth/token/": {"username": "hostile-staff", "password": "wrong-password"},
@@ -621,7 +621,7 @@ ATTEMPTS = 30  # far above any sensible lockout threshold
 
 @pytest.mark.parametrize("url", BRUTE_FORCE)
 def test_repeated_failures_are_throttled(arena, url):
-    """issue 10 item 9: repeated failures on the token endpoint, the logins and password reset end in a
+    """Repeated failures on the token endpoint, the logins and password reset end in a
     clear 429 (per account and per address), never a 5xx."""
     statuses = []
     for _ in range(ATTEMPTS):
@@ -638,14 +638,14 @@ def test_repeated_failures_are_throttled(arena, url):
 # --- the count ----------------------------------------------------------------------------------------------
 
 def test_count_of_hostile_inputs(request):
-    """issue 10's closing note asks for the number of hostile inputs tried: one per case of this file."""
+    """Print the number of hostile inputs tried (for docs/security.md): one per case of this file."""
     here = [item for item in request.session.items
             if item.path == request.node.path and item.name != request.node.name]
     print(f"\nhostile inputs tried: {len(here)}")
     assert len(here) > 0
 
 
-# --- unbounded game options (issue 22 item 2) --------------------------------------------------------------
+# --- unbounded game options --------------------------------------------------------------------------------
 
 BAD_OPTIONS = {
     "faltisia: a long string for a flag": ("faltisia", 2, {"choose_characters": "A" * 2000}, "choose_characters"),
@@ -666,7 +666,7 @@ BAD_OPTIONS = {
 
 @pytest.mark.parametrize("case", sorted(BAD_OPTIONS))
 def test_options_outside_what_the_engine_declares_are_a_400_with_its_message(arena, case):
-    """issue 22 item 2: every engine declares its options (name, allowed values); anything else is a 400
+    """Every engine declares its options (name, allowed values); anything else is a 400
     naming the option, in the engine's words, and no game is created."""
     engine, seats, options, named = BAD_OPTIONS[case]
     before = snapshot()
@@ -679,8 +679,8 @@ def test_options_outside_what_the_engine_declares_are_a_400_with_its_message(are
 
 
 def test_a_create_body_beyond_its_bound_is_refused_unread(arena):
-    """issue 22 item 2: Faltisia {"choose_characters": "A" * 2_000_000} answered 201 and every later view of
-    the game was 2 MB. The create body is bounded (GAME_CREATE_MAX_BYTES): 413, nothing created."""
+    """Faltisia {"choose_characters": "A" * 2_000_000} must not be a game whose every later view is 2 MB.
+    The create body is bounded (GAME_CREATE_MAX_BYTES): 413, nothing created."""
     from games.api.parsers import GAME_CREATE_MAX_BYTES
     before = snapshot()
     body = {"game": "faltisia", "seats": 2, "options": {"choose_characters": "A" * 2_000_000}}
@@ -716,7 +716,7 @@ def test_the_web_form_refuses_options_the_engine_does_not_declare(arena):
     assert snapshot() == before
 
 
-# --- table talk (issue 23, "Done means": hostile inputs get clear errors and change nothing) ---------------
+# --- table talk (hostile inputs get clear errors and change nothing) ---------------------------------------
 
 CHAT_TEXTS = {  # text -> (status, error code): each refused before anything is stored
     "1 MB of text": ("x" * 1_000_000, 413, "body_too_large"),

@@ -1,6 +1,6 @@
 """The world the attack suite plays in: one of each role, one game of each kind, and a request per cell.
 
-Issue 10 ("Keep them closed"). Everything is built through the services, as real code does, so the
+Everything is built through the services, as real code does, so the
 suite sees the server exactly as a client would. Roles (``ROLES``, in the order the matrix lists them):
 
 - ``anon``: no credentials at all.
@@ -43,7 +43,7 @@ from tests.games.helpers import play_step
 ROLES = ("anon", "outsider", "spectator", "other", "seat", "staff", "deactivated")
 
 # Kinds of game a per-game route is tried on. "unknown" is an id no game has: a private game must answer
-# every non-seated caller exactly as this one does (issue 10 items 2 and 13).
+# every non-seated caller exactly as this one does.
 GAME_KINDS = ("public", "private", "public_open", "private_open", "finished", "unknown")
 UNKNOWN_GAME_ID = 987654321
 # Kinds of tournament a per-tournament route is tried on: one open for registration, and a player's

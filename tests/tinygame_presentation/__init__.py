@@ -1,4 +1,4 @@
-"""tinygame's presentation package (tests/fake_engine.py), kept under tests/ to prove issue 14's claim: a game
+"""tinygame's presentation package (tests/fake_engine.py), kept under tests/ to prove that a game
 is its engine, its own presentation package and one registry line (``registry.register("tinygame", ...)``
 here, as it lives outside games/presentation/). Nothing in games/ or templates/ knows this game.
 """

@@ -1,6 +1,6 @@
 """A Swiss tournament of 2-player Mage Knight tables, bots in every seat, to its final standings and ratings
-(issue 15: the game goes "through the same protocol, registry, simulate CLI, bots, web, API, email, tournaments
-and ratings"), and a Mage Knight leaderboard beside the default one.
+(the game goes through the same protocol, registry, simulate CLI, bots, web, API, email, tournaments and
+ratings as the others), and a Mage Knight leaderboard beside the default one.
 
 Each table is a whole First Reconnaissance game played by the game's greedy bot; "the player with the most Fame
 wins" after the standard achievements, so a table's places are the game's ranks.

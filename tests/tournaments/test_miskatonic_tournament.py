@@ -1,5 +1,5 @@
 """A Swiss tournament of 3-player Miskatonic games, bots in every seat, to its final standings and ratings
-(issue 14: "tournaments and ratings work with it (elimination order is the ranking)"), and a Miskatonic
+(the elimination order is the ranking), and a Miskatonic
 leaderboard next to Faltisia's default one.
 """
 

@@ -1,6 +1,6 @@
 """A 9-player Swiss tournament of 3-player Faltisia games, three rounds, bots in every seat.
 
-Contract (issue "Admin and tournaments"): pairings valid; no repeat opponents where avoidable (9 in
+Contract: pairings valid; no repeat opponents where avoidable (9 in
 tables of 3 over 3 rounds can avoid them all); the next round is created when a round finishes;
 final standings ordered by the stated tie-breaks; ratings move (winners up, last places down);
 notices and signals for new rounds, next games and final standings.

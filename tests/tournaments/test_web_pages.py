@@ -1,4 +1,4 @@
-"""The players' tournament pages (issue 11 item 5): index, register/withdraw buttons, proposals that staff
+"""The players' tournament pages: index, register/withdraw buttons, proposals that staff
 approve in one click, pages in the site's layout and leaderboards under the game's real name."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ def signed_in(user) -> Client:
 
 
 def test_index_lists_open_running_and_finished_in_the_site_layout(db):
-    """issue 11 item 5: /tournaments/ (a debug 404 before) lists open, running and finished events."""
+    """/tournaments/ lists open, running and finished events."""
     boss = director()
     make_tournament(boss, name="Open cup")
     running = make_tournament(boss, name="Running cup", rounds=2, clock={"type": "none"})
@@ -42,14 +42,14 @@ def test_index_lists_open_running_and_finished_in_the_site_layout(db):
 
 
 def test_nav_links_to_tournaments_and_leaderboard_for_everyone(db):
-    """issue 11 item 5: a nav link to the tournaments, signed in or not."""
+    """A nav link to the tournaments, signed in or not."""
     for client, url in ((Client(), "/accounts/login/"), (signed_in(UserFactory()), "/")):
         html = client.get(url).content.decode()
         assert f'href="{reverse("tournaments-index")}"' in html and f'href="{reverse("leaderboard-page")}"' in html
 
 
 def test_register_and_withdraw_buttons_post_through_the_services(db):
-    """issue 11 item 5: register/withdraw buttons (POST + CSRF) on the tournament page."""
+    """Register/withdraw buttons (POST + CSRF) on the tournament page."""
     boss, carol = director(), UserFactory()
     cup = make_tournament(boss, name="Button cup")
     page = signed_in(carol).get(f"/tournaments/{cup.pk}/").content.decode()
@@ -69,7 +69,7 @@ def test_register_and_withdraw_buttons_post_through_the_services(db):
 
 
 def test_a_refused_registration_is_explained_on_the_page(db):
-    """issue 11 item 5: the services' refusal (a full tournament) reaches the player as a message."""
+    """The services' refusal (a full tournament) reaches the player as a message."""
     boss = director()
     cup = make_tournament(boss, name="Tiny cup", max_players=2)
     bot_field(cup, 2)
@@ -78,7 +78,7 @@ def test_a_refused_registration_is_explained_on_the_page(db):
 
 
 def test_a_player_proposes_and_staff_approve_in_one_click(db, api):
-    """issue 11 item 5: a signed-in player proposes a tournament; staff approve it with one button."""
+    """A signed-in player proposes a tournament; staff approve it with one button."""
     carol, boss, dave = UserFactory(), director(), UserFactory()
     assert Client().get("/tournaments/propose/").status_code == 302  # sign in first
     r = signed_in(carol).post("/tournaments/propose/", PROPOSAL, follow=True)
@@ -114,7 +114,7 @@ def test_a_player_proposes_and_staff_approve_in_one_click(db, api):
 
 
 def test_a_proposal_is_checked_like_a_staff_creation(db):
-    """issue 11 item 5: a proposal that could not be run is refused with the services' own message."""
+    """A proposal that could not be run is refused with the services' own message."""
     r = signed_in(UserFactory()).post("/tournaments/propose/", {**PROPOSAL, "table_size": "9"})
     assert r.status_code == 200 and not Tournament.objects.exists()
     assert "takes 2-4 players" in r.content.decode()
@@ -123,7 +123,7 @@ def test_a_proposal_is_checked_like_a_staff_creation(db):
 
 
 def test_admin_action_approves_proposals(db):
-    """issue 11 item 5: staff approve from the admin's list too (one action)."""
+    """Staff approve from the admin's list too (one action)."""
     boss = director()
     boss.is_superuser = True
     boss.save()
@@ -138,7 +138,7 @@ def test_admin_action_approves_proposals(db):
 
 
 def test_tournament_page_and_leaderboard_in_the_site_layout_with_the_game_name(db):
-    """issue 11 item 5: standings and pairings styled like the site; "Leaderboard: faltisia" no more."""
+    """Standings and pairings styled like the site; the leaderboard names the game ("Tiny Game", not its slug)."""
     boss = director()
     t = make_tournament(boss, name="Styled cup", rounds=1)
     users = bot_field(t, 3)

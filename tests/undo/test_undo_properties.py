@@ -1,8 +1,8 @@
-"""Property tests of take-backs (issue 24, "Done means") over random games of every engine, through the real services.
+"""Property tests of take-backs over random games of every engine, through the real services.
 
 Random sequences of picks (random options, or options that can be taken back) and undos ("last", "turn", or naming
 an answered prompt) on the test database. The test keeps its own record of every seat's state before each pick it
-may take back, from the rule alone (issue 24 "The rule"): a seat's pick can be taken back when it leaves the engine's
+may take back, from the rule alone: a seat's pick can be taken back when it leaves the engine's
 ``checkpoint_key`` for that seat unchanged and the step goes on; a checkpoint ends the seat's take-backs, the step's
 end everyone's. Then:
 

@@ -1,6 +1,6 @@
-"""Take-backs through the service and the API (issue 24): the rule, exact restores, the refusals, the log, replay.
+"""Take-backs through the service and the API: the rule, exact restores, the refusals, the log, replay.
 
-The rule (issue 24 "The rule"): a seat may undo its own picks of the current turn while none of them made something
+The rule: a seat may undo its own picks of the current turn while none of them made something
 new known or random (a checkpoint, as the engine's ``checkpoint_key`` says); a simultaneous step's pick can be
 changed until the step resolves. "No fishing": the state after an undo is the state before the pick, JSON-equal,
 the seeded generator's state included.

@@ -1,8 +1,8 @@
-"""A Battle for London game driven through the server (issue 13 "Surfaces" tests): two players, seed 48690 (seed 31
-until card set v3 changed the 2-player decks, issue 22), both
-playing the engine's greedy default except that seat 1 skips its first lecture (so its Attendance Award flips).
-At the first state with two routes taken, a Control Point broken and a Big Ben bonus taken, seat 0 has reached Big
-Ben on route A with the "Eight MP" bonus (its set-aside Maid Ability still hidden) and seat 1 is on route B."""
+"""A Battle for London game driven through the server for the expansion's page, mail and API tests: two
+players, seed 48690 (seed 31 until card set v3 changed the 2-player decks), both playing the engine's greedy
+default except that seat 1 skips its first lecture (so its Attendance Award flips). At the first state with
+two routes taken, a Control Point broken and a Big Ben bonus taken, seat 0 has reached Big Ben on route A with
+the "Eight MP" bonus (its set-aside Maid Ability still hidden) and seat 1 is on route B."""
 
 from __future__ import annotations
 

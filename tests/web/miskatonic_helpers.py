@@ -1,6 +1,6 @@
 """Driving a Miskatonic game through the server with the greedy bot's picks, and planting canary cards.
 
-Shared by the Miskatonic web, mail and browser tests (issue 14, Miskatonic surfaces).
+Shared by the Miskatonic web, mail and browser tests.
 """
 
 from __future__ import annotations

@@ -7,7 +7,9 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.contrib.staticfiles import finders
 from django.core import mail
+from django.test import Client
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
@@ -24,7 +26,7 @@ def _link(message) -> str:
 
 
 def test_signup_signs_in_and_sends_a_single_use_link_that_confirms_the_address(db, client):
-    # Rule (issue 10 item 3): a new account may play at once; its address is confirmed by the link.
+    # Rule: a new account may play at once; its address is confirmed by the link.
     r = client.post("/accounts/signup/", SIGNUP)
     assert r.status_code == 200 and b"Check your email" in r.content and b"no game emails" in r.content
     user = User.objects.get(username="maria")
@@ -35,7 +37,7 @@ def test_signup_signs_in_and_sends_a_single_use_link_that_confirms_the_address(d
     assert r.status_code == 302 and r.url == "/"
     user.refresh_from_db()
     assert user.email_verified_at is not None
-    # The link works once (issue 10 item 7).
+    # The link works once.
     assert client.get(_link(mail.outbox[0])).status_code == 400
 
 
@@ -47,6 +49,16 @@ def test_signup_refuses_bad_input_and_creates_nothing(db, client):
         r = client.post("/accounts/signup/", data)
         assert r.status_code == 200 and field in r.content
     assert not User.objects.filter(username="maria").exists() and not mail.outbox
+
+
+def test_sign_up_prefills_the_browsers_time_zone_on_a_fresh_form_only(db):
+    """Sign-up preselects the browser's time zone by a script on a fresh form; a form shown again keeps the choice."""
+    fresh = Client().get("/accounts/signup/").content.decode()
+    assert "web/timezone_prefill.js" in fresh
+    script = finders.find("web/timezone_prefill.js")
+    assert script and "resolvedOptions().timeZone" in open(script).read()
+    shown_again = Client().post("/accounts/signup/", {"username": "x"}).content.decode()
+    assert "web/timezone_prefill.js" not in shown_again  # the person's own choice is kept
 
 
 def test_a_tampered_or_outdated_verification_link_is_refused(db, client):

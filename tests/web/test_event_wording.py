@@ -1,4 +1,4 @@
-"""Issue 11 item 1: "The history speaks Python." Every surface that shows an event's text (the game page's
+"""Events in plain English, never Python. Every surface that shows an event's text (the game page's
 history and "since your last visit", the replay, the emails, the API log's ``text``) says it in plain English
 with the players' names: "alice (Kaede), bob (Nicole) and Bot 3 (...) attended the yellow lecture: +1 Beauty".
 Never a Python list ("seats [0, 1, 2]"), never a 0-based "seat 0", a bot is "Bot 3 (...)", never "bot (bot)".
@@ -74,7 +74,7 @@ def assert_plain_english(texts: list[str], where: str) -> None:
 
 
 def test_a_whole_faltisia_game_reads_in_plain_english_with_the_players_names_everywhere():
-    """Issue 11 item 1 (fails on the old main: "Yellow lecture attended by seats [0, 1, 2]", "Seat 0 (...)")."""
+    """Never "Yellow lecture attended by seats [0, 1, 2]" nor "Seat 0 (...)": names, and seats 1-based."""
     game, alice, bob = start_three_seats("faltisia", seed=5)
     web, api = client_for(alice), client_for(alice)
     # Play until bob holds a hand in an action phase; plant a canary there (tests/mail/test_privacy.py).
@@ -145,7 +145,7 @@ def test_a_whole_faltisia_game_reads_in_plain_english_with_the_players_names_eve
 
 
 def test_an_old_event_without_a_wording_keeps_its_text(db):
-    """Issue 11 item 1: events stored before the wording existed still render, as their own text."""
+    """Events stored before the wording existed still render, as their own text."""
     game, alice, _ = start_three_seats("faltisia", seed=2)
     game.events.create(phase=game.phase, text="An old event from before.", data={"round": 0, "term": 0})
     game.events.create(phase=game.phase, text="Old wording naming a seat nobody sits at.",
@@ -155,7 +155,7 @@ def test_an_old_event_without_a_wording_keeps_its_text(db):
 
 
 def test_a_miskatonic_game_reads_in_plain_english_with_the_players_names():
-    """Issue 11 item 1, Miskatonic: "Round 2: alice's turn", "Bot 3 buys ...", never "seat 0"."""
+    """Miskatonic: "Round 2: alice's turn", "Bot 3 buys ...", never "seat 0"."""
     game, alice, bob = start_three_seats("miskatonic", seed=3)
     for _ in range(3000):
         game.refresh_from_db()
@@ -176,7 +176,7 @@ def test_a_miskatonic_game_reads_in_plain_english_with_the_players_names():
 
 
 def test_a_mage_knight_game_reads_in_plain_english_with_the_players_names():
-    """Issue 11 item 1, Mage Knight: every event that names a seat names its player ("alice fights; the enemies
+    """Mage Knight: every event that names a seat names its player ("alice fights; the enemies
     are revealed", "Round order: alice, bob and Bot 3", "bob takes 2 wounds from Prowlers"), never "Seat 1"."""
     engine = get_engine("mage_knight")
     game, alice, bob = start_three_seats("mage_knight", seed=4)

@@ -1,4 +1,4 @@
-"""Issue 22 item 7: a face-down Maid Ability is announced by its printed number on every surface.
+"""A face-down Maid Ability is announced by its printed number on every surface.
 
 EN 318: face-down players "announce the card number of their played card ... They do not, however, reveal their
 cards"; EN 430 prints the Battle for London Maid Abilities 0001-0007, the base ones' numbers. A 2-player expansion

@@ -3,12 +3,16 @@ fragment, spectators, the generic board, final scores and the replay."""
 
 from __future__ import annotations
 
-from django.test import Client
+import re
 
-from games.models import Game, GameStatus, Submission, SubmissionSource
+import pytest
+from django.test import Client
+from django.utils.html import escape
+
+from games.models import Game, GameStatus, Prompt, Submission, SubmissionSource
 from games.services import game_create
 from games.invites import invite_token
-from tests.factories import UserFactory
+from tests.factories import UserFactory, make_started_game
 from tests.games.helpers import open_prompt, pick
 
 from .conftest import play_until
@@ -183,3 +187,83 @@ def test_a_finished_faltisia_game_has_a_breakdown_and_a_replay_with_prev_next(fa
     assert last.context["board"]["view"]["result"] == game.result
     spectator = login(stranger).get(f"/games/{game.pk}/replay/", {"step": step})
     assert spectator.status_code == 200 and spectator.context["board"]["you"] is None
+
+
+def test_the_live_fragment_at_game_end_brings_the_finished_badge_and_the_replay_button(db, login):
+    """The live fragment of the move that ends the game brings the finished badge and the Replay button to the open
+    page, without a reload."""
+    rehearsal, _ = make_started_game(players=2, seed=3, options={"rounds": 1})
+    play_until(rehearsal, lambda g: g.status == GameStatus.FINISHED)
+    picks_to_finish = rehearsal.submissions.count()  # the same seed and picks end the same way
+    game, (alice, bob) = make_started_game(players=2, seed=3, options={"rounds": 1})
+    play_until(game, lambda g: g.submissions.count() == picks_to_finish - 1)
+    c = login(alice)
+    page = c.get(f"/games/{game.pk}/").content.decode()
+    assert 'id="replay-link"' not in page
+    version = re.search(r'data-version="([^"]*)"', page).group(1)
+    last = Prompt.objects.get(game=game, closed_at__isnull=True)
+    pick(game, last.seat.position)
+    game.refresh_from_db()
+    assert game.status == GameStatus.FINISHED
+    data = c.get(f"/games/{game.pk}/live/", {"v": version}).json()
+    assert data["status"] == "finished"
+    assert 'class="badge status-finished"' in data["head"] and "status-active" not in data["head"]
+    assert f'href="/games/{game.pk}/replay/"' in data["head"] and 'id="replay-link"' in data["head"]
+
+
+def test_the_mats_show_the_final_totals_once_the_game_is_over(faltisia2, login):
+    """Once the game is over the mats show "MP final", the same numbers as the final scores, not "MP so far"."""
+    game, (alice, bob) = faltisia2
+    play_until(game, lambda g: g.status == GameStatus.FINISHED)
+    game.refresh_from_db()
+    html = login(alice).get(f"/games/{game.pk}/").content.decode()
+    assert "MP so far" not in html
+    mats = re.findall(r'<span class="mp final"[^>]*>(-?\d+) <small>MP final</small>', html)
+    assert [int(m) for m in mats] == game.result["scores"]
+
+
+def test_the_replay_numbers_steps_once_shows_any_seat_and_lists_your_picks(faltisia2, stranger, login):
+    """The replay numbers steps as the game page does, shows any seat's view once the game is over and lists the
+    viewer's own picks of the step."""
+    game, (alice, bob) = faltisia2
+    play_until(game, lambda g: g.status == GameStatus.FINISHED)
+    c = login(alice)
+    steps = c.get(f"/games/{game.pk}/replay/").context["all_steps"]
+    mine = [s for s in Submission.objects.filter(game=game, seat__position=0).select_related("prompt_row")
+            .order_by("id") if s.phase in steps][5]
+    r = c.get(f"/games/{game.pk}/replay/", {"step": mine.phase})
+    html = r.content.decode()
+    # "step N of M" with N the same step number as the game page and ?step=; no second "(i of n)" count
+    assert f"step {mine.phase} of {r.context['last']}" in html and not re.search(r"\(\d+ of \d+\)", html)
+    label = next(o["label"] for o in mine.prompt_row.options if o["id"] == mine.option_id)
+    picks = html[html.index('id="replay-picks"'):]
+    assert "Your picks in step" in picks and escape(label) in picks
+    # alice's own seat by default; bob's hand on request, since the game is over
+    assert 'class="student me" id="student-0"' in html
+    as_bob = c.get(f"/games/{game.pk}/replay/", {"step": mine.phase, "as": 1})
+    assert as_bob.context["board"]["you"] is not None and as_bob.context["shown"] == 1
+    assert 'class="student me" id="student-1"' in as_bob.content.decode()
+    assert c.get(f"/games/{game.pk}/replay/", {"as": 7}).context["shown"] == 0  # no such seat: your own
+    watcher = login(stranger).get(f"/games/{game.pk}/replay/", {"step": mine.phase})
+    assert 'id="replay-picks"' not in watcher.content.decode()  # a spectator made no picks
+
+
+@pytest.mark.django_db
+def test_the_header_shows_the_sites_own_name(login, settings):
+    """The server hosts several games: the header names the site (settings.SITE_NAME), not "Faltisia" on another
+    game's page."""
+    settings.SITE_NAME = "Zq Game Room"
+    game, users = make_started_game(players=2, engine="miskatonic", seed=5)
+    html = login(users[0]).get(f"/games/{game.pk}/").content.decode()
+    header = html[html.index("<header>"):html.index("</header>")]
+    assert "Zq Game Room" in header and "Faltisia" not in header
+    assert "<title>" in html
+
+
+@pytest.mark.django_db
+def test_no_step_pill_and_a_polite_live_region(login):
+    """No "Step N" pill, a number that tells a player nothing; the live region announces changes politely."""
+    game, users = make_started_game(players=2, engine="faltisia", seed=5)
+    html = login(users[0]).get(f"/games/{game.pk}/").content.decode()
+    assert f"Step {game.phase}<" not in html
+    assert 'id="live-status" role="status" aria-live="polite"' in html

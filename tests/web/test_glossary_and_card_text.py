@@ -1,6 +1,6 @@
-"""Issue 11 item 7: "MP, Sterlings, rainbow tokens, the licence, clubs are never explained; card text reads like
-code ("attr total >= 36", "1 Sterlings", card ids on every card and log line). Add ... a glossary shown on
-hover/tap, card text in plain English with correct plurals, ids kept out of the way."
+"""A game's terms are explained and its card text reads like English, not code: MP, Sterlings, rainbow tokens,
+the licence and clubs have a glossary shown on hover/tap; card text is in plain English with correct plurals
+(never "attr total >= 36" or "1 Sterlings"); card ids are kept out of the way.
 
 Every card of every game is rendered as a player sees it and scanned; the game pages of both games carry the
 glossary, its terms marked where they appear and reachable by keyboard (links) and without JavaScript.
@@ -88,7 +88,7 @@ def test_every_miskatonic_card_reads_as_plain_english():
     ("miskatonic", ["Sanity", "Friendship", "Girl Power", "Faculty", "BFF", "Locker"]),
 ])
 def test_each_game_has_a_glossary_of_its_terms_as_data(slug, words):
-    """"one glossary per game in its presentation package (data, not code)" naming the issue's terms."""
+    """One glossary per game in its presentation package (data, not code), naming the game's own terms."""
     glossary = presentation_for(slug).glossary()
     assert glossary is not None
     for word in words:
@@ -138,7 +138,7 @@ def test_the_game_page_explains_the_terms_where_they_appear(slug, login):
 
 @pytest.mark.django_db
 def test_the_faltisia_mat_names_a_bot_seat_like_the_history_and_counts_seats_from_one(login):
-    """Issue 11 item 1 leftovers: "Bots are "Bot 1 (Kaede)", never "bot"", "Seats are shown 1-based"."""
+    """Bots are "Bot 1 (Kaede)", never "bot"; seats are shown 1-based."""
     game, alice, bob = start_three_seats("faltisia", seed=5)
     page = _game_page(login(alice), game)
     mat = page[page.index('id="student-2"'):]
@@ -156,3 +156,19 @@ def test_the_rules_page_lists_every_term_with_an_anchor(slug, client):
     for term in glossary.terms:
         assert f'id="term-{term.key}"' in page and f'id="{term.rules}"' in page, term.key
     assert not CODE_SPEAK.search(TAGS.sub(" ", page))
+
+
+def test_mage_knight_has_a_glossary_from_its_rulebook(client, db):
+    """Mage Knight's rules page has a glossary drawn from its rulebook, as Faltisia's has: every term listed, each
+    "More" link landing on a rules section, and the terms marked where they appear in a log line."""
+    glossary = presentation_for("mage_knight").glossary()
+    keys = {t.key for t in glossary.terms}
+    assert len(keys) >= 30
+    assert {"move", "influence", "attack", "block", "ranged-siege", "fame", "reputation", "armor", "hand-limit",
+            "crystals", "mana-source", "wound", "rampaging", "fortified", "resistances", "level-up", "unit",
+            "sideways", "day-night", "explore", "tactics", "dummy-player"} <= keys
+    html = client.get("/games/mage_knight/rules/").content.decode()
+    assert html.count('<dt id="term-') == len(keys) and 'id="term-dummy-player"' in html
+    sections = set(re.findall(r'id="(rules-[\w-]+)"', html))
+    assert {t.rules for t in glossary.terms} <= sections  # every "More" link lands on a section
+    assert "gl-rest" in glossary.gloss("Seat 1 rests.") and "gl-ranged-siege" in glossary.gloss("Ranged Attack 3")

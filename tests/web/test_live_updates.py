@@ -51,7 +51,7 @@ def test_an_unchanged_page_costs_the_session_and_one_small_query(db):
     for user in (users[2], UserFactory()):  # a player with an open prompt, and a spectator
         c = client_for(user)
         version = page_version(c, game)
-        live(c, game, version)  # the first poll also stores the sign that the player is on the page (issue 25)
+        live(c, game, version)  # the first poll also stores the sign that the player is on the page
         with CaptureQueriesContext(connection) as ctx:
             r = live(c, game, version)  # the next ones within accounts.presence.WRITE_EVERY do not
         assert r.status_code == 204 and r.content == b""

@@ -1,6 +1,6 @@
-"""Issue 11 item 8: "The new-game form shows internals: an "Other options (JSON)" box that answers with Python's
-JSON error; the seat count accepts 1-12 and only refuses after submit. ... validate in the browser and on the
-server with the engine's own messages."
+"""The new-game form shows no internals (no "Other options (JSON)" box answering with Python's JSON error, no
+seat count of 1-12 refused only after submit): it validates in the browser and on the server with the engine's
+own messages.
 """
 
 from __future__ import annotations

@@ -43,7 +43,7 @@ def test_create_a_faltisia_game_with_a_clock_preset_and_options(db, login):
     ({"game": "faltisia", "seats": 9, "clock": "fixed-24h"}, "takes 2-6 players"),
     ({"game": "faltisia", "seats": 2, "bots": 2, "clock": "fixed-24h"}, "Leave at least your own seat"),
     ({"game": "faltisia", "seats": 2, "clock": "fixed-24h", "extra_options": "{nope"}, "Write the options as a JSON object"),
-    # Issue 12: the solo option is for one seat only.
+    # The solo option is for one seat only.
     ({"game": "faltisia", "seats": 2, "clock": "fixed-24h", "extra_options": '{"solo": true}'}, "exactly one player"),
     ({"game": "faltisia", "seats": 1, "clock": "fixed-24h", "rated": "on"}, "at least two seats for people"),
     ({"game": "chess", "seats": 2, "clock": "fixed-24h"}, "Select a valid choice"),
@@ -57,7 +57,7 @@ def test_bad_game_settings_show_an_error_and_create_nothing(db, login, data, err
 @pytest.mark.parametrize("difficulty, level", [("beginner", 3), ("nightmare", 7)])
 def test_a_one_seat_faltisia_game_is_solo_mode_at_the_chosen_difficulty_and_starts_at_once(db, login, difficulty,
                                                                                           level):
-    """Issue 12 surfaces: the lobby form offers the solo difficulty; a 1-seat Faltisia game starts at once with
+    """The lobby form offers the solo difficulty; a 1-seat Faltisia game starts at once with
     its creator, unrated, the Classmate's attributes at the level."""
     c = login(UserFactory())
     assert "Solo difficulty" in c.get("/games/new/").content.decode()
@@ -150,3 +150,11 @@ def test_my_games_list_puts_what_waits_for_me_first(db, login):
     assert "Your decision" in page and page.count('class="game-row waiting"') == 1
     assert waiting_at < page.index(f"/games/{done_game.pk}/") and waiting_at < page.index(f"/games/{open_game.pk}/")
     assert page.index('id="waiting-games"') < waiting_at < page.index('id="my-games"')
+
+
+@pytest.mark.django_db
+def test_the_lobby_names_the_game_not_its_slug(login):
+    """The lobby names a game as people do ("Mage Knight"), not by its engine slug ("Mage_Knight")."""
+    game, users = make_started_game(players=2, engine="mage_knight", seed=3)
+    html = login(users[0]).get("/").content.decode()
+    assert "Mage Knight" in html and "Mage_Knight" not in html

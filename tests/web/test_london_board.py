@@ -1,4 +1,4 @@
-"""Issue 13 "Surfaces": the Battle for London on Faltisia's game page, live fragment, result table, emails and
+"""The Battle for London on Faltisia's game page, live fragment, result table, emails and
 API view, in an expansion game driven through the server to a state with routes A and B taken, route A's three
 Control Points broken and the Big Ben bonus "Eight MP" taken by seat 0 (tests/web/london_game.py)."""
 
@@ -25,7 +25,7 @@ def _text(page: str) -> str:
 
 
 def test_the_page_draws_the_peacekeeping_board_paladins_and_each_mat(db, login, stranger):
-    """Issue 13 Surfaces: routes A-F with each seat's marker, checkpoints left, Control Points with price and
+    """Routes A-F with each seat's marker, checkpoints left, Control Points with price and
     requirement and which are broken, Big Ben bonuses taken and by whom; the Support Character of each Round
     beside the schedule with the current one marked; each player's Attendance Award and checkpoint tokens."""
     game, users = london_game()
@@ -52,7 +52,7 @@ def test_the_page_draws_the_peacekeeping_board_paladins_and_each_mat(db, login, 
 
 
 def test_the_api_view_carries_the_same_board(db, api):
-    """Issue 13 Surfaces: the API view says the same in data: routes, broken Control Points, Big Ben, awards."""
+    """The API view says the same in data: routes, broken Control Points, Big Ben, awards."""
     game, users = london_game()
     view = api.as_user(users[1]).get(f"/api/games/{game.pk}/").json()["view"]
     assert view["london"]["routes"][0]["seat"] == 0 and view["london"]["routes"][1]["seat"] == 1
@@ -78,7 +78,7 @@ def _seat1_surfaces(game, users, client) -> dict[str, str]:
 
 
 def test_another_seats_set_aside_maid_ability_stays_hidden_until_the_end(db, login, api, stranger):
-    """Issue 13 Surfaces, hidden-info canary: seat 0's set-aside Maid Ability (0003 Patisserie Rush, not played:
+    """Hidden-info canary: seat 0's set-aside Maid Ability (0003 Patisserie Rush, not played:
     seat 0 took "Eight MP" at Big Ben) never reaches seat 1's page, live fragment, replay, emails, log or API view,
     nor a spectator's page, while the game runs; seat 0 sees its own; once the game is over everyone does."""
     game, users = london_game()
@@ -103,7 +103,7 @@ def test_another_seats_set_aside_maid_ability_stays_hidden_until_the_end(db, log
 
 
 def test_the_result_table_and_the_game_over_mail_name_the_new_categories(db, login):
-    """Issue 13 Scoring/Surfaces: the breakdown shows Attendance Award and Checkpoints in plain words on the result
+    """The breakdown shows Attendance Award and Checkpoints in plain words on the result
     table and in the game-over email (not the engine's keys)."""
     game, users = london_game()
     finish(game)
@@ -136,9 +136,8 @@ def _decision_box(page: str) -> str:
 
 
 def test_the_expansions_prompts_read_as_cards_in_the_decision_box(db, login):
-    """Issue 13 Surfaces: the Maid Ability pick, the route choice, Peacekeeping (an off-campus action) and the Big
-    Ben bonus are drawn
-    in the decision box as cards saying what they are: the ability's text, the route's checkpoints and Control
+    """The Maid Ability pick, the route choice, Peacekeeping (an off-campus action) and the Big Ben bonus are
+    drawn in the decision box as cards saying what they are: the ability's text, the route's checkpoints and Control
     Points, what the next Peacekeeping move does."""
     game, users = make_started_game(players=2, engine="faltisia", options=BFL, seed=SEED)
     page = login(users[0]).get(f"/games/{game.pk}/").content.decode()
@@ -167,7 +166,7 @@ def test_the_expansions_prompts_read_as_cards_in_the_decision_box(db, login):
 
 
 def test_the_prompt_email_has_a_peacekeeping_section_in_plain_words(db):
-    """Issue 13 Surfaces: the email situation says in words what the board shows: Support Characters, the seat's
+    """The email situation says in words what the board shows: Support Characters, the seat's
     route and set-aside Maid Ability (its own only), each seat's award and checkpoints, routes, Big Ben."""
     game, users = london_game()
     sections = dict(presentation.mail_sections(ENGINE.view(game.state, 1), 1))
@@ -193,7 +192,7 @@ def test_the_prompt_email_has_a_peacekeeping_section_in_plain_words(db):
 
 
 def test_the_rules_page_has_the_expansion_section(db, client):
-    """Issue 13 Surfaces: Faltisia's rules summary gets a Battle for London section written from the rulebook
+    """Faltisia's rules summary gets a Battle for London section written from the rulebook
     (set-aside Maid Ability, routes, Peacekeeping, Control Points, Paladins, Big Ben, expansion scoring)."""
     page = _text(client.get("/games/faltisia/rules/").content.decode())
     section = page[page.index("Expansion: The Battle for London"):page.index("Playing here")]

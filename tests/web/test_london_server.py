@@ -1,6 +1,6 @@
-"""Issue 13: the lobby and the API accept the Battle for London option, and an expansion game plays to the end
-through the server (its own route and Big Ben steps included) without the page, the live fragment or the API
-crashing. The expansion's web board and email come in a later step; this pins only that they do not break and
+"""The lobby and the API accept the Battle for London option, and an expansion game plays to the end through
+the server (its own route and Big Ben steps included) without the page, the live fragment or the API crashing.
+What the expansion's board and email show is test_london_board.py's; this pins only that they do not break and
 that the set-aside Maid Ability does not leak there either."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ BFL = {"expansion": "battle_for_london"}
 
 
 def test_the_lobby_form_offers_the_expansion(db, login):
-    """Issue 13: "offered in the lobby form": the checkbox sets {"expansion": "battle_for_london"}."""
+    """Offered in the lobby form: the checkbox sets {"expansion": "battle_for_london"}."""
     c = login(UserFactory())
     assert "Battle for London" in c.get("/games/new/").content.decode()
     r = c.post("/games/new/", {"game": "faltisia", "seats": 3, "bots": 0, "clock": "fixed-24h",
@@ -26,7 +26,7 @@ def test_the_lobby_form_offers_the_expansion(db, login):
 
 
 def test_the_api_creates_an_expansion_game_and_refuses_it_solo(db, api):
-    """Issue 13: the API accepts the option for 2-6 seats; with one seat (Solo Mode) it is refused."""
+    """The API accepts the option for 2-6 seats; with one seat (Solo Mode) it is refused."""
     a, b = UserFactory(), UserFactory()
     r = api.as_user(a).post("/api/games/", {"game": "faltisia", "seats": 2, "clock": {}, "options": BFL},
                             format="json")
@@ -42,7 +42,7 @@ def test_the_api_creates_an_expansion_game_and_refuses_it_solo(db, api):
 
 
 def test_an_expansion_game_plays_to_the_end_through_the_server(db, api, login):
-    """Issue 13: route and Big Ben steps go through the server's prompts; pages and API views render during and
+    """Route and Big Ben steps go through the server's prompts; pages and API views render during and
     after; no seat's page shows another seat's set-aside Maid Ability before the end."""
     users = [UserFactory() for _ in range(4)]
     r = api.as_user(users[0]).post("/api/games/", {"game": "faltisia", "seats": 4, "clock": {}, "options": BFL,

@@ -1,7 +1,7 @@
-"""Mage Knight's board on the web (issue 15 "Surfaces"): "an SVG hex map on the game page (tiles, terrain, sites with
-their owners' shields, face-down enemy tokens that hide their identity, revealed ones, heroes' figures, the explore
-frontier), the player's hand and deed deck/discard counts, the mana source and crystals, the offers, units,
-Fame/Reputation/level tracks, day/night".
+"""Mage Knight's board on the web: an SVG hex map on the game page (tiles, terrain, sites with their owners'
+shields, face-down enemy tokens that hide their identity, revealed ones, heroes' figures, the explore frontier),
+the player's hand and deed deck/discard counts, the mana source and crystals, the offers, units,
+Fame/Reputation/level tracks, day/night.
 
 Part one draws a hand-made view (README "View" shape) through the presentation, so each drawn part is pinned on
 known input; part two plays real games through the server when the engine is registered.
@@ -138,7 +138,7 @@ def test_hex_geometry_is_pointy_top_axial_with_r_growing_downward():
 
 @pytest.mark.parametrize("seat", [0, None])
 def test_the_map_draws_terrain_sites_shields_tokens_figures_and_the_frontier(seat):
-    """Issue 15: tiles, terrain (with a legend), sites with their owners' shields, face-down tokens by colour, the
+    """Tiles, terrain (with a legend), sites with their owners' shields, face-down tokens by colour, the
     revealed ones with name/armor/attack, heroes' figures (seat colour and 1-based number), the explore frontier."""
     view = sample_view(seat)
     board, html = render_board(view)
@@ -176,7 +176,7 @@ def test_the_viewbox_holds_every_hex_and_every_frontier_tile():
 
 
 def test_a_face_down_token_never_shows_its_identity_even_if_a_view_carried_it():
-    """Issue 15 hidden information: "face-down enemies and ruins" hide their identity. The view leaves the id out;
+    """Hidden information: face-down enemies and ruins hide their identity. The view leaves the id out;
     the drawing does not read it either, so a view that leaked one still would not show it."""
     view = sample_view(0)
     keep = next(h for h in view["map"]["hexes"] if h["site"] == "keep")
@@ -192,8 +192,8 @@ def test_a_face_down_token_never_shows_its_identity_even_if_a_view_carried_it():
 
 
 def test_move_and_explore_picks_become_buttons_on_their_hexes_posting_the_prompt():
-    """Issue 15: "when the viewer's prompt offers moves ... clickable hexes posting those options" through the decision
-    box's route and fields (option + prompt id), so nothing new is needed on the server."""
+    """When the viewer's prompt offers moves, the hexes are clickable and post those options through the
+    decision box's route and fields (option + prompt id), so nothing new is needed on the server."""
     assert place_of({"id": "t-move:0,-1", "label": "x"}) == ("move", (0, -1))
     assert place_of({"id": "m7", "label": "move to -2,3 (4)"}) == ("move", (-2, 3))
     assert place_of({"id": "t-explore:-1,-2", "label": "explore at -1,-2 (2)"}) == ("explore", (-1, -2))
@@ -212,8 +212,37 @@ def test_move_and_explore_picks_become_buttons_on_their_hexes_posting_the_prompt
     assert "mk-map-form" not in spectator
 
 
+def test_the_map_as_text_lists_hexes_from_the_view_only():
+    """The text equivalent: each hex with terrain, site, tokens (face-down by colour only) and heroes; a canary
+    identity on a face-down token never reaches it."""
+    view = sample_view(0)
+    keep = next(h for h in view["map"]["hexes"] if h["site"] == "keep")
+    keep["enemies"][0].update(id=SECRET_ENEMY[0], name=SECRET_ENEMY[1])
+    _, html = render_board(view, move_options(), prompt={"prompt_id": "p"})
+    text = html[html.index('id="mk-map-text"'):html.index('id="mk-legend"')]
+    assert text.count("<li>") == len(view["map"]["hexes"]) + len(view["map"]["explore"])
+    assert "enemy token" in text and "face-down ruins token" in text
+    assert "Cursed Hags" in text  # a revealed token is named
+    assert "hero of seat 1 (you)" in text
+    for secret in SECRET_ENEMY:
+        assert secret not in html
+
+
+def test_a_reachable_hex_is_a_button_for_exactly_the_offered_pick():
+    """A reachable hex is a keyboard-reachable button for exactly the move pick offered; a spectator gets none."""
+    options = move_options()
+    _, html = render_board(sample_view(0), options, prompt={"prompt_id": "p"})
+    move = next(o for o in options if o["id"].startswith("t-move:"))
+    key = move["id"].split(":", 1)[1]
+    hexes = html[html.index(f'data-hex="{key}"') - 200:html.index(f'data-hex="{key}"') + 300]
+    assert f'data-option="{move["id"]}"' in hexes and 'role="button"' in hexes and 'tabindex="0"' in hexes
+    # the spectator (no prompt) gets no tappable hex
+    _, spectator = render_board(sample_view(None), [])
+    assert "data-option=" not in spectator and "mk-tap" not in spectator.split("</style>", 1)[1]
+
+
 def test_around_the_map_the_hand_source_offers_heroes_tactics_and_turn_totals():
-    """Issue 15: hand as cards (name, colour, text), deed deck/discard counts, mana source dice (taken greyed),
+    """Hand as cards (name, colour, text), deed deck/discard counts, mana source dice (taken greyed),
     crystals and tokens, offers, units ready/wounded, Fame/Reputation/level/armor/hand limit, day or night, round x
     of y, the tactics, and the turn's running totals (Move, Influence, Attack, Block)."""
     view = sample_view(0)
@@ -243,7 +272,7 @@ def test_a_spectator_sees_no_hand_and_no_map_buttons():
 
 
 def test_the_combat_panel_shows_phase_enemies_and_what_is_blocked():
-    """Issue 15: "a combat panel (phase, enemies with armor/attacks/abilities, what is blocked/defeated)"."""
+    """A combat panel: phase, enemies with armor/attacks/abilities, what is blocked/defeated."""
     _, html = render_board(sample_view(0, combat=True))
     panel = html[html.index('id="mk-combat"'):html.index('id="mk-turn"')]
     assert "Phase: <strong>Block</strong>" in panel and "Guardsmen" in panel and "armor 7, attack 3" in panel
@@ -289,7 +318,7 @@ def test_the_final_table_ranks_by_score_with_each_achievement():
 
 
 def test_mail_situation_lists_hexes_around_the_hero_the_frontier_hand_pools_and_combat():
-    """Issue 15: "the email and API views say the same": the map as a short list around the player and the explore
+    """The email and API views say the same as the board: the map as a short list around the player and the explore
     options, the hand, the pools, the combat."""
     p = registry.presentation_for("mage_knight")
     view = sample_view(0, combat=True)
@@ -332,7 +361,7 @@ def test_the_rules_summary_renders():
 
 
 def test_the_lobby_fields_make_the_engines_hero_options():
-    """Issue 15 "Choose Your Hero": a hero per seat, or dealt in seat order; the engine's own message refuses twice the
+    """Choose Your Hero: a hero per seat, or dealt in seat order; the engine's own message refuses twice the
     same hero. (The engine's options: games/engines/mage_knight/setup.py parse_options.)"""
     from games.engines.mage_knight.setup import HERO_ORDER, parse_options
     from games.presentation.mage_knight.options import game_options, option_fields
@@ -438,7 +467,7 @@ def assert_no_canary(text: str, where: str, *, own_hand: bool = False) -> None:
 @needs_engine
 @pytest.mark.django_db
 def test_a_real_game_draws_its_map_hand_and_heroes_for_a_player_and_a_spectator(login, stranger):
-    """Issue 15 "Surfaces": the game page and its live fragment draw the engine's view for a seat and for
+    """The game page and its live fragment draw the engine's view for a seat and for
     a spectator: every revealed hex in the SVG, the heroes' areas, the player's own hand only."""
     game, users = mk_game()
     drive(game, mid_game)
@@ -459,7 +488,7 @@ def test_a_real_game_draws_its_map_hand_and_heroes_for_a_player_and_a_spectator(
 @needs_engine
 @pytest.mark.django_db
 def test_clicking_a_hex_posts_the_move_pick_like_the_decision_box(login):
-    """Issue 15: "clickable hexes posting those options" through the decision box's route: the posted pick moves
+    """Clickable hexes post those options through the decision box's route: the posted pick moves
     the hero."""
     from tests.games.helpers import open_prompt
     game, users = mk_game()
@@ -487,7 +516,7 @@ def _open_option_ids(game, seat: int) -> list[str]:
 @needs_engine
 @pytest.mark.django_db
 def test_hidden_cards_enemies_and_ruins_never_reach_another_seats_page_fragment_or_api(login, stranger, monkeypatch):
-    """Issue 15 hidden information "(hands, deck orders, face-down enemies and ruins, tile deck) on every surface":
+    """Hidden information (hands, deck orders, face-down enemies and ruins, tile deck) stays hidden on every surface:
     a card in seat 1's hand, a face-down enemy's identity and a face-down ruins token's never show on seat 0's or a
     spectator's page, live fragment or API view; the hand card does show to seat 1 (so the check can fail)."""
     register_canaries(monkeypatch)

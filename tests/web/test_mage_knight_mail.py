@@ -1,4 +1,4 @@
-"""Mage Knight by email (issue 15 "Surfaces": "the email and API views say the same"): the prompt email's situation
+"""Mage Knight by email, saying what the board and the API view say: the prompt email's situation
 (the hexes around the hero and the explore options, the hand, the pools, a combat), its heading line, the game-over
 email's score labels, and the canaries (another seat's hand card, a face-down enemy's and ruins token's identity)
 never in another seat's email.
@@ -54,7 +54,7 @@ def test_the_tactics_section_appears_while_tactics_are_chosen():
 
 @needs_engine
 def test_a_real_prompt_email_has_the_situation_and_the_options(db):
-    """Issue 15: the prompt email lists the map around the player and the explore options, hand, pools."""
+    """The prompt email lists the map around the player and the explore options, hand, pools."""
     game, users = mk_game()
     drive(game, mid_game)
     seat = game.state["dec"]["seat"]
@@ -78,7 +78,7 @@ def test_a_combat_prompt_email_has_the_combat_section(db):
 
 @needs_engine
 def test_no_email_shows_another_seats_hand_or_a_face_down_token(monkeypatch):
-    """Issue 15 canaries by email: seat 0's prompt email never holds seat 1's hand card, a face-down enemy's
+    """Canaries by email: seat 0's prompt email never holds seat 1's hand card, a face-down enemy's
     identity or a face-down ruins token's; seat 1's own email shows its hand card (so the check can fail)."""
     register_canaries(monkeypatch)
     game, users = mk_game()

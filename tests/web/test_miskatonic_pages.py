@@ -1,6 +1,6 @@
 """Miskatonic's surfaces on the web: the drawn board for a player, a spectator and an eliminated player, the
-history headings, the rules page, and canary tests (issue 14, "Surfaces": "hands only to their owner"; "hidden
-hands and deck orders on every surface (canary tests)").
+history headings, the rules page, and canary tests: hands only to their owner, hidden
+hands and deck orders on every surface.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def page(c, game) -> str:
 
 
 def test_the_board_draws_every_house_the_store_and_my_hand_only(misk3, login, stranger):
-    """Issue 14 surfaces: House Boards with the Sanity track 20..0 in colour bands, pile counts, Classroom, Locker,
+    """House Boards with the Sanity track 20..0 in colour bands, pile counts, Classroom, Locker,
     both shelves with their deck sizes, Transfers and Substitutes left; the hand on its owner's page only."""
     game, users = misk3
     play_greedy_until(game, lambda g: g.state["round"] >= 2 and g.state["phase"] in ("student", "faculty"))
@@ -50,7 +50,7 @@ def test_the_board_draws_every_house_the_store_and_my_hand_only(misk3, login, st
 
 
 def test_history_headings_name_the_round_and_the_player(misk3, login):
-    """Issue 14: plain-English history headings, "Round N · <player>'s turn"."""
+    """Plain-English history headings, "Round N · <player>'s turn"."""
     game, users = misk3
     play_greedy_until(game, lambda g: g.state["round"] >= 2)
     html = page(login(users[0]), game)
@@ -59,7 +59,7 @@ def test_history_headings_name_the_round_and_the_player(misk3, login):
 
 
 def test_an_eliminated_player_watches_as_a_spectator(misk3, login):
-    """Issue 14: "eliminated players shown as spectators" (their seat stays; their cards left play)."""
+    """Eliminated players are shown as spectators (their seat stays; their cards left play)."""
     game, users = misk3
     play_greedy_until(game, lambda g: any(s["out"] is not None for s in g.state["seats"]))
     out = next(i for i, s in enumerate(game.state["seats"]) if s["out"] is not None)
@@ -70,7 +70,7 @@ def test_an_eliminated_player_watches_as_a_spectator(misk3, login):
 
 
 def test_the_finished_game_shows_the_elimination_ranking(misk3, login):
-    """Issue 14: the result ranks players by elimination order."""
+    """The result ranks players by elimination order."""
     game, users = misk3
     play_greedy_until(game, lambda g: False)
     game.refresh_from_db()
@@ -83,7 +83,7 @@ def test_the_finished_game_shows_the_elimination_ranking(misk3, login):
 
 
 def test_rules_page_summarises_the_turn_for_players(client):
-    """Issue 14: a rules page for players, written from the rulebook."""
+    """A rules page for players, written from the rulebook."""
     html = client.get("/games/miskatonic/rules/").content.decode()
     assert 'id="rules-summary"' in html
     for phrase in ("Go to the Bank", "Stock the School Store", "Pay your Tuition", "Pre-Class", "Class dismissed",
@@ -94,7 +94,7 @@ def test_rules_page_summarises_the_turn_for_players(client):
 
 def test_another_seats_hand_and_any_deck_order_never_reach_a_page_fragment_or_log(misk3, login, stranger,
                                                                                       monkeypatch, caplog):
-    """Issue 14 canary test: a card in seat 1's hand and a card in seat 1's Deck, named nowhere else, never show
+    """Canary test: a card in seat 1's hand and a card in seat 1's Deck, named nowhere else, never show
     on seat 0's, seat 2's or a spectator's page, live fragment or history; the Deck's never on seat 1's either."""
     game, users = misk3
     register_canaries(monkeypatch)
@@ -126,20 +126,20 @@ def test_another_seats_hand_and_any_deck_order_never_reach_a_page_fragment_or_lo
 
 
 def test_a_step_heading_names_the_seat_that_acts_in_it():
-    """Issue 14 history headings: a step is one seat's picks, so its heading names that seat even when another
+    """History headings: a step is one seat's picks, so its heading names that seat even when another
     seat's Class is announced later in it (an Aggressive Faculty bought on a turn)."""
     from games.presentation.miskatonic.history import step_label
     seats = [{"position": 0, "player": "alice"}, {"position": 1, "player": None, "is_bot": True},
              {"position": 2, "player": "carol"}]
     assert step_label({"kind": "turn", "seat": 2, "round": 3}, seats) == "Round 3 · carol's turn"
     assert step_label({"kind": "buy", "seat": 0, "card": "F1"}, seats) == "alice's turn"
-    # 1-based (issue 11 item 1)
+    # seats 1-based in what a person reads
     assert step_label({"kind": "pet", "seat": 1, "card": "F1", "to": 0}, seats) == "Bot 2's Class"
     assert step_label({"kind": "shelf"}, seats) == ""  # no actor: the next event gives the heading
 
 
 def test_the_lobby_offers_miskatonic_for_two_to_four_players(login):
-    """Issue 14: "the lobby offers the game" with its player counts (2-4) and the engine's options (none: the engine
+    """The lobby offers the game with its player counts (2-4) and the engine's options (none: the engine
     refuses any, and the form shows its words)."""
     from games.models import Game, GameStatus
     from tests.factories import UserFactory
@@ -161,7 +161,7 @@ def test_the_lobby_offers_miskatonic_for_two_to_four_players(login):
 
 
 def test_a_purchase_card_in_the_decision_box_says_where_the_card_goes():
-    """Issue 14 option cards: Aggressive Faculty go "straight to that player's Classroom", Friendly Students to your
+    """Option cards: Aggressive Faculty go "straight to that player's Classroom", Friendly Students to your
     Classroom, Locker cards to the Locker, the rest to a Purchase Pile (rulebook, Pay your Tuition)."""
     from games.engines.miskatonic.cards import CARDS, card_dict
     from games.presentation.miskatonic.board import option_cards
@@ -179,7 +179,7 @@ def test_a_purchase_card_in_the_decision_box_says_where_the_card_goes():
 
 
 def test_the_mail_heading_names_the_seat_one_based_and_says_your_turn_to_its_player():
-    """Issue 11 item 1 ("seats are shown 1-based everywhere a person reads them") in the email's heading line."""
+    """Seats are shown 1-based everywhere a person reads them, the email's heading line included."""
     from games.engines.registry import get_engine
     from games.presentation.registry import presentation_for
 

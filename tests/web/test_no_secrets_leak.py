@@ -89,7 +89,7 @@ def test_the_replay_shows_no_other_seats_secrets(game2, stranger, login):
 
 
 def test_table_talk_canaries_stay_in_their_thread_and_nothing_the_server_writes_into_chat_leaks(stranger, login):
-    """Issue 23, "Moderation and safety": a private message between seats 1 and 2 (a canary) never reaches
+    """A private message between seats 1 and 2 (a canary) never reaches
     seat 0 or a spectator on any surface of table talk (page, live fragment, chat poll, the API's messages and
     log, chat mail, prompt mail); and what the server writes into chat (the chat mail around the messages, the
     panel) carries none of seat 1's planted secrets. Controls show seat 2 does get the canary."""

@@ -1,8 +1,8 @@
-"""Issue 14, platform half ("Give each game one place"): each game's presentation (board presenter and
+"""Each game in one place: each game's presentation (board presenter and
 templates, mail situation, log headings, rules page, lobby option fields) lives in one package that a
 registry finds by the engine's slug, with a generic fallback for an engine without one.
 
-The proof of "adding a game touches only its two folders and one registry line": tinygame
+The proof that adding a game touches only its two folders and one registry line: tinygame
 (tests/fake_engine.py) gets a package under tests/tinygame_presentation/ and one ``register`` line, and its
 board, mail, rules page, log headings and lobby options appear, while nothing in games/ or templates/ names it.
 """
@@ -37,7 +37,7 @@ def tiny_package():
 
 
 def test_the_registry_finds_each_games_package_by_its_slug_and_falls_back_to_the_generic_one():
-    """Issue 14: the registry finds games/presentation/<slug>/ with no line of its own; others are generic."""
+    """The registry finds games/presentation/<slug>/ with no line of its own; others are generic."""
     assert "faltisia" not in registry.PACKAGES  # found by the convention, not listed
     assert isinstance(registry.presentation_for("faltisia"), FaltisiaPresentation)
     for slug in ENGINES:
@@ -50,7 +50,7 @@ def test_the_registry_finds_each_games_package_by_its_slug_and_falls_back_to_the
 
 
 def test_a_presentation_template_name_never_leaves_its_packages_templates_folder():
-    """Issue 14: the per-game template loader only serves files inside a package's templates/ folder."""
+    """The per-game template loader only serves files inside a package's templates/ folder."""
     for name in ("games/faltisia/../board.py", "games/faltisia/../../../faltisia/settings.py",
                  "games/nosuchgame/board.html", "games/faltisia/"):
         with pytest.raises(TemplateDoesNotExist):
@@ -59,7 +59,7 @@ def test_a_presentation_template_name_never_leaves_its_packages_templates_folder
 
 def test_a_second_game_with_only_its_package_and_a_registry_line_gets_its_board_mail_rules_and_options(
         db, login, tiny_package):
-    """Issue 14: tinygame's own package draws its board, writes its mail situation and log headings, serves its
+    """tinygame's own package draws its board, writes its mail situation and log headings, serves its
     rules page and declares its lobby options; none of it is in the shared modules."""
     shared = [p for folder in ("games", "templates") for p in (ROOT / folder).rglob("*")
               if p.suffix in (".py", ".html", ".txt") and "engines" not in p.parts]
@@ -94,7 +94,7 @@ def test_a_second_game_with_only_its_package_and_a_registry_line_gets_its_board_
 
 
 def test_an_engine_without_a_package_is_served_by_the_generic_presentation(db, login, game2):
-    """Issue 14: the documented fallback: any engine's view as structured data on the web, by mail and a rules
+    """The documented fallback: any engine's view as structured data on the web, by mail and a rules
     page, so a new engine (Miskatonic) is playable before its own package exists."""
     game, users = game2
     c = login(users[0])
@@ -112,7 +112,7 @@ def test_an_engine_without_a_package_is_served_by_the_generic_presentation(db, l
 
 def test_the_faltisia_rules_page_is_public_and_linked_from_the_game_page_and_the_prompt_email(db, client, login,
                                                                                            faltisia2):
-    """Issue 14 (a): a rules page per game for players, linked from the game page and the prompt email footer."""
+    """A rules page per game for players, linked from the game page and the prompt email footer."""
     r = client.get("/games/faltisia/rules/")  # anonymous: the rules hide nothing
     page = r.content.decode()
     assert r.status_code == 200 and get_engine("faltisia").name in page
@@ -129,7 +129,7 @@ def test_the_faltisia_rules_page_is_public_and_linked_from_the_game_page_and_the
 
 
 def test_faltisia_options_are_fields_declared_by_its_package_with_the_engines_choices(db, login):
-    """Issue 14 (b): the lobby shows Faltisia's options as its package's fields (players 2-6 or solo with a
+    """The lobby shows Faltisia's options as its package's fields (players 2-6 or solo with a
     difficulty from the engine's list) instead of the JSON box, validated on the server."""
     c = login(UserFactory())
     form = c.get("/games/new/").content.decode()
@@ -145,7 +145,7 @@ def test_faltisia_options_are_fields_declared_by_its_package_with_the_engines_ch
 
 
 def test_faltisia_history_headings_are_worded_by_its_package():
-    """Issue 14: the log's step headings come from the game's package (the page passes the game's own hook;
+    """The log's step headings come from the game's package (the page passes the game's own hook;
     tests/web/test_history.py shows them on a played Faltisia page); the generic wording is for the rest."""
     faltisia = registry.presentation_for("faltisia")
     assert faltisia.step_label({"round": 1, "term": 3, "phase": "lecture"}) == "Term 3 · Lecture"

@@ -1,4 +1,4 @@
-"""What did the others do? The history newest first and "since your last visit" (issue 11 item 2)."""
+"""What did the others do? The history newest first and "since your last visit"."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def _summary(page: str) -> str:
 
 
 def test_the_history_shows_the_newest_event_first(login):
-    """issue 11 item 2: the newest event is at the top of the history box, not below its fold."""
+    """The newest event is at the top of the history box, not below its fold."""
     game, (alice, bob) = make_started_game(players=2, options={"rounds": 2}, seed=3)
     play_step(game)
     play_step(game)
@@ -35,7 +35,7 @@ def test_the_history_shows_the_newest_event_first(login):
 
 
 def test_since_your_last_visit_lists_what_this_seat_may_see_that_is_new(login):
-    """issue 11 item 2: remembered per player; only events this seat may see; gone once seen."""
+    """Remembered per player; only events this seat may see; gone once seen."""
     game, (alice, bob) = make_started_game(players=2, options={"rounds": 2}, seed=3)
     alice_client = login(alice)
     assert _summary(_page(alice_client, game)) == ""  # a first visit: the whole history is new anyway
@@ -68,7 +68,7 @@ def test_since_your_last_visit_lists_what_this_seat_may_see_that_is_new(login):
 
 
 def test_a_spectator_gets_no_summary(login):
-    """issue 11 item 2: the summary is a player's; a spectator reads the history."""
+    """The summary is a player's; a spectator reads the history."""
     game, _ = make_started_game(players=2, options={"rounds": 1}, seed=3)
     game.is_public = True
     game.save()
@@ -77,7 +77,7 @@ def test_a_spectator_gets_no_summary(login):
 
 
 def test_a_new_player_at_the_seat_starts_with_no_summary_of_someone_elses_visits(login):
-    """issue 11 item 2, "remembered per player": when an admin gives alice's seat to carol, alice's marker is
+    """Remembered per player: when an admin gives alice's seat to carol, alice's marker is
     not carol's (carol would otherwise get a "since your last visit" for visits she never made). The same
     player handing her seat to a bot keeps hers."""
     from games.services import admin_actions

@@ -1,5 +1,5 @@
-"""The Undo buttons on the game page (issue 24, "Web: an Undo button beside the decision (with what it takes
-back), and 'Undo to start of turn'"): they say what they take back, post to the same service as the API, and
+"""The Undo buttons on the game page, one beside the decision (with what it takes back) and "Undo to start of
+turn": they say what they take back, post to the same service as the API, and
 show only to the seat that may take something back."""
 
 from __future__ import annotations

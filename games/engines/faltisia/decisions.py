@@ -38,10 +38,6 @@ LEC_TEXT = [f"Attend the {COLORS[i]} lecture (+1 {ATTRS[i].capitalize()}) or ski
             for i in range(4)]
 
 
-def _tok(seat: dict, dec: dict) -> list[int]:
-    return dec["tok"] if "tok" in dec else seat["tok"]
-
-
 def offcampus_options(state: dict, seat: dict, prefix: str = "", exclude: str | None = None) -> list:
     """The off-campus actions open to the seat now (Shopping only for affordable items)."""
     out = list(STUDY_LIC[prefix]) if seat["lic"] else [STUDY[prefix]]

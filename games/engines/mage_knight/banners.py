@@ -6,7 +6,7 @@ Where a Banner is kept and what it adds to its Unit's Armor and resistances is u
 from __future__ import annotations
 
 from ..base import Event
-from . import combat
+from . import combat, enemy_effects
 from .cards import name
 from .hero import hero_name
 from .resolver import in_combat, start
@@ -87,7 +87,7 @@ def fear_units(state, seat) -> list[dict]:
     c = state.get("combat")
     if not c or c["phase"] != "block" or c["seat"] != seat or not combat.units_allowed(state):
         return []
-    if not combat.enemy_targets(state, "fear_banner"):
+    if not enemy_effects.enemy_targets(state, "fear_banner"):
         return []
     return [u for u in units_of(state, seat) if banner_of(u) == "banner_of_fear" and u["ready"] and not u.get("wounded")]
 
@@ -103,11 +103,11 @@ def use_fear(state, seat, uid: int, events) -> None:
 
 
 def _fear_all_choices(state, seat, args):
-    return [(str(i), lab) for i, lab in combat.enemy_targets(state, "fear")]
+    return [(str(i), lab) for i, lab in enemy_effects.enemy_targets(state, "fear")]
 
 
 def _fear_all_do(state, seat, args, choice, events):
-    combat.target_enemy(state, "fear", int(choice), events)
+    enemy_effects.target_enemy(state, "fear", int(choice), events)
     if args[0] > 1 and state.get("combat") and _fear_all_choices(state, seat, args):
         state["turn"]["queue"].insert(0, ["atom", "special", "fear_more", args[0] - 1])
 

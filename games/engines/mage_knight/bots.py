@@ -10,7 +10,7 @@ import re
 
 from ..base import Engine, Prompt, State
 from ..bots import Bot
-from . import cards, enemies, hexmap, units
+from . import cards, enemies, hexgrid, hexmap, units
 
 MAX_PICKS = 60
 # A face-down token's expected armor by colour (the guess a player makes from the token's back).
@@ -48,11 +48,6 @@ def _harmless(cell: dict) -> bool:
     """A hex the bot walks into without meaning a fight: no enemies, no unconquered fortified site."""
     return not cell.get("enemies") and not (cell.get("site") in ("keep", "mage_tower", "city")
                                             and not cell.get("conquered"))
-
-
-def _distance(a: str, b: str) -> int:
-    (q1, r1), (q2, r2) = hexmap.parse(a), hexmap.parse(b)
-    return (abs(q1 - q2) + abs(r1 - r2) + abs((q1 + r1) - (q2 + r2))) // 2
 
 
 class GreedyBot(Bot):
@@ -131,9 +126,9 @@ class GreedyBot(Bot):
         moves = [o for o in ids if o.startswith("t-move:") and o.split(":", 1)[1] not in t["moved_from"]
                  and _harmless(m["hexes"][o.split(":", 1)[1]])]
         if moves and goal is not None:
-            here = _distance(pos, goal)
-            best = min(moves, key=lambda o: (_distance(o.split(":", 1)[1], goal), o))
-            if _distance(best.split(":", 1)[1], goal) <= here:
+            here = hexgrid.distance(pos, goal)
+            best = min(moves, key=lambda o: (hexgrid.distance(o.split(":", 1)[1], goal), o))
+            if hexgrid.distance(best.split(":", 1)[1], goal) <= here:
                 return best
         if not t["acted"] and goal is not None and self._picks < MAX_PICKS // 2:
             play = self._play_for("move", state, seat, ids)
@@ -169,8 +164,8 @@ class GreedyBot(Bot):
     def _find_goal(self, state, s, m, pos) -> str | None:
         goals = []
         if hexmap.tiles_left(m):  # the spaces from which a legal tile position can be explored
-            goals = [n for c in hexmap.legal_positions(m) for h in hexmap.tile_hexes(c)
-                     for n in hexmap.neighbours(h) if n in m["hexes"] and _harmless(m["hexes"][n])]
+            goals = [n for c in hexmap.legal_positions(m) for h in hexgrid.tile_hexes(c)
+                     for n in hexgrid.neighbours(h) if n in m["hexes"] and _harmless(m["hexes"][n])]
         if not goals:
             wanted = {"dungeon", "monster_den", "ancient_ruins", "tomb"}
             if len(s["units"]) < s["command"]:
@@ -179,7 +174,7 @@ class GreedyBot(Bot):
                      and k != pos]
         if not goals:
             return None
-        return min(goals, key=lambda k: (_distance(pos, k), k))
+        return min(goals, key=lambda k: (hexgrid.distance(pos, k), k))
 
     def _recruitable(self, state, seat) -> list[str]:
         s = state["seats"][seat]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from ..wording import plural  # "1 wound", "2 wounds" (issue 11), shared by every engine (issue 26)
+from ..wording import plural  # "1 wound", "2 wounds": one pluraliser, so every engine words a count alike
 from .colours import ALL, BASIC
 from .specials_registry import SPECIALS
 

@@ -8,19 +8,23 @@ the pool when the player commits an attack or a block, and whatever is left when
 Phases: ranged (ranged/siege attacks) -> block -> damage -> attack -> outcome. Reveal happens in ``start``.
 Every phase has "c-next" (end the phase), so a combat can always be finished; in the damage phase it
 assigns every remaining point of damage to the hero, which the rules allow in every case.
+
+This module is the flow; the rules it asks along the way live beside it: what an enemy's own icons do
+(fortification, resistances, Swift, Brutal, Poison, Paralyze, Summon) in enemy_abilities.py, what cards and
+units do to enemies for the rest of the combat in enemy_effects.py (which calls ``defeat`` and ``finish`` here).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from games.engines.base import Event, IllegalPick, Option
 
 from . import enemies as enemy_data
-from . import unit_rules  # a Unit's Armor and resistances with its Banner, its Banner when the Unit is destroyed
+from . import unit_rules  # a Unit's Armor and resistances with its Banner
 from . import units as unit_data
 from .enemies import resists
-from .hero import note_wounds
+from .enemy_abilities import (FORTIFIED_SITES, armor_of, attack_value, block_against, block_needed, enemy_entry,
+                              fortification, hero_wounded, resistances_of, summon, unblocked_damage, unit_hit)
+from .hero import discard_non_wounds, note_wounds
 
 NEXT = "c-next"
 PHASES = ("ranged", "block", "damage", "attack")
@@ -29,7 +33,6 @@ RAMPAGING_KINDS = frozenset({"rampaging", "provoked", "challenge"})
 # "Dungeon, Tomb, or Monastery: Discard the enemy" when it is not defeated; units may not fight there.
 DISCARD_SITES = frozenset({"dungeon", "tomb", "monastery"})
 NO_UNIT_SITES = frozenset({"dungeon", "tomb"})
-FORTIFIED_SITES = frozenset({"keep", "mage_tower", "city"})
 # "gain Reputation (+1 for each orc marauders, +2 for each draconum)"
 RAMPAGING_REPUTATION = {"green": 1, "red": 2}
 REPUTATION_RANGE = (-7, 7)
@@ -52,10 +55,7 @@ def start(state: dict, seat: int, tokens: list[dict], context: dict, events: lis
         on_map = _lift_from_map(state, where, token)
         rampaging = bool(token.get("rampaging")) if "rampaging" in token else (
             on_map["rampaging"] if on_map is not None else context["kind"] in RAMPAGING_KINDS)
-        combat["enemies"].append({
-            "id": token["id"], "colour": token["colour"], "hex": where if on_map is not None else None,
-            "rampaging": rampaging, "defeated": False, "blocked": False, "summoned_by": None, "gone": False,
-            "damage": 0, "skip": False, "armor_mod": 0, "lost": [], "unfortified": False})
+        combat["enemies"].append(enemy_entry(token, where if on_map is not None else None, rampaging))
     state["combat"] = combat
     # "Any unspent Healing points disappear when entering combat"; attack and block start from nothing.
     pool = state["turn"]["pool"]
@@ -63,11 +63,11 @@ def start(state: dict, seat: int, tokens: list[dict], context: dict, events: lis
     state["turn"].pop("grail_points", None)  # Golden Grail's points were in the Heal pool
     _clear(pool, ("melee", "ranged", "siege"), block=True)
     _end_unit_modifiers(state["turn"])
-    names = ", ".join(_name(e) for e in combat["enemies"]) or "no enemies"
+    names = ", ".join(enemy_name(e) for e in combat["enemies"]) or "no enemies"
     events.append(Event(f"Seat {seat + 1} fights; the enemies are revealed: {names}.",
                         data={"kind": "combat_start", "seat": seat, "enemies": [e["id"] for e in combat["enemies"]]}))
-    if not _alive(combat):
-        _finish(state, events)
+    if not alive(combat):
+        finish(state, events)
 
 
 def allowed(state: dict) -> set[str]:
@@ -153,28 +153,14 @@ def _end_phase(state: dict, events: list[Event]) -> None:
         if not pending:
             _begin_attack(state, combat, events)
     else:
-        _finish(state, events)
+        finish(state, events)
 
 
 def _begin_block(state: dict, combat: dict, events: list[Event]) -> None:
-    if not _alive(combat):
-        return _finish(state, events)
+    if not alive(combat):
+        return finish(state, events)
     combat["phase"] = "block"
-    # "For each enemy with the Summon icon, draw a brown enemy token": it attacks in the summoner's place.
-    for index, e in enumerate(list(combat["enemies"])):
-        facts = enemy_data.enemy(e["id"])
-        if e["defeated"] or e["summoned_by"] is not None or not facts.summon or e.get("skip"):
-            continue
-        token = enemy_data.draw(state, facts.summon)
-        if token is None:
-            events.append(Event(f"{facts.name} finds nothing to summon (the {facts.summon} pile is empty)."))
-            continue
-        combat["enemies"].append({"id": token["id"], "colour": token["colour"], "hex": None, "rampaging": False,
-                                  "defeated": False, "blocked": False, "summoned_by": index, "gone": False,
-                                  "damage": 0, "skip": False, "armor_mod": 0, "lost": [],
-                                  "unfortified": False})
-        events.append(Event(f"{facts.name} summons {enemy_data.enemy(token['id']).name}.",
-                            data={"kind": "summon", "enemy": token["id"]}))
+    summon(state, combat, events)  # summoned monsters attack in their summoners' place
     if not _attackers(combat):
         _begin_damage(state, combat, events)
 
@@ -184,8 +170,7 @@ def _begin_damage(state: dict, combat: dict, events: list[Event]) -> None:
     for index in _attackers(combat):
         e = combat["enemies"][index]
         if not e["blocked"]:
-            facts = enemy_data.enemy(e["id"])
-            e["damage"] = facts.attack * (2 if facts.has("brutal") else 1)  # "Brutal ... twice as much damage"
+            e["damage"] = unblocked_damage(e["id"])
     if not _damage_pending(combat):
         _begin_attack(state, combat, events)
 
@@ -199,56 +184,18 @@ def _begin_attack(state: dict, combat: dict, events: list[Event]) -> None:
     for kind, amount, element in combat.pop("later_attacks", []):  # Burning Shield's Fire Attack 4
         bucket = state["turn"]["pool"]["attack"].setdefault(kind, {})
         bucket[element] = bucket.get(element, 0) + amount
-    if not _alive(combat):
-        _finish(state, events)
+    if not alive(combat):
+        finish(state, events)
 
 
 # ---------------------------------------------------------------- attacks (ranged/siege phase and attack phase)
-
-def fortification(combat: dict, index: int) -> int:
-    """0, 1 or 2: the site's fortification (its own defenders only) plus the Fortified ability."""
-    e = combat["enemies"][index]
-    if e.get("unfortified"):
-        return 0  # Expose: "loses fortification ... this combat"
-    ctx = combat["context"]
-    # A site fortifies its defenders once (a city too); twice only with the token's own Fortified ability.
-    site_level = 1 if ctx.get("fortified") or (ctx.get("kind") == "site" and ctx.get("site") in FORTIFIED_SITES) else 0
-    if combat.get("site_unfortified"):
-        site_level = 0  # Demolish: "ignore site fortifications this turn"
-    defends_site = not e["rampaging"] and e["summoned_by"] is None
-    level = (site_level if defends_site else 0) + (1 if enemy_data.enemy(e["id"]).has("fortified") else 0)
-    return min(2, level)
-
-
-def attack_value(state: dict, combat: dict, targets: list[int]) -> tuple[int, str]:
-    """The pool's attack against these targets, inefficient elements halved; and the attack types counted."""
-    pool = state["turn"]["pool"]["attack"]
-    if combat["phase"] == "ranged":
-        kinds = ("siege",) if any(fortification(combat, i) for i in targets) else ("ranged", "siege")
-    else:
-        kinds = ("melee", "ranged", "siege")
-    resistances = [resistances_of(combat, i) for i in targets]
-    # Sword of Justice thrown away: "physical attacks in your Attack phase count double"
-    double = combat["phase"] == "attack" and bool(state["turn"].get("sword_double"))
-    efficient = inefficient = 0
-    for kind in kinds:
-        for element, amount in pool.get(kind, {}).items():
-            if double and element == "physical":
-                amount *= 2
-            # "all attacks of a type that match a resistance icon are inefficient" if any target resists
-            if any(resists(r, element) for r in resistances):
-                inefficient += amount
-            else:
-                efficient += amount
-    return efficient + inefficient // 2, "/".join(kinds)
-
 
 def _attack_options(state: dict, combat: dict) -> list[Option]:
     ranged = combat["phase"] == "ranged"
     end = ("End the ranged and siege attack phase; enemies still standing attack next" if ranged
            else "End the attack phase and the combat")
     out = [Option(NEXT, end)]
-    for index in _alive(combat):
+    for index in alive(combat):
         if ranged and fortification(combat, index) >= 2:
             continue  # "Enemies that are fortified twice ... cannot be targeted at all in this phase"
         label = _describe_target(combat, index, ranged)
@@ -261,13 +208,13 @@ def _attack_options(state: dict, combat: dict) -> list[Option]:
         value, kinds = attack_value(state, combat, targets)
         armor = sum(armor_of(combat, i) for i in targets)
         if value >= armor:  # a weaker attack "has no effect": it is not offered
-            names = " and ".join(_name(combat["enemies"][i]) for i in targets)
+            names = " and ".join(enemy_name(combat["enemies"][i]) for i in targets)
             word = {"ranged/siege": "Ranged and Siege Attack", "siege": "Siege Attack"}.get(kinds, "Attack")
             out.append(Option("c-a", f"Defeat {names} (armor {armor}) with {word} {value}"))
     return out
 
 
-def _defeat(state: dict, combat: dict, index: int, events: list[Event], how: str = "defeated") -> None:
+def defeat(state: dict, combat: dict, index: int, events: list[Event], how: str = "defeated") -> None:
     """The enemy is defeated: discarded at once, Fame and Reputation for it (an attack, or a card that
     destroys it: "destroy target enemy" counts as a defeat). A summoned monster gives nothing."""
     seat = state["seats"][combat["seat"]]
@@ -300,45 +247,16 @@ def _defeat(state: dict, combat: dict, index: int, events: list[Event], how: str
 def _commit_attack(state: dict, combat: dict, events: list[Event]) -> None:
     _, counted = attack_value(state, combat, combat["targets"])
     for index in combat["targets"]:
-        _defeat(state, combat, index, events)
+        defeat(state, combat, index, events)
     combat["targets"] = []
     # The counted points were assigned to this attack; ranged points a fortified target ignored stay for
     # another attack ("deal with the unfortified ones with a separate attack", rulebook).
     _clear(state["turn"]["pool"], tuple(counted.split("/")))
-    if not _alive(combat):
-        _finish(state, events)
+    if not alive(combat):
+        finish(state, events)
 
 
 # ---------------------------------------------------------------- block phase
-
-def block_value(block_pool: dict, attack_element: str) -> int:
-    """Total block against an attack of this element: inefficient blocks summed, halved, rounded down."""
-    efficient = inefficient = 0
-    for element, amount in block_pool.items():
-        if _block_efficient(element, attack_element):
-            efficient += amount
-        else:
-            inefficient += amount
-    return efficient + inefficient // 2
-
-
-def _block_efficient(block: str, attack: str) -> bool:
-    """ "Any type of Block is efficient against a physical attack. Only Ice or Cold Fire Blocks are efficient
-    against Fire Attacks. Only Fire or Cold Fire Blocks are efficient against Ice Attacks. Only Cold Fire
-    Blocks are efficient against Cold Fire Attacks." """
-    if attack == "physical":
-        return True
-    if attack == "fire":
-        return block in ("ice", "cold_fire")
-    if attack == "ice":
-        return block in ("fire", "cold_fire")
-    return block == "cold_fire"
-
-
-def block_needed(enemy_id: str) -> int:
-    facts = enemy_data.enemy(enemy_id)
-    return facts.attack * (2 if facts.has("swift") else 1)  # Swift: "Attack value is doubled for blocking"
-
 
 def _block_options(state: dict, combat: dict) -> list[Option]:
     unblocked = [i for i in _attackers(combat) if not combat["enemies"][i]["blocked"]]
@@ -349,30 +267,10 @@ def _block_options(state: dict, combat: dict) -> list[Option]:
         value, needed = block_against(state, combat, index), block_needed(facts.id)
         if value >= needed:  # a smaller block "has no effect": it is not offered
             swift = f", swift: needs Block {needed}" if facts.has("swift") else ""
-            elem = "" if facts.element == "physical" else f", {_element(facts.element)}"
+            elem = "" if facts.element == "physical" else f", {element_words(facts.element)}"
             out.append(Option(f"c-b{index}", f"Block {facts.name} (Attack {facts.attack}{elem}{swift}) "
                                              f"with Block {value}"))
     return out
-
-
-def block_against(state: dict, combat: dict, index: int) -> int:
-    """The block pool's worth against this enemy's attack, with the block riders of the cards and units in it:
-    Utem Guardsmen's / Altem Guardians' Block "counts twice against Swift", Cold Toughness' "+1 Ice Block per
-    ability, attack colour and resistance" of the blocked enemy."""
-    facts = enemy_data.enemy(combat["enemies"][index]["id"])
-    pool = dict(state["turn"]["pool"]["block"])
-    if facts.has("swift"):
-        for element, amount in combat.get("swift_block", {}).items():
-            pool[element] = pool.get(element, 0) + amount
-    if "cold_toughness" in combat.get("riders", []):
-        pool["ice"] = pool.get("ice", 0) + cold_toughness_bonus(facts)
-    return block_value(pool, facts.element)
-
-
-def cold_toughness_bonus(facts) -> int:
-    """ "+1 Ice Block per ability, attack colour and resistance shown on the blocked enemy" (the token's own
-    icons; a fire, ice or cold fire attack is one colour)."""
-    return len(facts.abilities) + (facts.element != "physical") + len(facts.resistances)
 
 
 def _commit_block(state: dict, combat: dict, index: int, events: list[Event]) -> None:
@@ -381,18 +279,18 @@ def _commit_block(state: dict, combat: dict, index: int, events: list[Event]) ->
     _clear(state["turn"]["pool"], (), block=True)
     riders = combat.pop("riders", [])
     combat.pop("swift_block", None)
-    events.append(Event(f"{_possessive(_name(e))} attack is blocked.", data={"kind": "block", "enemy": e["id"]}))
+    events.append(Event(f"{_possessive(enemy_name(e))} attack is blocked.", data={"kind": "block", "enemy": e["id"]}))
     for rider in riders:  # the cards that were part of this block
         _block_rider(state, combat, index, rider, events)
     if e["summoned_by"] is not None and not e["gone"]:
         _discard(state, e)  # "If a summoned monster is successfully blocked, discard it ... (but gain no Fame)"
-    if not _alive(combat):
-        _finish(state, events)
+    if not alive(combat):
+        finish(state, events)
 
 
 def _block_rider(state: dict, combat: dict, index: int, rider: str, events: list[Event]) -> None:
     e = combat["enemies"][index]
-    name = _name(e)
+    name = enemy_name(e)
     if rider == "ice_shield" and "ice" not in resistances_of(combat, index) and e["summoned_by"] is None:
         # Ice Shield: "an enemy blocked with it gets Armor -3 (min 1)"; blue: ice resistant enemies are immune
         e["armor_mod"] = e.get("armor_mod", 0) - 3
@@ -405,7 +303,7 @@ def _block_rider(state: dict, combat: dict, index: int, rider: str, events: list
                             data={"kind": "enemy_effect", "effect": rider, "enemy": e["id"]}))
     elif rider == "exploding_shield" and "fire" not in resistances_of(combat, index) and not e["gone"]:
         # Exploding Shield: "if part of a successful block, the blocked enemy is destroyed" (red: not fire resistant)
-        _defeat(state, combat, index, events, how="destroyed by Exploding Shield")
+        defeat(state, combat, index, events, how="destroyed by Exploding Shield")
 
 
 def add_block_rider(state: dict, rider: str) -> None:
@@ -434,7 +332,7 @@ def _damage_options(state: dict, combat: dict) -> list[Option]:
     for index in pending:
         e = combat["enemies"][index]
         facts = enemy_data.enemy(e["id"])
-        what = f"{_possessive(facts.name)} {e['damage']} damage ({_element(facts.element)})"
+        what = f"{_possessive(facts.name)} {e['damage']} damage ({element_words(facts.element)})"
         wounds = _hero_wounds(seat, e["damage"])
         out.append(Option(f"c-h{index}", f"Take {what} on the hero: {wounds} wound{'s' if wounds != 1 else ''}"))
         for unit in _damageable_units(state, combat):
@@ -467,15 +365,7 @@ def _damage_hero(state: dict, combat: dict, index: int, events: list[Event]) -> 
     seat["hand"].extend(["wound"] * wounds)
     combat["wounds"] += wounds
     text = f"Seat {combat['seat'] + 1} takes {wounds} wound{'s' if wounds != 1 else ''} from {facts.name}"
-    if facts.has("poison"):
-        # "put one Wound card into their discard pile for each Wound card added to their hand"
-        note_wounds(state["turn"], wounds)
-        seat["discard"].extend(["wound"] * wounds)
-        text += f" and {wounds} more into the discard pile (poison)"
-    if facts.has("paralyze"):
-        # "A Hero assigned damage by a Paralyzing enemy must immediately discard any non-Wound cards"
-        _discard_non_wounds(seat)
-        text += "; paralyzed, they discard every non-wound card in hand"
+    text += hero_wounded(state, seat, facts, wounds)  # Poison, Paralyze
     events.append(Event(text + ".", data={"kind": "wounds", "seat": combat["seat"], "wounds": wounds}))
     _check_knock_out(state, combat, events)
     _after_damage(state, combat, events)
@@ -490,7 +380,7 @@ def _check_knock_out(state: dict, combat: dict, events: list[Event]) -> None:
     added = max(combat["wounds"], seat["hand"].count("wound") - combat.get("hand_wounds", 0))
     if not combat["knocked_out"] and added >= seat["hand_limit"]:
         combat["knocked_out"] = True
-        _discard_non_wounds(seat)
+        discard_non_wounds(seat)
         events.append(Event(f"Seat {combat['seat'] + 1} is knocked out and discards every non-wound card in hand.",
                             data={"kind": "knocked_out", "seat": combat["seat"]}))
 
@@ -510,19 +400,7 @@ def _damage_unit(state: dict, combat: dict, index: int, uid: int, events: list[E
         if e["damage"] == 0:
             events.append(Event(f"{ufacts.name} shrugs off {_possessive(facts.name)} attack (resistance)."))
             return _after_damage(state, combat, events)
-    if facts.has("paralyze"):
-        # "it is immediately destroyed (remove it from the game)"
-        seat["units"].remove(unit)
-        unit_rules.drop_banner(seat, unit)  # its Banner goes to the discard pile
-        combat["destroyed_units"].append(unit["id"])
-        text = f"{ufacts.name} is destroyed by {facts.name} (paralyze)"
-    else:
-        # Poison: "it is given two Wound cards instead". A unit's wounds are its flag and count, not cards
-        # held anywhere (docs/rules-decisions/mage-knight.md): healing code only clears the flag.
-        wounds = 2 if facts.has("poison") else 1
-        unit["wounded"] = True
-        unit["wounds"] = wounds
-        text = f"{ufacts.name} is wounded by {facts.name}" + (" (poison: two wounds)" if wounds == 2 else "")
+    text = unit_hit(combat, seat, unit, ufacts.name, facts)  # Paralyze, Poison
     e["damage"] = max(0, e["damage"] - armor)
     events.append(Event(text + (f"; {e['damage']} damage remains." if e["damage"] else "."),
                         data={"kind": "unit_damage", "unit": unit["id"]}))
@@ -541,15 +419,9 @@ def _end_unit_modifiers(turn: dict) -> None:
     turn.pop("heat", None)  # Into the Heat: "this combat"
 
 
-def _discard_non_wounds(seat: dict) -> None:
-    kept = [c for c in seat["hand"] if c == "wound"]
-    seat["discard"].extend(c for c in seat["hand"] if c != "wound")
-    seat["hand"] = kept
-
-
 # ---------------------------------------------------------------- outcome
 
-def _finish(state: dict, events: list[Event]) -> None:
+def finish(state: dict, events: list[Event]) -> None:
     combat = state["combat"]
     ctx = combat["context"]
     seat_index = combat["seat"]
@@ -589,206 +461,9 @@ def _finish(state: dict, events: list[Event]) -> None:
                         data={"kind": "combat_end", "victory": victory}))
 
 
-# ---------------------------------------------------------------- effects on enemies (cards and unit abilities)
-
-@dataclass(frozen=True)
-class EnemyEffect:
-    """A modifier a card or unit puts on one enemy (``TARGET_EFFECTS``, a pick) or on every enemy
-    (``ALL_EFFECTS``) for the rest of the combat."""
-    skip: bool = False             # "does not attack this combat" (it can still be attacked)
-    armor: int = 0                 # Armor change, never below 1
-    armor_fortified: int | None = None  # Earthquake: the change for a fortified enemy
-    lose: tuple = ()               # resistances it loses this combat
-    unfortify: bool = False        # it loses its fortification (site and ability) this combat
-    destroy: bool = False          # "destroy target enemy": defeated, with its Fame
-    immune: str | None = None      # enemies with this resistance are not affected (blue: ice, red: fire)
-    unfortified_only: bool = False  # Illusionists: "one unfortified enemy"
-    phases: tuple = ("ranged", "block", "attack")
-
-
-ALL_RESISTANCES = ("physical", "fire", "ice")
-TARGET_EFFECTS = {
-    # Amotep Freezers (blue mana): "one enemy does not attack and gets Armor -3 (min 1)"; rulebook: a blue unit
-    # ability's non-attack effect "[has] no effect when targeting enemies with Ice resistance".
-    "freeze_enemy": EnemyEffect(skip=True, armor=-3, immune="ice", phases=("ranged", "block")),
-    # Illusionists (white mana): "one unfortified enemy does not attack this combat".
-    "illusion": EnemyEffect(skip=True, unfortified_only=True, phases=("ranged", "block")),
-    # Tremor: "one enemy Armor -3 ... (min 1)"; Earthquake: "one enemy Armor -3 (-6 if fortified)".
-    "tremor_one": EnemyEffect(armor=-3),
-    "earthquake_one": EnemyEffect(armor=-3, armor_fortified=-6),
-    # Chill: "one enemy does not attack this combat; it loses fire resistance"; Lethal Chill: "one enemy does not
-    # attack and gets Armor -4 (min 1)"; a blue spell: ice resistant enemies are not affected (MKD exclude ice).
-    "chill": EnemyEffect(skip=True, lose=("fire",), immune="ice"),
-    "lethal_chill": EnemyEffect(skip=True, armor=-4, immune="ice"),
-    # Whirlwind: "one enemy does not attack this combat"; Tornado: "Attack phase only; destroy one enemy".
-    "whirlwind": EnemyEffect(skip=True),
-    "tornado": EnemyEffect(destroy=True, phases=("attack",)),
-    # Expose: "one enemy loses fortification and resistances this combat".
-    "expose": EnemyEffect(unfortify=True, lose=ALL_RESISTANCES),
-    # Disintegrate: "Attack phase only; destroy one enemy" (a red spell: fire resistant enemies are immune).
-    "disintegrate": EnemyEffect(destroy=True, immune="fire", phases=("attack",)),
-    # Banner of Fear thrown away: "up to 3 enemies do not attack this combat" (one pick each); attached: "in the
-    # Block phase spend the Unit to cancel one enemy attack".
-    "fear": EnemyEffect(skip=True, phases=("ranged", "block")),
-    "fear_banner": EnemyEffect(skip=True, phases=("block",)),
-}
-ALL_EFFECTS = {
-    # Tremor: "all enemies Armor -2 (min 1)"; Earthquake: "all enemies Armor -2 (-4 if fortified), min 1".
-    "tremor_all": EnemyEffect(armor=-2),
-    "earthquake_all": EnemyEffect(armor=-2, armor_fortified=-4),
-    # Mass Expose: "all enemies lose either fortifications or resistances this combat".
-    "mass_expose_fortifications": EnemyEffect(unfortify=True),
-    "mass_expose_resistances": EnemyEffect(lose=ALL_RESISTANCES),
-    # Demolish: "all enemies Armor -1 (min 1)"; Disintegrate: "other enemies Armor -1 (min 1)"; fire resistant
-    # enemies are not affected (MKD exclude_resistance fire). Demolish also ignores site fortifications.
-    "demolish": EnemyEffect(armor=-1, immune="fire"),
-    "disintegrate_others": EnemyEffect(armor=-1, immune="fire", phases=("attack",)),
-    # Sword of Justice thrown away: "enemies lose physical resistance this turn".
-    "sword_physical": EnemyEffect(lose=("physical",)),
-}
-
-
-def _effect(name: str) -> EnemyEffect:
-    return TARGET_EFFECTS.get(name) or ALL_EFFECTS[name]
-
-
-def _armor_change(combat: dict, index: int, fx: EnemyEffect) -> int:
-    if fx.armor_fortified is not None and fortification(combat, index):
-        return fx.armor_fortified
-    return fx.armor
-
-
-def _affected(combat: dict, index: int, fx: EnemyEffect) -> bool:
-    """Whether the effect may touch this enemy now (alive, not immune, the summoner rule)."""
-    e = combat["enemies"][index]
-    if e["defeated"] or e["gone"]:
-        return False
-    if combat["phase"] == "block" and enemy_data.enemy(e["id"]).summon:
-        return False  # "No effect can target the summoning enemy during these phases"
-    if fx.immune and fx.immune in resistances_of(combat, index):
-        return False
-    return not (fx.unfortified_only and fortification(combat, index))
-
-
-def _of_use(combat: dict, index: int, fx: EnemyEffect) -> bool:
-    """Would the effect change anything for this enemy in this combat from now on?"""
-    e = combat["enemies"][index]
-    phase = combat["phase"]
-    attackable = e["summoned_by"] is None  # a summoned monster is never attacked
-    if fx.destroy:
-        return attackable
-    if fx.skip and phase in ("ranged", "block") and not e["blocked"] and not e.get("skip"):
-        return True  # it would still attack (a summoner through the monster it summons)
-    if attackable and _armor_change(combat, index, fx) and armor_of(combat, index) > 1:
-        return True
-    if attackable and set(fx.lose) & set(resistances_of(combat, index)):
-        return True
-    return attackable and fx.unfortify and phase == "ranged" and fortification(combat, index) > 0
-
-
-def enemy_targets(state: dict, effect: str) -> list[tuple[int, str]]:
-    """The enemies a TARGET_EFFECTS effect may target now and would change, as (index, label); [] outside
-    combat or outside the effect's phases. "Effects of no use now are not offered": a target only if the
-    effect would change something for it (an attack it still makes, an Armor above 1, a resistance it has, a
-    fortification in the ranged/siege phase)."""
-    combat = state.get("combat")
-    fx = TARGET_EFFECTS[effect]
-    if not combat or combat["phase"] not in fx.phases:
-        return []
-    out = []
-    for index, e in enumerate(combat["enemies"]):
-        if _affected(combat, index, fx) and _of_use(combat, index, fx):
-            facts = enemy_data.enemy(e["id"])
-            out.append((index, f"{facts.name} (armor {armor_of(combat, index)}, Attack {facts.attack})"))
-    return out
-
-
-def target_enemy(state: dict, effect: str, index: int, events: list[Event]) -> None:
-    """Apply a TARGET_EFFECTS effect to one enemy (the caller offered ``enemy_targets``)."""
-    if index not in {i for i, _ in enemy_targets(state, effect)}:
-        raise IllegalPick(f"{effect} cannot target enemy {index} now")
-    _modify(state, state["combat"], index, TARGET_EFFECTS[effect], effect, events)
-
-
-def all_enemies_of_use(state: dict, effect: str) -> bool:
-    """An ALL_EFFECTS effect is of use now if it changes something for at least one enemy (Demolish also
-    when it would lift a site's fortification in the ranged/siege phase)."""
-    combat = state.get("combat")
-    fx = ALL_EFFECTS[effect]
-    if not combat or combat["phase"] not in fx.phases:
-        return False
-    if effect == "demolish" and combat["phase"] == "ranged" and not combat.get("site_unfortified"):
-        if any(_site_fortified(combat, i) for i in _alive(combat)):
-            return True
-    return any(_affected(combat, i, fx) and _of_use(combat, i, fx) for i in range(len(combat["enemies"])))
-
-
-def affect_all_enemies(state: dict, effect: str, events: list[Event]) -> None:
-    """Apply an ALL_EFFECTS effect to every enemy it may touch (nothing outside combat)."""
-    combat = state.get("combat")
-    fx = ALL_EFFECTS[effect]
-    if not combat or combat["phase"] not in fx.phases:
-        return
-    if effect == "demolish" and not combat.get("site_unfortified"):
-        combat["site_unfortified"] = True  # "ignore site fortifications this turn" (the turn's combat)
-        events.append(Event("Site fortifications are ignored this turn.",
-                            data={"kind": "enemy_effect", "effect": effect}))
-    for index in range(len(combat["enemies"])):
-        if _affected(combat, index, fx) and combat["enemies"][index]["summoned_by"] is None:
-            _modify(state, combat, index, fx, effect, events)
-
-
-def _site_fortified(combat: dict, index: int) -> bool:
-    e = combat["enemies"][index]
-    return fortification(combat, index) > (1 if enemy_data.enemy(e["id"]).has("fortified") else 0)
-
-
-def _modify(state: dict, combat: dict, index: int, fx: EnemyEffect, effect: str, events: list[Event]) -> None:
-    e = combat["enemies"][index]
-    if fx.destroy:
-        if index in combat["targets"]:
-            combat["targets"].remove(index)  # a destroyed enemy leaves the attack group being formed
-        _defeat(state, combat, index, events, how="destroyed")
-        if not _alive(combat):
-            _finish(state, events)
-        return
-    parts = []
-    if fx.skip and not e.get("skip"):
-        e["skip"] = True
-        parts.append("does not attack this combat")
-    change = _armor_change(combat, index, fx)
-    if change:
-        e["armor_mod"] = e.get("armor_mod", 0) + change
-        parts.append(f"gets Armor {change:+d} (now {armor_of(combat, index)})")
-    lost = [r for r in fx.lose if r in resistances_of(combat, index)]
-    if lost:
-        e["lost"] = sorted(set(e.get("lost", [])) | set(lost))
-        parts.append("loses its " + " and ".join(_element(r) for r in lost) + " resistance")
-    if fx.unfortify and fortification(combat, index):
-        e["unfortified"] = True
-        parts.append("loses its fortification")
-    if parts:
-        events.append(Event(f"{_name(e)} " + ", ".join(parts) + ".",
-                            data={"kind": "enemy_effect", "effect": effect, "enemy": e["id"]}))
-
-
-def armor_of(combat: dict, index: int) -> int:
-    """The enemy's armor with combat effects applied; a reduced armor never goes below 1 ("min 1")."""
-    e = combat["enemies"][index]
-    armor = enemy_data.enemy(e["id"]).armor
-    return max(1, armor + e["armor_mod"]) if e.get("armor_mod") else armor
-
-
-def resistances_of(combat: dict, index: int) -> frozenset:
-    """The enemy's resistances less those a card took away this combat (Chill, Expose)."""
-    e = combat["enemies"][index]
-    resistances = enemy_data.enemy(e["id"]).resistances
-    return resistances - set(e["lost"]) if e.get("lost") else resistances
-
-
 # ---------------------------------------------------------------- helpers
 
-def _alive(combat: dict) -> list[int]:
+def alive(combat: dict) -> list[int]:
     """Indexes of enemies still in play that attacks may target (summoned monsters never are)."""
     return [i for i, e in enumerate(combat["enemies"])
             if not e["defeated"] and not e["gone"] and e["summoned_by"] is None]
@@ -812,9 +487,9 @@ def _discard(state: dict, e: dict) -> None:
 def _clear(pool: dict, attack_kinds: tuple[str, ...], block: bool = False) -> None:
     """Unspent points are lost: zero these pool entries (the dict keeps its keys)."""
     for kind in attack_kinds:
-        entry = pool["attack"].setdefault(kind, {})
-        for element in list(entry):
-            entry[element] = 0
+        bucket = pool["attack"].setdefault(kind, {})
+        for element in list(bucket):
+            bucket[element] = 0
     if block:
         for element in list(pool["block"]):
             pool["block"][element] = 0
@@ -842,7 +517,7 @@ def _put_on_map(state: dict, where: str | None, token: dict) -> None:
     cell.setdefault("enemies", []).append(token)
 
 
-def _name(e: dict) -> str:
+def enemy_name(e: dict) -> str:
     return enemy_data.enemy(e["id"]).name
 
 
@@ -851,7 +526,7 @@ def _possessive(name: str) -> str:
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
-def _element(element: str) -> str:
+def element_words(element: str) -> str:
     return element.replace("_", " ")
 
 
@@ -862,7 +537,7 @@ def _describe_target(combat: dict, index: int, ranged: bool) -> str:
         notes.append("fortified: siege only")
     resistances = resistances_of(combat, index)
     if resistances:
-        notes.append("resists " + " and ".join(_element(r) for r in sorted(resistances)))
+        notes.append("resists " + " and ".join(element_words(r) for r in sorted(resistances)))
     return f"{facts.name} ({', '.join(notes)})"
 
 

@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 from ..base import Event
-from . import cards, hexmap, interaction, levels, mana
+from . import cards, hexgrid, hexmap, interaction, levels, mana
 from .card_text import plural, WOUND
 from .hero import change_reputation, draw, take_from_offer, take_wounds
 from .specials_movement import time_bending_open
@@ -160,7 +160,7 @@ def keep_bonus(state, seat: int) -> int:
     if not pos:
         return 0
     owned = [k for k, h in hexes.items() if h.get("site") == "keep" and h.get("owner") == seat]
-    near = {pos, *hexmap.neighbours(pos)}
+    near = {pos, *hexgrid.neighbours(pos)}
     return len(owned) if any(k in near for k in owned) else 0
 
 

@@ -68,6 +68,13 @@ def note_wounds(turn, n: int) -> None:
     turn["wounds_received"] = turn.get("wounds_received", 0) + n
 
 
+def discard_non_wounds(seat_state) -> None:
+    """Every non-Wound card in hand goes to the discard pile, the Wounds stay (a knock-out, a Paralyzing enemy)."""
+    kept = [c for c in seat_state["hand"] if c == "wound"]
+    seat_state["discard"].extend(c for c in seat_state["hand"] if c != "wound")
+    seat_state["hand"] = kept
+
+
 def change_reputation(state, seat: int, n: int, events: list) -> None:
     s = state["seats"][seat]
     before = s["reputation"]

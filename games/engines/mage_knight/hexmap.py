@@ -1,12 +1,9 @@
-"""The map of First Reconnaissance: hexes, the wedge of tiles, exploring, movement costs, rampaging enemies.
+"""The map of First Reconnaissance: the tiles placed, their terrain and sites, exploring, movement costs,
+rampaging enemies, and what turns face up during play.
 
-Coordinates are axial, pointy-top, r grows downward; a hex key is the string "q,r". A tile is a 7-hex flower
-whose centre lies on the flower lattice; the six neighbouring tile positions of a centre are
-TILE_STEPS ("corner symbols must line up": every tile position is a lattice point, none overlaps another).
-Starting tile A sits at "0,0". The wedge ("Map Shape: Wedge") opens between two coastlines: every tile
-position is a*NE + b*E with a, b >= 0 (NE = (2,-3), E = (3,-1)); a position with a < 0 or b < 0 is
-behind a coastline. First Reconnaissance plays the wedge "with no limitations", so core tiles may go on
-the coastline lanes.
+The geometry under it (hex keys "q,r", neighbours, distance, the lattice of tile centres and the wedge) is
+hexgrid.py; this module holds what stands on the hexes. Starting tile A sits at "0,0". First Reconnaissance plays
+the wedge "with no limitations", so core tiles may go on the coastline lanes.
 
 The map (state["map"], plain JSON) is documented in README.md; this module adds ``ruins_pile`` /
 ``ruins_discard`` (the ruins tokens, unless the caller passes its own ``draw_ruins``) and ``setup_tiles``.
@@ -15,21 +12,19 @@ Enemy piles live elsewhere: the caller passes ``draw_enemy(colour) -> {"id", "co
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any, Callable, Iterable
 
 from games.engines.base import Event
 from games.engines.mage_knight import enemies  # the enemy piles, drawn from when the map is laid out
 from games.engines.mage_knight import sites as site_facts
-from games.engines.mage_knight.tiles import OFFSETS, POSITIONS, TILES, terrain_cost
+from games.engines.mage_knight.hexgrid import adjacent, adjacent_positions, centre_of, in_wedge, ring2, tile_hexes
+from games.engines.mage_knight.tiles import TILES, terrain_cost
 from games.engines.rng import Rng
 
 Map = dict[str, Any]
 DrawEnemy = Callable[[str], "dict[str, Any] | None"]  # None: no token of that colour is left
 DrawRuins = Callable[[], "str | None"]
 
-HEX_DIRECTIONS = ((1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1))  # NE E SE SW W NW
-TILE_STEPS = {"NE": (2, -3), "E": (3, -1), "SE": (1, 2), "SW": (-2, 3), "W": (-3, 1), "NW": (-1, -2)}
 START = "0,0"
 EXPLORE_COST = 2  # "You can reveal the top map tile for 2 Move Points"
 CITY_MOVE_COST = 2  # "The cost to move into a city is always 2" (used only where cities may be entered)
@@ -46,104 +41,6 @@ SETUP_POSITIONS = ("2,-3", "3,-1")
 MIN_ADJACENT = {"countryside": 2, "core": 2, "city": 2, "fallback": 3}
 
 
-# --- geometry -----------------------------------------------------------------------------------------------
-
-def key_of(q: int, r: int) -> str:
-    return f"{q},{r}"
-
-
-@lru_cache(maxsize=None)
-def parse(key: str) -> tuple[int, int]:
-    q, r = key.split(",")
-    return int(q), int(r)
-
-
-@lru_cache(maxsize=None)
-def _neighbours(key: str) -> tuple[str, ...]:
-    q, r = parse(key)
-    return tuple(key_of(q + dq, r + dr) for dq, dr in HEX_DIRECTIONS)
-
-
-def neighbours(key: str) -> list[str]:
-    """The six hexes around ``key`` (on the map or not)."""
-    return list(_neighbours(key))
-
-
-def distance(a: str, b: str) -> int:
-    """Hex steps between two keys (axial coordinates)."""
-    (q1, r1), (q2, r2) = parse(a), parse(b)
-    return (abs(q1 - q2) + abs(r1 - r2) + abs((q1 + r1) - (q2 + r2))) // 2
-
-
-def ring2(key: str) -> list[str]:
-    """The hexes exactly two steps from ``key`` (on the map or not): Space Bending's "2 spaces away"."""
-    near = {n2 for n in _neighbours(key) for n2 in _neighbours(n)}
-    return sorted(k for k in near if distance(key, k) == 2)
-
-
-def reach(m: Map, start: str, steps: int, passable) -> dict[str, int]:
-    """Revealed spaces within ``steps`` steps of ``start`` through revealed spaces ``passable(key)`` allows
-    (``start`` excluded): key -> fewest steps. A space may be a destination without being passable (the caller
-    checks); the path's spaces before it must be."""
-    hexes = m["hexes"]
-    seen = {start: 0}
-    frontier = [start]
-    for d in range(1, steps + 1):
-        nxt = []
-        for k in frontier:
-            if k != start and not passable(k):
-                continue
-            for n in _neighbours(k):
-                if n in hexes and n not in seen:
-                    seen[n] = d
-                    nxt.append(n)
-        frontier = nxt
-    seen.pop(start)
-    return seen
-
-
-def on_lattice(centre: str) -> bool:
-    """True if a tile may be centred here: the corner symbols of every tile line up on this lattice."""
-    q, r = parse(centre)
-    return (q + 3 * r) % 7 == 0
-
-
-def wedge_coords(centre: str) -> tuple[int, int]:
-    """(a, b) with centre = a*NE + b*E; only meaningful on the lattice."""
-    q, r = parse(centre)
-    return -(q + 3 * r) // 7, (3 * q + 2 * r) // 7
-
-
-def in_wedge(centre: str) -> bool:
-    """On the lattice and not behind either coastline of the wedge."""
-    if not on_lattice(centre):
-        return False
-    a, b = wedge_coords(centre)
-    return a >= 0 and b >= 0
-
-
-@lru_cache(maxsize=None)
-def centre_of(key: str) -> str:
-    """The tile position (lattice centre) whose flower contains this hex."""
-    q, r = parse(key)
-    for dq, dr in OFFSETS.values():
-        c = key_of(q - dq, r - dr)
-        if on_lattice(c):
-            return c
-    raise AssertionError("the flower lattice covers every hex")  # pragma: no cover
-
-
-def tile_hexes(centre: str) -> list[str]:
-    """The seven hex keys of a tile centred here, in POSITIONS order."""
-    q, r = parse(centre)
-    return [key_of(q + OFFSETS[p][0], r + OFFSETS[p][1]) for p in POSITIONS]
-
-
-def adjacent_positions(centre: str) -> list[str]:
-    q, r = parse(centre)
-    return [key_of(q + dq, r + dr) for dq, dr in TILE_STEPS.values()]
-
-
 # --- reading the map ----------------------------------------------------------------------------------------
 
 def placed_centres(m: Map) -> set[str]:
@@ -158,6 +55,27 @@ def tiles_left(m: Map) -> int:
 def hexes_of_site(m: Map, site: str) -> list[str]:
     """Keys of the map hexes holding this site, in placement order."""
     return [k for k, h in m["hexes"].items() if h["site"] == site]
+
+
+def reach(m: Map, start: str, steps: int, passable) -> dict[str, int]:
+    """Revealed spaces within ``steps`` steps of ``start`` through revealed spaces ``passable(key)`` allows
+    (``start`` excluded): key -> fewest steps. A space may be a destination without being passable (the caller
+    checks); the path's spaces before it must be."""
+    hexes = m["hexes"]
+    seen = {start: 0}
+    frontier = [start]
+    for d in range(1, steps + 1):
+        nxt = []
+        for k in frontier:
+            if k != start and not passable(k):
+                continue
+            for n in adjacent(k):
+                if n in hexes and n not in seen:
+                    seen[n] = d
+                    nxt.append(n)
+        frontier = nxt
+    seen.pop(start)
+    return seen
 
 
 def hex_label(m: Map, key: str) -> str:
@@ -181,15 +99,15 @@ def is_rampaging(h: dict[str, Any]) -> bool:
 def adjacent_rampaging(m: Map, key: str) -> list[str]:
     """Rampaging enemies' spaces next to ``key`` (the ones a hero standing there may challenge)."""
     hexes = m["hexes"]
-    return [n for n in _neighbours(key) if n in hexes and is_rampaging(hexes[n])]
+    return [n for n in adjacent(key) if n in hexes and is_rampaging(hexes[n])]
 
 
 def provoking(m: Map, from_key: str, to_key: str) -> list[str]:
     """Rampaging spaces this move provokes: "You are attacked if your move takes you between spaces adjacent to
     a Rampaging Enemy". A move between two non-adjacent spaces is a jump, which "doesn't provoke"."""
-    if to_key not in _neighbours(from_key):
+    if to_key not in adjacent(from_key):
         return []
-    around_to = set(_neighbours(to_key))
+    around_to = set(adjacent(to_key))
     return [k for k in adjacent_rampaging(m, from_key) if k in around_to]
 
 
@@ -222,11 +140,6 @@ def is_safe(m: Map, key: str, seat: int, other_heroes: Iterable[str] = ()) -> bo
     if key in set(other_heroes) and site != "portal":
         return False
     return True
-
-
-def tile_adjacency(m: Map, centre: str) -> int:
-    """How many placed tiles border this tile position."""
-    return _count_adjacent(centre, placed_centres(m))
 
 
 def _count_adjacent(centre: str, placed: set[str]) -> int:
@@ -277,7 +190,7 @@ def explore_options(m: Map, hero_key: str | None, far: bool = False) -> list[str
     hexes = m["hexes"]
     if hero_key is None or hero_key not in hexes:
         return []
-    near = list(_neighbours(hero_key)) + (ring2(hero_key) if far else [])
+    near = list(adjacent(hero_key)) + (ring2(hero_key) if far else [])
     touching = {centre_of(n) for n in near if n not in hexes}
     if not touching:
         return []
@@ -467,7 +380,7 @@ def reveal_garrisons_near(m: Map, key: str, time: str) -> list[Event]:
     if time != "day":
         return []
     events = []
-    for n in _neighbours(key):
+    for n in adjacent(key):
         h = m["hexes"].get(n)
         if h is None or not site_facts.is_fortified(h["site"]):
             continue

@@ -58,8 +58,8 @@ def check(state: dict) -> list[str]:
         mine = Counter({c: n for c, n in held.items() if _kind(c) == kind})
         if mine != total:
             bad.append(f"{kind} cards not conserved: {dict(mine - total)} extra, {dict(total - mine)} missing")
-    # Wounds are not conserved: the supply is unlimited (issue 22), and an old saved game's "decks.wounds" count
-    # is ignored.
+    # Wounds are not conserved: the supply is unlimited (the rules set no number), and an old saved game's
+    # "decks.wounds" count is ignored.
     tokens = Counter()
     for h in state["map"]["hexes"].values():
         tokens.update(t["id"] for t in h.get("enemies", ()))

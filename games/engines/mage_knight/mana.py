@@ -254,8 +254,3 @@ def labels(state, combo: list[str]) -> str:
 
 def can_pay(state, seat: int, needs: list[str]) -> bool:
     return bool(payments(state, seat, needs))
-
-
-def usable_colours(state, seat: int) -> list[str]:
-    """Basic colours one mana could be paid in now (for effects that ask 'pay one mana of any colour')."""
-    return [c for c in BASIC if sources_for(state, seat, c)]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..base import Event
 from ..rng import Rng
-from . import hexmap
+from . import hexgrid, hexmap
 from . import enemies as enemy_data
 from . import sites as site_facts
 from .hero import change_reputation
@@ -65,9 +65,9 @@ def move_targets(state, seat: int) -> list[str]:
     m = state["map"]
     others = {o["pos"] for i, o in enumerate(state["seats"]) if i != seat}
     out = []
-    near = hexmap.neighbours(s["pos"])
+    near = hexgrid.neighbours(s["pos"])
     if turn.get("bending"):  # Space Bending: "spaces 2 away count as adjacent for moving"
-        near += [k for k in hexmap.ring2(s["pos"]) if k in m["hexes"]]
+        near += [k for k in hexgrid.ring2(s["pos"]) if k in m["hexes"]]
     for n in near:
         cost = move_cost(state, n)
         if cost is None or cost > turn["pool"]["move"]:

@@ -13,7 +13,7 @@ import csv
 import os
 
 from ..base import Event, Option
-from . import cards, combat, hexmap, mana, resolver
+from . import cards, combat, hexgrid, mana, resolver
 from .banners import fear_units, glory_bonus
 from .card_text import describe, EffectError, parse, WOUND
 from .hero import take_from_offer
@@ -102,7 +102,7 @@ def lake_options(state, seat: int) -> list[Option]:
         return []
     pos = state["seats"][seat]["pos"]
     hexes = state["map"]["hexes"]
-    near = hexmap.neighbours(pos) + (hexmap.ring2(pos) if turn.get("bending") else [])
+    near = hexgrid.neighbours(pos) + (hexgrid.ring2(pos) if turn.get("bending") else [])
     if not any(hexes.get(k, {}).get("terrain") == "lake" for k in near):
         return []
     return [Option(f"t-lakes:{src}", f"pay {mana.label(state, src)}: lakes cost 0 this turn (Song of Wind)")

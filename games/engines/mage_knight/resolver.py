@@ -10,7 +10,7 @@ them.
 from __future__ import annotations
 
 from ..base import Event
-from . import combat, mana
+from . import combat, enemy_effects, mana
 from .card_text import COMBAT, describe, is_cost
 from .hero import change_reputation, draw, heal, hero_name, take_wounds, wounds_in_hand
 from .pool import add_pool, ambush_bonus
@@ -49,7 +49,7 @@ def diplomacy_open(state) -> bool:
 
 
 def wings_targets(state) -> list[tuple[int, str]]:
-    return combat.enemy_targets(state, "whirlwind")  # the plain "does not attack this combat" modifier
+    return enemy_effects.enemy_targets(state, "whirlwind")  # the plain "does not attack this combat" modifier
 
 
 def wings_cost(state) -> int | None:

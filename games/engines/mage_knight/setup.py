@@ -132,7 +132,7 @@ def new_state(players: int, options: Mapping[str, Any], seed: int) -> dict[str, 
     state["enemies"] = enemies.new_piles(rng)  # {"piles": {colour: [...]}, "discards": {colour: []}}
     state["ruins"] = {"pile": sites.new_ruins_pile(rng), "discard": []}
     # 4.-6. artifacts, spell and advanced action decks with offers of 3. 5. "Stack the Wound Cards face up": the
-    # rules set no number, so the Wound supply is unlimited and the state keeps no count of it (issue 22).
+    # rules set no number, so the Wound supply is unlimited and the state keeps no count of it.
     decks: dict[str, Any] = {}
     for key, kind in (("advanced", "advanced"), ("spells", "spell"), ("artifacts", "artifact")):
         decks[key] = card_ids(kind)

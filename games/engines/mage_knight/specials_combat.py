@@ -1,4 +1,4 @@
-"""Special effects in combat: Unit abilities on enemies (combat.TARGET_EFFECTS / ALL_EFFECTS, ENEMY_SPECIALS),
+"""Special effects in combat: Unit abilities on enemies (enemy_effects.TARGET_EFFECTS / ALL_EFFECTS, ENEMY_SPECIALS),
 Ambush, the combat cards (Into the Heat, Agility, Diplomacy, Flame Wave, Sword of Justice, Horn of Wrath, Golden
 Grail) and the turn's lasting combat effects for the view.
 """
@@ -6,7 +6,7 @@ Grail) and the turn's lasting combat effects for the view.
 from __future__ import annotations
 
 from ..base import Event
-from . import combat, mana
+from . import combat, enemy_effects, mana
 from . import enemies as enemy_data
 from .cards import CARDS, name
 from .card_text import COMBAT, plural
@@ -21,35 +21,35 @@ def _ambush(state, seat, args, choice, events):
     state["turn"]["ambush"] = [args[0], args[1]]
 
 
-# Unit abilities that act on one enemy (combat.TARGET_EFFECTS) or on all the seat's units for the combat.
+# Unit abilities that act on one enemy (enemy_effects.TARGET_EFFECTS) or on all the seat's units for the combat.
 
 def _target_usable(effect):
     def ok(state, seat, args, ctx):
-        return in_combat(state) and bool(combat.enemy_targets(state, effect))
+        return in_combat(state) and bool(enemy_effects.enemy_targets(state, effect))
     return ok
 
 
 def _target_choices(effect):
     def choices(state, seat, args):
-        return [(str(i), lab) for i, lab in combat.enemy_targets(state, effect)]
+        return [(str(i), lab) for i, lab in enemy_effects.enemy_targets(state, effect)]
     return choices
 
 
 def _target_do(effect):
     def do(state, seat, args, choice, events):
-        combat.target_enemy(state, effect, int(choice), events)
+        enemy_effects.target_enemy(state, effect, int(choice), events)
     return do
 
 
 def _all_usable(effect):
     def ok(state, seat, args, ctx):
-        return in_combat(state) and combat.all_enemies_of_use(state, effect)
+        return in_combat(state) and enemy_effects.all_enemies_of_use(state, effect)
     return ok
 
 
 def _all_do(effect):
     def do(state, seat, args, choice, events):
-        combat.affect_all_enemies(state, effect, events)
+        enemy_effects.affect_all_enemies(state, effect, events)
     return do
 
 
@@ -275,7 +275,7 @@ def _wave_do(state, seat, args, choice, events):
 # "physical attacks in your Attack phase count double; enemies lose physical resistance this turn; Fame +1 per enemy
 # defeated". The cards are those of a colour (MKD attacks_by_color: not Wounds, not colourless Artifacts), one pick
 # each, "done" first (the safe default). The Fame: +1 for each enemy already defeated this turn, then at each defeat
-# (combat._defeat reads turn["sword_fame"]).
+# (combat.defeat reads turn["sword_fame"]).
 def _sword_fame(state, seat, events):
     turn = state["turn"]
     if turn.get("sword_fame"):
@@ -319,7 +319,7 @@ def _sword_powered_do(state, seat, args, choice, events):
     state["turn"]["sword_double"] = True
     events.append(Event(f"{hero_name(state, seat)}'s physical attacks count double in the Attack phase this turn "
                         f"(Sword of Justice).", None, {"seat": seat}))
-    combat.affect_all_enemies(state, "sword_physical", events)
+    enemy_effects.affect_all_enemies(state, "sword_physical", events)
     _sword_fame(state, seat, events)
 
 

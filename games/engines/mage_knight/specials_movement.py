@@ -6,7 +6,7 @@ Night, Lake crossing.
 from __future__ import annotations
 
 from ..base import Event
-from . import combat, hexmap
+from . import enemy_effects, hexmap
 from . import sites as site_facts
 from .card_text import plural
 from .hero import hero_name
@@ -150,7 +150,7 @@ def _wings_night_choices(state, seat, args):
 
 
 def wings_night_target(state, seat, index: int, events) -> None:
-    combat.target_enemy(state, "whirlwind", index, events)
+    enemy_effects.target_enemy(state, "whirlwind", index, events)
 
 
 def _wings_night_do(state, seat, args, choice, events):

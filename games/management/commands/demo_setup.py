@@ -34,7 +34,7 @@ class Command(BaseCommand):
         parser.add_argument("--players", type=int, default=3)
         parser.add_argument("--base-url", default="http://127.0.0.1:8000")
         # A short clock and bots let a newcomer see deadlines, defaults and reminders fire within minutes
-        # (./run.sh passes DEMO_CLOCK_SECONDS and DEMO_BOTS; issue 11 item 10).
+        # (./run.sh passes DEMO_CLOCK_SECONDS and DEMO_BOTS).
         parser.add_argument("--clock-seconds", type=int, default=None,
                             help="seconds per decision in the demo game (default: the server's clock)")
         parser.add_argument("--bots", type=int, default=0, help="seats of the demo game played by bots")

@@ -61,7 +61,7 @@ def seat_board(seat: dict[str, Any], players: dict[int, dict[str, Any]], me: int
     return {
         "seat": seat["seat"], "is_me": seat["seat"] == me,
         "name": character["name"] if character else f"Seat {seat['seat'] + 1}",
-        # "Bot 3" as in the history (issue 11 item 1), never a bare "bot"
+        # "Bot 3" as in the history, never a bare "bot" (a game may have several)
         "character": character, "player": player.get("player") or (
             seat_label(position=seat["seat"], username=None, is_bot=True) if player.get("is_bot") else "—"),
         "username": player.get("player"),  # for the profile link; None for bots and free seats

@@ -1,5 +1,5 @@
 """Faltisia's event texts with the players' names and characters: "alice (Kaede) and Bot 3 (Nicole)
-attended the yellow lecture: +1 Beauty." (issue 11 item 1).
+attended the yellow lecture: +1 Beauty."
 
 The engine (games/engines/faltisia/flow.py ``_ev``) stamps each event that names seats with a ``wording``
 and the seats' ``characters`` (public once chosen); an event stored before that keeps its own text.

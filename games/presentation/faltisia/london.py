@@ -40,7 +40,7 @@ def seat_name(view: dict[str, Any], seat: int | None) -> str:
     if seat is None:
         return ""
     character = view["seats"][seat].get("character")
-    # 1-based, as people count seats (issue 11 item 1); the view's positions are 0-based.
+    # 1-based, as people count seats; the view's positions are 0-based.
     return f"{character['name']} (seat {seat + 1})" if character else f"Seat {seat + 1}"
 
 

@@ -19,7 +19,7 @@ def option_fields(engine) -> dict[str, forms.Field]:
         "choose_characters": forms.BooleanField(
             required=False, label="Players choose their characters (Faltisia)",
             help_text="Instead of dealing them at random."),
-        "battle_for_london": forms.BooleanField(  # issue 13: option {"expansion": "battle_for_london"}
+        "battle_for_london": forms.BooleanField(  # the engine's option {"expansion": "battle_for_london"}
             required=False, label="The Battle for London expansion (Faltisia, 2-6 seats)"),
         "solo_difficulty": forms.ChoiceField(
             required=False, label=f"Solo difficulty (Faltisia, {engine.solo_players} seat)", initial=DEFAULT_DIFFICULTY,

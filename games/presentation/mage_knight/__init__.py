@@ -2,6 +2,7 @@
 
     hexgeom.py     pointy-top axial hex geometry (centres, corners, the viewBox)
     labels.py      words and colours: terrains, sites, enemy and mana colours, seats, tactics, scoring
+    hexwords.py    a map hex in words (terrain and cost, site, tokens, heroes), shared by the mail and the map
     mapview.py     the SVG map's drawing instructions and the hexes a move or explore pick makes clickable
     board.py       the drawn board: map, hero areas, hand, source, offers, tactics, turn totals, combat, result
     mail.py        the situation in a prompt email (short in a decision mail, whole in the "status" answer), and
@@ -32,7 +33,8 @@ class MageKnightPresentation(Presentation):
         return mail.situation(view, seat)
 
     def mail_sections_short(self, view, seat):
-        """The decision mail's situation in fewer lines (issue 25); the "status" answer keeps mail_sections."""
+        """The decision mail's situation in fewer lines, to be read at a glance; the "status" answer keeps
+        mail_sections."""
         return mail.short_situation(view, seat)
 
     def where(self, view):

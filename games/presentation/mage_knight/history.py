@@ -2,9 +2,9 @@
 
 A step is one seat's run of picks (a tactic choice, or a whole turn), and the history keeps the first non-empty
 heading among its events. The engine's events carry public data (games/engines/mage_knight/): ``{"seat", "tactic"}``
-for a tactic taken, ``{"seat", "kind": "tactic_use", "tactic"}`` for one used during a turn (part of the turn:
-never a "Tactics" heading, issue 26 item 6), ``{"seat", "kind": "turn_start"}`` when a turn begins, ``{"seat", "announce": True}`` for the
-end of the round announced, ``{"round", "time"}`` when a round begins, ``{"result"}`` at the end; most others name
+for a tactic taken, ``{"seat", "kind": "tactic_use", "tactic"}`` for one used during a turn (a move of that turn,
+so never a "Tactics" heading), ``{"seat", "kind": "turn_start"}`` when a turn begins, ``{"seat", "announce": True}``
+for the end of the round announced, ``{"round", "time"}`` when a round begins, ``{"result"}`` at the end; most others name
 the acting ``seat``. Seat -1 is the Dummy Player.
 """
 

@@ -1,8 +1,9 @@
 """Mage Knight's situation in a prompt email, as short plain-text sections, from ``engine.view(state, seat)`` only.
 
 The map becomes a short list: the hexes within two spaces of the player's hero (terrain and its cost now, site,
-shield, tokens, other heroes) and where a tile may be explored. Face-down tokens are named by their colour only,
-because that is all the view holds. (What happened since the last prompt is the mail's own section.)
+shield, tokens, other heroes, in hexwords.py's words) and where a tile may be explored. Face-down tokens are named
+by their colour only, because that is all the view holds. (What happened since the last prompt is the mail's own
+section.)
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Any
 
 from ..generic.mail import Section
 from . import hexgeom as hg
-from . import labels
+from . import hexwords, labels
 from .board import claimed_text, combat, pool
 
 NEAR = 2  # how far around the hero the email lists the map
@@ -48,33 +49,10 @@ def _banner(b: dict[str, Any]) -> str:
 
 
 def _hex_line(h: dict[str, Any], time: str, me: int | None = None) -> str:
-    name, _, day, night = labels.terrain(h.get("terrain"))
-    cost = "impassable" if day is None else f"costs {night if time == 'night' else day}"
-    parts = [f"{h['q']},{h['r']} {name} ({cost})"]
-    if h.get("site"):
-        site = labels.site_name(h["site"])
-        if isinstance(h.get("owner"), int):
-            site += f", shield of seat {h['owner'] + 1}"
-        if h.get("burned"):
-            site += ", burned"
-        parts.append(site)
-    foes = []
-    for e in h.get("enemies") or []:
-        if e.get("face_up"):
-            foes.append(f"{e.get('name') or labels.words(e.get('id', ''))} (armor {e.get('armor')}, attack "
-                        f"{labels.attacks_text(e.get('attacks'))})")
-        else:
-            foes.append(f"a face-down {e.get('colour')} enemy")
-    if foes:
-        parts.append(("rampaging: " if h.get("rampaging") else "enemies: ") + "; ".join(foes))
-    ruins = h.get("ruins")
-    if ruins:
-        parts.append(f"ruins token {labels.words(ruins.get('id', ''))}" if ruins.get("face_up")
-                     else "a face-down ruins token")
-    heroes = [s for s in h.get("heroes") or [] if s != me]
-    if heroes:
-        parts.append("hero" + ("es" if len(heroes) > 1 else "") + " of seat " + ", ".join(str(s + 1) for s in heroes))
-    return " - ".join(parts)
+    """One hex with every detail: "1,0 Plains (costs 2) - Village, shield of seat 2 - hero of seat 1"."""
+    name, cost = hexwords.terrain_cost(h, time)
+    moves = "impassable" if cost is None else f"costs {cost}"
+    return " - ".join([f"{h['q']},{h['r']} {name} ({moves})"] + hexwords.details(h, me))
 
 
 def around(view: dict[str, Any], pos: str | None, me: int | None = None) -> list[str]:
@@ -137,7 +115,7 @@ def situation(view: dict[str, Any], seat: int) -> list[Section]:
                  f"{c['phase']}" + ("; site fortifications ignored this turn" if c.get("site_unfortified") else "")]
         for e in c["enemies"]:
             if not e["face_up"]:
-                lines.append(f"a face-down {e['colour']} enemy")
+                lines.append(hexwords.face_down_enemy(e["colour"]))
                 continue
             state = [s for s, on in (("blocked", e["blocked"]), ("defeated", e["defeated"])) if on]
             state += e.get("modifiers") or []
@@ -200,8 +178,9 @@ def _who(current: Any) -> str:
     return f"seat {current + 1}" if isinstance(current, int) and current >= 0 else "the Dummy Player"
 
 
-# --- the short situation of a decision mail (issue 25: "under 40 lines for a typical Mage Knight decision") ---
+# --- the short situation of a decision mail ---------------------------------------------------------------------
 #
+# A decision mail has to be read at a glance, so a typical one stays under 40 lines.
 # The same facts as ``situation`` in fewer lines: most sections are one line ("Title: line" in the text part),
 # the map only within one space of the hero, its hexes grouped by terrain, the hand by name (the card texts
 # are in the "status" answer and on the page). Hidden information stays hidden as in ``situation``: it reads
@@ -212,31 +191,8 @@ SHORT_NEAR = 1
 
 def _hex_short(h: dict[str, Any], me: int | None) -> str:
     """One hex without its terrain: "3,-3 Village, hero of seat 2" (the terrain heads its group)."""
-    parts = [f"{h['q']},{h['r']}"]
-    if h.get("site"):
-        site = labels.site_name(h["site"])
-        if isinstance(h.get("owner"), int):
-            site += f" (shield of seat {h['owner'] + 1})"
-        if h.get("burned"):
-            site += " (burned)"
-        parts.append(site)
-    foes = []
-    for e in h.get("enemies") or []:
-        if e.get("face_up"):
-            foes.append(f"{e.get('name') or labels.words(e.get('id', ''))} (armor {e.get('armor')}, attack "
-                        f"{labels.attacks_text(e.get('attacks'))})")
-        else:
-            foes.append(f"a face-down {e.get('colour')} enemy")
-    if foes:
-        parts.append(("rampaging " if h.get("rampaging") else "enemies: ") + " and ".join(foes))
-    ruins = h.get("ruins")
-    if ruins:
-        parts.append(f"ruins token {labels.words(ruins.get('id', ''))}" if ruins.get("face_up")
-                     else "a face-down ruins token")
-    heroes = [s for s in h.get("heroes") or [] if s != me]
-    if heroes:
-        parts.append("hero" + ("es" if len(heroes) > 1 else "") + " of seat " + ", ".join(str(s + 1) for s in heroes))
-    return parts[0] + (" " + ", ".join(parts[1:]) if len(parts) > 1 else "")
+    parts = hexwords.details(h, me, brief=True)
+    return f"{h['q']},{h['r']}" + (" " + ", ".join(parts) if parts else "")
 
 
 def around_short(view: dict[str, Any], pos: str | None, me: int | None = None) -> list[str]:
@@ -253,8 +209,8 @@ def around_short(view: dict[str, Any], pos: str | None, me: int | None = None) -
             d = hg.distance(here, (int(h["q"]), int(h["r"])))
             if d > SHORT_NEAR:
                 continue
-            name, _, day, night = labels.terrain(h.get("terrain"))
-            cost = "impassable" if day is None else f"{night if time == 'night' else day}"
+            name, moves = hexwords.terrain_cost(h, time)
+            cost = "impassable" if moves is None else f"{moves}"
             if d == 0:
                 lines.append(f"You are at {_hex_short(h, me)}: {name} ({cost})")
                 continue
@@ -314,7 +270,7 @@ def short_situation(view: dict[str, Any], seat: int) -> list[Section]:
         foes = []
         for e in c["enemies"]:
             if not e["face_up"]:
-                foes.append(f"a face-down {e['colour']} enemy")
+                foes.append(hexwords.face_down_enemy(e["colour"]))
                 continue
             state = [s for s, on in (("blocked", e["blocked"]), ("defeated", e["defeated"])) if on]
             state += e.get("modifiers") or []

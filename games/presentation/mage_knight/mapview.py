@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from . import hexgeom as hg
-from . import labels
+from . import hexwords, labels
 
 # A pick that puts a hero (or a tile) somewhere names the place as "q,r" in its id or label: turn.py's
 # "t-move:1,-1" and "t-explore:2,1", or a label "move to 1,-1 (2)". Only these verbs become clickable hexes; every pick stays a button too.
@@ -53,7 +53,7 @@ def text_line(h: dict[str, Any]) -> str:
         if t.get("ruins"):
             parts.append(f"ruins token {t['name']}" if t["face_up"] else "face-down ruins token")
         elif t["face_up"]:
-            parts.append(f"enemy {t['name']} (armor {t['armor']}, attack {t['attacks']})")
+            parts.append("enemy " + hexwords.enemy_words(t["name"], t["armor"], t["attacks"]))
         else:
             parts.append(f"face-down {t['back']} enemy token")
     for f in h["heroes"]:

@@ -20,7 +20,7 @@ HEADINGS = {"turn": "{who} turn", "buy": "{who} turn", "preclass": "{who} turn",
 
 def seat_name(seats: list[dict[str, Any]] | None, seat: int) -> str:
     """A seat as people know it: its player's name, "Bot 2" for a bot, "Seat 2" when nobody is known
-    (1-based, issue 11 item 1)."""
+    (1-based, as people count seats)."""
     for s in seats or ():
         if s.get("position") == seat:
             return seat_label(position=seat, username=s.get("player"), is_bot=bool(s.get("is_bot")))

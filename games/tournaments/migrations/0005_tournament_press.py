@@ -1,4 +1,4 @@
-"""Issue 23: the press setting a tournament gives its games.
+"""The press setting a tournament gives its games.
 
 Tournaments that exist already get "table": their games so far were created with it (games 0010), so the
 rounds still to come match the rounds played. A new tournament defaults to "none", the usual competitive

@@ -52,6 +52,6 @@ def gloss(text, glossary):
 
 @register.filter
 def game_name(slug: str) -> str:
-    """A game's real name from its slug ("mage_knight" -> "Mage Knight"), as the engine registry names it (issue 26:
-    the lobby showed "Mage_Knight")."""
+    """A game's real name from its slug ("mage_knight" -> "Mage Knight"), as the engine registry names it, never
+    a title-cased slug ("Mage_Knight")."""
     return registry_name(str(slug))

@@ -1,4 +1,4 @@
-/* Table talk on the game page (issue 23): new messages arrive without a reload, messages are sent in the
+/* Table talk on the game page: new messages arrive without a reload, messages are sent in the
    background, notes are saved in place. Without this file the forms still work (redirect after POST). */
 (function () {
   "use strict";

@@ -14,12 +14,12 @@
   function swap(data) {
     if (!live || !data || typeof data.html !== "string") return;
     // Table talk and notes stay as they are (a message being typed, the messages shown): the fragment has a
-    // slot where they go back (issue 23).
+    // slot where they go back.
     var talk = document.getElementById("talk");
     if (talk && live.contains(talk)) { talk.remove(); }
     // Keep the sections the player opened or closed (history rounds, the folded rest of the board, a discard pile),
     // each found again by its id or by its place and summary; a section new to the page opens as the server drew it,
-    // so a new round of the history shows its newest event (issue 26 item 5).
+    // so a new round of the history shows its newest event.
     var seen = {};
     live.querySelectorAll("details").forEach(function (d) { seen[detailsKey(d)] = d.open; });
     live.innerHTML = data.html;
@@ -39,7 +39,7 @@
     document.dispatchEvent(new CustomEvent("game:updated", { detail: data }));
   }
 
-  /* --- the phone's layout (issue 26 item 2): the part of the board the decision is about (the presentation names it,
+  /* --- the phone's layout: the part of the board the decision is about (the presentation names it,
      board.phone_focus) goes right under the decision box; the rest of the board can be folded with one tap. On a wider screen, or without this file, the board stays as drawn. --- */
   var phone = window.matchMedia ? window.matchMedia("(max-width: 760px)") : null;
   function placeFocus() {
@@ -114,7 +114,7 @@
       .then(function () { busy = false; schedule(); });
   });
 
-  /* --- tapping a board piece that stands for a pick (Mage Knight's reachable hexes, issue 26 item 1): it presses
+  /* --- tapping a board piece that stands for a pick (Mage Knight's reachable hexes): it presses
      the map form's own button for that option, so the same prompt id and option id go through the same POST
      (and the fetch above) as the buttons; the server still checks every pick. Enter or Space does it too. --- */
   function tapButton(el) {

@@ -1,4 +1,4 @@
-// The glossary's tips on tap (issue 11 item 7). Hover and keyboard focus show a term's tip with CSS alone; a
+// The glossary's tips on tap. Hover and keyboard focus show a term's tip with CSS alone; a
 // phone has no hover, so a tap opens the tip here (a second tap, a tap elsewhere or Escape closes it). Without
 // JavaScript the tap follows the term's link to its entry in the page's glossary.
 (function () {
@@ -13,7 +13,7 @@
     term.classList.toggle("open");
   });
   document.addEventListener("keydown", function (e) { if (e.key === "Escape") closeAll(null); });
-  // the page's list of terms folds (its length; issue 26 item 5) unless the address points into it
+  // the page's list of terms folds (it would lengthen the page) unless the address points into it
   var fold = document.getElementById("glossary-fold");
   if (fold && !(location.hash && fold.querySelector(location.hash.replace(/[^\w#-]/g, "")))) { fold.open = false; }
 })();

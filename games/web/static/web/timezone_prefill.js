@@ -1,4 +1,4 @@
-/* Sign-up: preselect the browser's own time zone (issue 11 item 9), so deadlines read in local time from
+/* Sign-up: preselect the browser's own time zone, so deadlines read in local time from
    the first mail. Only a fresh form is touched: a choice the person made (a re-shown form) is kept. */
 (function () {
   "use strict";

@@ -1,4 +1,4 @@
-/* The nav's and the lobby's unread table-talk counts (issue 23), refreshed without a reload on every signed-in
+/* The nav's and the lobby's unread table-talk counts, refreshed without a reload on every signed-in
    page: one small GET (counts only) every WEB_UNREAD_POLL_INTERVAL_MS while the tab is visible, and when it
    comes back into view. Without this file the counts are those of the page's load. */
 (function () {
