@@ -137,7 +137,7 @@ def periodic_queries(now):
 
     from django.conf import settings
 
-    from games.mail import jobs, notify, outbox, reminders
+    from games.mail import digests, jobs, outbox, prompt_mails, reminders
     from games.models import Game
     from games.services.sweep import due_prompt_games
     from games.tournaments.services import tournaments_due
@@ -149,9 +149,9 @@ def periodic_queries(now):
          .values_list("id", "phase")[:500]),
         ("reminders: plan", reminders.unplanned_prompts().order_by("opened_at")[:200]),
         ("reminders: send", reminders.due_prompts(now=now).order_by("next_reminder_at")[:200]),
-        ("digests", notify.due_digest_readers(now=now)[:200]),
-        ("digests never read", notify.due_digest_readers(now=now, never_read=True)[:200]),
-        ("prompt sweep", notify.prompts_due_without_mail(now=now)[:200]),
+        ("digests", digests.due_digest_readers(now=now)[:200]),
+        ("digests never read", digests.due_digest_readers(now=now, never_read=True)[:200]),
+        ("prompt sweep", prompt_mails.prompts_due_without_mail(now=now)[:200]),
         ("outbox", outbox.lost_notifications(now=now)[:500]),
         ("mail jobs", jobs.due_jobs(now=now)[:200]),
         ("tournaments", tournaments_due(now=now)[:200]),

@@ -57,7 +57,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # The plain form of a pick and of a game's view answered below DRF and the rest (anything else, errors
-    # included, goes on down the chain): games/api/hot_routes.py.
+    # included, goes on down the chain): games/api/hot_routes.py. A middleware placed below it is skipped
+    # by those answers: the fast path's system check (games/fastpath/checks.py) refuses one it does not know.
     "games.api.hot_routes.HotApiRoutesMiddleware",
     "games.request_guard.NulCharacterGuardMiddleware",  # a NUL in the URL is a 400, not a database error
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -140,7 +141,7 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 # --- API ------------------------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "accounts.authentication.FastTokenAuthentication",  # DRF's TokenAuthentication, one query written out
+        "games.fastpath.token_auth.FastTokenAuthentication",  # DRF's TokenAuthentication, one query written out
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],

@@ -14,7 +14,7 @@ class GamesConfig(AppConfig):
 
         for slug, path in getattr(settings, "GAME_ENGINES", {}).items():
             registry.register(slug, path)
-        from .sql_rows import psycopg_cache_widen
+        from .fastpath import checks
 
-        psycopg_cache_widen()
+        checks.middleware_enforce()  # a middleware the hot routes would skip stops the server
         from . import tasks  # noqa: F401  registers the resolve task with the services (services/enqueue.py)

@@ -174,7 +174,7 @@ class Prompt(models.Model):
             # The sweep's index: only open prompts, so its cost grows with due prompts, not history.
             models.Index(fields=["deadline"], name="prompt_open_deadline",
                          condition=Q(closed_at__isnull=True)),
-            # The mail jobs' indexes (games/mail/reminders.py, notify.py). A query must repeat the
+            # The mail jobs' indexes (games/mail/reminders.py, prompt_mails.py). A query must repeat the
             # predicate word for word for the planner to use one (sweep.py, reminders.py).
             # A write's open prompts (the mail task of that write finds them by the write's time).
             models.Index(fields=["game", "opened_at"], name="prompt_open_game_opened",

@@ -11,7 +11,7 @@ from accounts.models import User, Vacation
 
 from .engines.registry import get_engine
 from .models import Event, Game, GameStatus, Prompt, Seat
-from .sql_rows import ModelColumns, db_value, fetch_all, fetch_one, quoted, statement, table
+from .fastpath.sql_rows import ModelColumns, db_value, fetch_all, fetch_one, quoted, statement, table
 
 
 def games_for_user(*, user: User) -> QuerySet[Game]:

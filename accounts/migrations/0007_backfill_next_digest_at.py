@@ -6,7 +6,7 @@ upgraded from before it, the first hourly run sent a digest to every reader with
 most had had theirs a few hours before (the old task skipped a reader whose last digest was under 23 hours
 old). Here each reader whose last digest is recorded (the newest digest Notification of the user) gets
 what the digest task stores when it queues one: ``digest_since`` = that digest's time and
-``next_digest_at`` = that time + games.mail.notify.DIGEST_EVERY (23 hours). A reader with no digest on
+``next_digest_at`` = that time + games.mail.digests.DIGEST_EVERY (23 hours). A reader with no digest on
 record keeps NULL: the old task would have looked at them on its next run too.
 
 A migration of its own (not a RunPython in 0005) for the reasons games 0009 gives: non-atomic batches
@@ -20,7 +20,7 @@ from django.db import migrations, transaction
 from django.db.models import DateTimeField, Exists, ExpressionWrapper, Max, Min, OuterRef, Subquery, Value
 
 ID_RANGE = 5000  # preferences ids per batch (one UPDATE)
-DIGEST_EVERY = timedelta(hours=23)  # games.mail.notify.DIGEST_EVERY at the time of this migration
+DIGEST_EVERY = timedelta(hours=23)  # games.mail.digests.DIGEST_EVERY at the time of this migration
 
 
 def backfill(apps, schema_editor):
@@ -30,7 +30,7 @@ def backfill(apps, schema_editor):
     bounds = readers.aggregate(lo=Min("pk"), hi=Max("pk"))
     if bounds["lo"] is None:
         return
-    # The reader's newest digest (old notify.digests_queue: its last digest), through the outbox's
+    # The reader's newest digest (the old digests_queue's: its last digest), through the outbox's
     # (user, kind, created_at) index; one UPDATE per range of ids, nothing computed row by row in Python.
     last = (Notification.objects.filter(user_id=OuterRef("user_id"), kind="digest")
             .order_by("-created_at").values("created_at")[:1])

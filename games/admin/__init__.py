@@ -3,6 +3,8 @@
     game_admin.py  the model admins of games (games, seats, prompts, submissions, events), registered
                    with admin.site on import
     chat_admin.py  table talk: messages with reports first, hiding and restoring, the moderators' log
+    read_only.py   the bases of the admins and inlines of records nobody adds, edits or deletes by hand
+                   (also used by games.mail.admin)
     secrecy.py     the rule that no admin page, filter, search or sort shows a game's hidden information
                    (also used by games.mail.admin and games.tournaments.admin)
 """

@@ -22,6 +22,7 @@ from games.chat.errors import ChatError
 from games.chat.models import ChatMessage, ChatReport, ModerationAction, TableMute, UserBlock
 from games.chat.moderation import REASON_MAX, message_hide, message_restore
 
+from .read_only import ReadOnlyAdmin, ReadOnlyInline
 from .secrecy import GAME_OVER, SecretFieldsAdminMixin, SecretFieldsInlineMixin
 
 HIDE_REASON = "against the site's rules (reported)"  # when the moderator gives none
@@ -34,17 +35,6 @@ class ModerationActionForm(ActionForm):
 
 
 PRIVATE_TEXT = "(a private message: shown here once one of its readers reports it, or once the game is over)"
-
-
-class ReadOnlyInline(admin.TabularInline):
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
 
 
 class ReportInline(SecretFieldsInlineMixin, ReadOnlyInline):
@@ -61,7 +51,9 @@ class ModerationInline(SecretFieldsInlineMixin, ReadOnlyInline):
 
 
 @admin.register(ChatMessage)
-class ChatMessageAdmin(SecretFieldsAdminMixin, admin.ModelAdmin):
+class ChatMessageAdmin(SecretFieldsAdminMixin, ReadOnlyAdmin):
+    # Read-only: the text is as its author typed it, so moderators hide or restore it, never edit it; and
+    # hidden, not deleted, so the record stays with its log.
     list_display = ("id", "game", "author_seat", "author", "thread", "open_reports", "shown", "created_at",
                     "staff_text")
     list_select_related = ("game", "author")
@@ -99,15 +91,6 @@ class ChatMessageAdmin(SecretFieldsAdminMixin, admin.ModelAdmin):
         # Exists, not a join on reports: a join would list a message once per report.
         reported = Exists(ChatReport.objects.filter(message=OuterRef("pk")))
         return Q(audience=0) | Q(reported) | Q(game__status__in=GAME_OVER)
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False  # the text is as its author typed it; moderators hide or restore, never edit
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False  # hidden, not deleted: the record stays with its log
 
     @admin.display(description="seat")
     def author_seat(self, obj: ChatMessage) -> str:
@@ -155,17 +138,6 @@ class ChatMessageAdmin(SecretFieldsAdminMixin, admin.ModelAdmin):
 
 def _reason(request) -> str:
     return request.POST.get("reason", "").strip()[:REASON_MAX]
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
 
 @admin.register(ModerationAction)

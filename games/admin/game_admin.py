@@ -25,25 +25,11 @@ from games.services.admin_actions import (deadline_extend, game_abandon, game_ad
                                           phase_force_resolve, seat_hand_to_bot, seat_replace_player,
                                           seat_take_back_from_bot)
 
+from .read_only import ReadOnlyAdmin, ReadOnlyInline
 from .secrecy import SecretFieldsAdminMixin, SecretFieldsInlineMixin
 
 # Inlines show the latest rows only: a long Faltisia game has hundreds of prompts and submissions.
 INLINE_RECENT = 40
-
-
-class ReadOnlyInline(admin.TabularInline):
-    extra = 0
-    can_delete = False
-    show_change_link = False
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
 
 class SeatInline(SecretFieldsInlineMixin, ReadOnlyInline):
@@ -300,21 +286,8 @@ class GameAdmin(SecretFieldsAdminMixin, admin.ModelAdmin):
         self._each(request, queryset, "Abandoned", lambda g: game_abandon(game=g, by=request.user, reason=reason))
 
 
-class AppendOnlyAdmin(admin.ModelAdmin):
-    """Records nobody edits: browse and filter only."""
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
-
-
 @admin.register(Seat)
-class SeatAdmin(SecretFieldsAdminMixin, AppendOnlyAdmin):
+class SeatAdmin(SecretFieldsAdminMixin, ReadOnlyAdmin):
     list_display = ("game", "position", "user", "is_bot", "bot_reason", "missed_deadlines", "extensions_used")
     list_filter = ("is_bot", "bot_reason")
     list_select_related = ("game", "user")
@@ -322,7 +295,7 @@ class SeatAdmin(SecretFieldsAdminMixin, AppendOnlyAdmin):
 
 
 @admin.register(Prompt)
-class PromptAdmin(SecretFieldsAdminMixin, AppendOnlyAdmin):
+class PromptAdmin(SecretFieldsAdminMixin, ReadOnlyAdmin):
     list_display = ("game", "seat", "prompt_id", "phase", "deadline", "opened_at", "closed_at", "answered")
     list_filter = ("answered", ("closed_at", admin.EmptyFieldListFilter))
     list_select_related = ("game", "seat")
@@ -330,7 +303,7 @@ class PromptAdmin(SecretFieldsAdminMixin, AppendOnlyAdmin):
 
 
 @admin.register(Submission)
-class SubmissionAdmin(SecretFieldsAdminMixin, AppendOnlyAdmin):
+class SubmissionAdmin(SecretFieldsAdminMixin, ReadOnlyAdmin):
     list_display = ("game", "seat", "phase", "prompt_id", "pick", "source", "created_at")
     list_filter = ("source",)
     list_select_related = ("game", "seat")
@@ -342,7 +315,7 @@ class SubmissionAdmin(SecretFieldsAdminMixin, AppendOnlyAdmin):
 
 
 @admin.register(Event)
-class EventAdmin(SecretFieldsAdminMixin, AppendOnlyAdmin):
+class EventAdmin(SecretFieldsAdminMixin, ReadOnlyAdmin):
     list_display = ("game", "phase", "text_for_staff", "visibility", "created_at")
     list_select_related = ("game",)
     search_fields = ("=game__id", "text")  # a private event's text matches only once its game is over

@@ -6,18 +6,20 @@ permission classes, the response's rendering) a request cost ~0.9 ms of a web pr
 game work (benchmarks/server_floor.py), about as much as the game work itself. This middleware, placed
 right after SecurityMiddleware (whose headers every response still gets), answers the plain form of those
 two requests itself, with the views' own functions (views.move_answer, views.game_view_answer), the API's
-own token check (accounts.authentication) and renderer, and the headers DRF and the skipped middleware
+own token check (games/fastpath/token_auth.py) and renderer, and the headers DRF and the skipped middleware
 would have added.
 
-Only the answer of a request that succeeds is made here. Anything else goes down the usual chain,
-untouched, and is answered there exactly as DRF answers it (its error body, its status, its headers):
+The answer of a request that succeeds, and of a pick or view the game refuses (a GameError: a stale prompt, an
+option not offered, a reused Idempotency-Key...), is made here, the latter with the API's own error body and
+status (games/api/errors.py), so a refused pick does not load and lock its game a second time down the chain.
+Anything else goes down the usual chain, untouched, and is answered there exactly as DRF answers it:
 
 - a request that is not the plain form: another method, no ``Authorization: Token`` header, a session
   cookie (the page's, with its CSRF rules), an ``Accept`` other than JSON's, a query string other than
   ``wait=<digits>`` on the view, a body that is not a small JSON object of exactly ``prompt`` and
   ``option`` as ASCII strings;
-- a request that fails here (a bad token, a 404, a stale prompt, a bad Idempotency-Key, any error at all):
-  nothing it did is kept (a pick's transaction rolled back), so the chain does it again and answers it.
+- a request that fails here otherwise (a bad token, a 404, any error that is not the game's refusal): nothing
+  it did is kept (a pick's transaction rolled back), so the chain does it again and answers it.
   (Should anything fail after a pick's commit, the chain's answer is that pick's replay: picks are
   idempotent, a pick is never applied twice.)
 
@@ -35,8 +37,8 @@ from django.conf import settings
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from rest_framework.exceptions import APIException
 
-from accounts.authentication import FastTokenAuthentication
 from games.errors import GameError
+from games.fastpath.token_auth import FastTokenAuthentication
 
 from .negotiation import PLAIN_JSON_ACCEPTS
 from .renderers import FastJSONRenderer
@@ -52,8 +54,10 @@ _JSON_TYPES = frozenset({"application/json", "application/json; charset=utf-8"})
 MOVE_BODY_MAX = 1024  # bytes: a pick's body is ~60; anything larger is read by the chain's parsers
 _RENDERER = FastJSONRenderer()
 _AUTHENTICATION = FastTokenAuthentication()
-# What the views raise for the API's error answers (401 and 400 among them: DRF's APIException).
-_ERROR_ANSWERS = (GameError, Http404, APIException)
+# What the views raise for the other error answers (401 and 400 among them: DRF's APIException): found before
+# any game is locked, they are left to the chain, whose answers carry their own headers (WWW-Authenticate...).
+_CHAIN_ERRORS = (Http404, APIException)
+_MOVE_ALLOW, _VIEW_ALLOW = "POST, OPTIONS", "GET, HEAD, OPTIONS"
 
 
 class _NotPlain(Exception):
@@ -83,7 +87,10 @@ class HotApiRoutesMiddleware:
             return route(request, int(match.group(1)), user)
         except _NotPlain:
             return None
-        except _ERROR_ANSWERS:  # the chain does it again and gives its own error answer
+        except GameError as e:  # the game's refusal (stale prompt, not an option...): the API's error answer here,
+            # as the chain's exception handler gives it, so a refused pick does not load and lock the game twice
+            return _error(e, allow=_MOVE_ALLOW if route is _move else _VIEW_ALLOW)
+        except _CHAIN_ERRORS:  # the chain does it again and gives its own error answer (401, 404...)
             return None
         except Exception:  # not an answer the API gives: worth a line in the log, and the chain's answer
             logger.warning("hot route failed on %s %s; the chain answers it", method, path, exc_info=True)
@@ -119,7 +126,7 @@ def _move(request, game_id: int, user) -> HttpResponse:
         raise _NotPlain
     body, status = move_answer(game_id=game_id, user=user, fields=fields,
                                idempotency_key=request.META.get("HTTP_IDEMPOTENCY_KEY"))
-    return _json(body, status, allow="POST, OPTIONS")
+    return _json(body, status, allow=_MOVE_ALLOW)
 
 
 def _view(request, game_id: int, user) -> HttpResponse:
@@ -134,10 +141,19 @@ def _view(request, game_id: int, user) -> HttpResponse:
                                   wait=wait)
     if body is None:
         response = HttpResponseNotModified()
-        _chain_headers(response, allow="GET, HEAD, OPTIONS")
+        _chain_headers(response, allow=_VIEW_ALLOW)
     else:
-        response = _json(body, 200, allow="GET, HEAD, OPTIONS")
+        response = _json(body, 200, allow=_VIEW_ALLOW)
     response["ETag"], response["Cache-Control"] = etag, CACHE_CONTROL
+    return response
+
+
+def _error(error: GameError, *, allow: str) -> HttpResponse:
+    """The API's answer to a game's refusal (games/api/errors.py), with the headers the chain would add."""
+    response = _json({"error": error.code.value, "detail": error.detail}, error.code.http_status, allow=allow)
+    retry_after = getattr(error, "retry_after", None)
+    if retry_after is not None:
+        response["Retry-After"] = str(retry_after)
     return response
 
 

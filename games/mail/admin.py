@@ -1,28 +1,17 @@
 from django.contrib import admin
 
+from games.admin.read_only import ReadOnlyAdmin
 from games.admin.secrecy import SecretFieldsAdminMixin
 
 from .models import InboundMessage, Notification, SeatMailbox, UsedLink
 
-
-class ReadOnlyAdmin(SecretFieldsAdminMixin, admin.ModelAdmin):
-    """The outbox, the inbound log, used links and reply mailboxes are records: staff read them, nobody
-    edits or deletes them by hand (a deleted outbox row or inbound record lets a mail be sent or a reply
-    be applied twice, a deleted used link works again, a moved mailbox hands a seat's replies to another).
-    Their secret fields (games/admin/secrecy.py) stay out of pages, filters, searches and sorting."""
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
+# The outbox, the inbound log, used links and reply mailboxes are records staff read and nobody edits or
+# deletes by hand (games/admin/read_only.py says why); their secret fields (games/admin/secrecy.py) stay
+# out of pages, filters, searches and sorting.
 
 
 @admin.register(Notification)
-class NotificationAdmin(ReadOnlyAdmin):
+class NotificationAdmin(SecretFieldsAdminMixin, ReadOnlyAdmin):
     # The headers carry the seat's secret reply address (a credential); a body shows the player's hand and
     # requirements, so it is shown only once the game is over (never for a mail without a game: a digest).
     list_display = ("id", "kind", "address", "game", "status", "attempts", "created_at", "sent_at")
@@ -32,7 +21,7 @@ class NotificationAdmin(ReadOnlyAdmin):
 
 
 @admin.register(InboundMessage)
-class InboundMessageAdmin(ReadOnlyAdmin):
+class InboundMessageAdmin(SecretFieldsAdminMixin, ReadOnlyAdmin):
     game_path = "mailbox__seat__game"
     list_display = ("id", "from_address", "subject_for_staff", "outcome", "reason", "answered", "received_at")
     list_filter = ("outcome",)
@@ -46,14 +35,14 @@ class InboundMessageAdmin(ReadOnlyAdmin):
 
 
 @admin.register(UsedLink)
-class UsedLinkAdmin(ReadOnlyAdmin):
+class UsedLinkAdmin(SecretFieldsAdminMixin, ReadOnlyAdmin):
     game_path = "prompt__game"
     list_display = ("prompt", "used_at")  # not the option: a pick stays secret while the game runs
     raw_id_fields = ("prompt",)
 
 
 @admin.register(SeatMailbox)
-class SeatMailboxAdmin(ReadOnlyAdmin):
+class SeatMailboxAdmin(SecretFieldsAdminMixin, ReadOnlyAdmin):
     game_path = "seat__game"
     list_display = ("seat", "created_at")
     raw_id_fields = ("seat",)

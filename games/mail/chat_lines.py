@@ -1,4 +1,4 @@
-"""The table-talk lines of a reply (issue 23): ``say <text>`` posts to the table, ``tell <seat> <text>``
+"""The table-talk lines of a reply: ``say <text>`` posts to the table, ``tell <seat> <text>``
 privately (seat numbers from 1, as the pages number seats; several: ``tell 2,3 ...``). The message is the
 rest of that line and every line of the player's own after it, up to the quoted part, so picks come first
 and one reply may carry both (inbound.py applies the picks, then posts the message through games.chat).

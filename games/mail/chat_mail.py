@@ -1,4 +1,4 @@
-"""Table talk by mail (issue 23): one batched email per game of the messages a player has not read, the
+"""Table talk by mail: one batched email per game of the messages a player has not read, the
 messages a prompt email carries instead when it goes sooner, and the notice that staff hid or restored one
 of the player's messages.
 
@@ -151,7 +151,7 @@ def chat_batches_send(*, now: datetime | None = None, run_seconds: float = RUN_S
 
 
 def moderation_notice_queue(*, message: ChatMessage, kind: str, reason: str):
-    """Tell a message's author that staff hid (or restored) it, and why (issue 23: "the author told")."""
+    """Tell a message's author that staff hid (or restored) it, and why."""
     author = message.author
     if author is None or not author.is_active or not author.email or author.email_verified_at is None:
         return None

@@ -7,7 +7,7 @@ unknown or lacks its own settings.
 
 Every link in every email (one-click picks, the game page, unsubscribe) starts with MAIL_BASE_URL (else
 SITE_URL); unset, it is the embedded default http://127.0.0.1:8000, which no recipient can open. So with
-DEBUG=false the server refuses to start unless one of them is set to an http(s) address (issue 22 item 4).
+DEBUG=false the server refuses to start unless one of them is set to an http(s) address.
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ def inbound_webhook_enforce() -> None:
 @register("mail", "security")
 def webhook_private_addresses_check(app_configs=None, **kwargs) -> list:
     """WEBHOOK_ALLOW_PRIVATE_ADDRESSES is for tests: with DEBUG=false it would let a player's webhook reach
-    the server's own network (issue 25), so the server does not start with it."""
+    the server's own network, so the server does not start with it."""
     if not getattr(settings, "WEBHOOK_ALLOW_PRIVATE_ADDRESSES", False) or settings.DEBUG:
         return []
     return [Error("WEBHOOK_ALLOW_PRIVATE_ADDRESSES=true lets players' webhooks reach private and loopback "

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 COMMANDS = ("status", "help", "orders", "vacation")
 # Option numbers are ASCII digits only: Python's \d and int() also read "١" (Arabic-Indic one) or "１" (full
-# width) as 1, and a line the player did not mean as a number must not pick (issue 22 item 3). Spaces stay
+# width) as 1, and a line the player did not mean as a number must not pick. Spaces stay
 # Unicode (\s): mail clients put no-break spaces between a number and its label.
 DIGITS = "[0-9]"
 _PICK = re.compile(rf"^(?:(?:pick|option|choose|choice)\s*)?[#(\[]?\s*({DIGITS}{{1,4}})\s*[.)\]:]?(?:\s.*)?$",
@@ -15,7 +15,7 @@ _PICK = re.compile(rf"^(?:(?:pick|option|choose|choice)\s*)?[#(\[]?\s*({DIGITS}{
 _WHOLE_NUMBER = re.compile(rf"{DIGITS}{{1,4}}")
 
 
-# A take-back line (issue 24): "undo" takes back the last pick, "undo turn" every pick back to the turn's start.
+# A take-back line: "undo" takes back the last pick, "undo turn" every pick back to the turn's start.
 UNDO_LINES = {("undo",): "last", ("undo", "last"): "last", ("undo", "turn"): "turn"}
 
 

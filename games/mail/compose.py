@@ -31,8 +31,8 @@ from .tokens import mailbox_for_seat, reply_address
 
 MAX_SUMMARY_EVENTS = 40
 MAIL_EVENTS_SHOWN = 6  # a decision mail shows the latest few of what happened; the page has the rest
-# A decision mail's plain text stays under this many lines (issue 25: "under 40 lines for a typical Mage Knight
-# decision"): when the options and the situation leave no room, fewer of the latest events are shown.
+# A decision mail's plain text stays under this many lines, a typical Mage Knight decision included: when the
+# options and the situation leave no room, fewer of the latest events are shown.
 MAIL_TEXT_LINES = 40
 
 
@@ -48,7 +48,7 @@ class Rendered:
 
 def game_title(game: Game) -> str:
     """The game's name and number, first in every subject so that an inbox groups a game's mails:
-    "Mage Knight #4" (issue 25)."""
+    "Mage Knight #4"."""
     try:
         name = get_engine(game.engine).name
     except KeyError:
@@ -81,8 +81,8 @@ SOLO_OUTCOME = {"win": "you beat the Classmate", "loss": "the Classmate won", "d
 
 
 def solo_line(view: dict[str, Any] | None) -> str | None:
-    """A solo game's result in words, not a lone player's rank (issue 26 item 6): Faltisia's Solo Mode is won or
-    lost against the Classmate's score (in the view's result once the game is over: Game.result has no
+    """A solo game's result in words, not a lone player's rank (first of one says nothing): Faltisia's Solo
+    Mode is won or lost against the Classmate's score (in the view's result once the game is over: Game.result has no
     Classmate); Mage Knight's Dummy Player scores no Fame, so the rules name no winner: the score is the result."""
     result = view.get("result") if isinstance(view, dict) else None
     if not isinstance(result, dict):
@@ -114,7 +114,7 @@ def finished_subject(game: Game, seat: Seat | None, view: dict[str, Any] | None 
 
 
 def decision_url(game: Game) -> str:
-    """The one link of a decision mail's text: the game's page, where the decision is (issue 25)."""
+    """The one link of a decision mail's text: the game's page, where the decision is."""
     return settings.MAIL_BASE_URL.rstrip("/") + reverse("web:game", args=[game.pk])
 
 
@@ -148,7 +148,7 @@ def events_since_last_decision(*, seat: Seat) -> list[Event]:
     """
     from .models import Channel, Notification, NotificationKind, NotificationStatus  # models import nothing from here
 
-    # A prompt mail that went, or an answer to a reply that carried the next decision (issue 25).
+    # A prompt mail that went, or an answer to a reply that carried the next decision.
     asked = Q(kind=NotificationKind.PROMPT) | Q(kind=NotificationKind.ANSWER, prompt__isnull=False)
     last = (Notification.objects.filter(asked, seat=seat, channel=Channel.MAIL, status=NotificationStatus.SENT)
             .order_by("-id")
@@ -159,14 +159,14 @@ def events_since_last_decision(*, seat: Seat) -> list[Event]:
     if last is not None:
         qs = qs.filter(created_at__gt=last)
     visible = [e for e in qs.order_by("-id")[:MAX_SUMMARY_EVENTS * 4] if e.visible_to(seat.position)]
-    # In plain English with the players' names, as on the game page (issue 11 item 1).
+    # In plain English with the players' names, as on the game page.
     return worded_events_for_game(reversed(visible[:MAX_SUMMARY_EVENTS]), game=seat.game)
 
 
 def situation_sections(*, engine_slug: str, view: dict[str, Any], seat: int, short: bool = False) -> list[Section]:
     """The seat's situation as text sections, by the game's presentation package (or the generic one).
 
-    ``short``: a decision mail's (issue 25), by the presentation's ``mail_sections_short`` where it has one
+    ``short``: a decision mail's, by the presentation's ``mail_sections_short`` where it has one
     (the same facts in fewer lines); the "status" answer and the HTML part keep the whole ``mail_sections``."""
     try:
         presentation = presentation_for(engine_slug)
@@ -302,7 +302,7 @@ def result_rows(game: Game) -> list[dict[str, Any]]:
 def render_finished(*, game: Game, seat: Seat, user: User) -> Rendered:
     ctx = _base_context(game=game, seat=seat, user=user)
     # What happened since the seat's last prompt email, the last step included: the game-over email is
-    # the seat's one email of that step (no result email once the game is over, issue 11 item 4).
+    # the seat's one email of that step (no result email once the game is over).
     ctx.update({"rows": result_rows(game), "events": events_since_last_decision(seat=seat)})
     ctx["sections"] = []  # the situation is moot once the game is over
     ctx["solo_line"] = solo_line(ctx.get("view"))
@@ -331,7 +331,8 @@ def render_answer(*, seat: Seat | None, user: User | None, title: str, lines: li
     """Our answer to an inbound message: what was recorded, or why not and what is open now.
 
     ``prompt``: the seat's open decision the answer carries (show_prompt; the caller read it): the answer is
-    then that decision's mail, with its options, situation and reply address (issue 25: one mail per reply)."""
+    then that decision's mail, with its options, situation and reply address: one mail per reply, not an
+    answer followed by a prompt mail."""
     ctx: dict[str, Any] = {"title": title, "lines": lines, "ok": ok, "note": note, "user": user,
                            "site_url": settings.MAIL_BASE_URL, "sections": [], "options": [], "prompt": None}
     subject = "Re: your Faltisia email"

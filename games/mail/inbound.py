@@ -191,7 +191,7 @@ DEACTIVATED_LINES = [
 
 
 def _answer_deactivated(inbound: InboundMessage, user) -> InboundResult:
-    """A message for a deactivated account's seat: it acts nowhere (issue 22). Change nothing, and say so to
+    """A message for a deactivated account's seat: it acts nowhere. Change nothing, and say so to
     the registered address at most once a day (one key per UTC day, and none within 24 hours of the last)."""
     now = timezone.now()
     keys = [f"deactivated:{user.pk}:{day:%Y-%m-%d}" for day in (now, now - timedelta(days=1))]
@@ -220,8 +220,8 @@ def _answer(inbound: InboundMessage, parsed: ParsedMessage, mailbox: SeatMailbox
     if parsed.from_address and parsed.from_address != user.email.strip().lower():
         note = (f"this message came from {parsed.from_address}, not your registered address; it was accepted "
                 "because it used your secret reply address. If that was not you, tell the game admin.")
-    # The answer carries the seat's open decision (issue 25: one mail per reply): it is that decision's
-    # mail, recorded on the row (its prompt), so no separate prompt mail follows (notify.prompt_notifications_queue).
+    # The answer carries the seat's open decision (one mail per reply, not two): it is that decision's
+    # mail, recorded on the row (its prompt), so no separate prompt mail follows (prompt_mails.prompt_mails_run).
     carried = open_prompt(seat) if reply.show_prompt else None
     queued = notification_queue(
         kind=NotificationKind.ANSWER, dedupe_key=f"answer:{inbound.pk}", address=user.email, user_id=user.pk,
@@ -256,7 +256,7 @@ def _handle(parsed: ParsedMessage, mailbox: SeatMailbox) -> _Reply:
     talk = talk_find(parsed.lines)
     if talk is None:
         return _commands(parsed, seat)
-    # Table talk (issue 23): the lines before the say/tell line are read as ever (picks, a command), then the
+    # Table talk: the lines before the say/tell line are read as ever (picks, a command), then the
     # message is sent; one answer says both.
     before = replace(parsed, lines=parsed.lines[:talk.start], more_lines=False,
                      first_line=parsed.lines[0] if talk.start else None)
@@ -341,7 +341,7 @@ def _pick(parsed: ParsedMessage, seat: Seat, command: Command) -> _Reply:
     if len(parsed.lines) > 1:
         return _several_picks(parsed, seat, AppliedPick(number, option["label"]))
     # Resolve what the pick completed here (as for several picks: pick_lines), so the answer carries the
-    # next decision if the seat has one now (issue 25: one mail per reply).
+    # next decision if the seat has one now (one mail per reply).
     completed_steps_resolve(game_id=seat.game_id)
     lines = [f"Your choice for \"{prompt.text}\": {number}. {option['label']}."]
     if open_prompt(seat) is None:
@@ -350,7 +350,7 @@ def _pick(parsed: ParsedMessage, seat: Seat, command: Command) -> _Reply:
 
 
 def _undo(parsed: ParsedMessage, seat: Seat, command: Command) -> _Reply:
-    """A reply whose first line is "undo" or "undo turn" (issue 24): take back from the decision the reply is
+    """A reply whose first line is "undo" or "undo turn": take back from the decision the reply is
     about (a stale one is refused, as in the API), then apply the later lines as picks."""
     if seat.game.status in (GameStatus.FINISHED, GameStatus.ABANDONED):
         return _game_over(seat)

@@ -1,4 +1,4 @@
-"""Mail jobs: the emails a write owes, recorded in its transaction and run exactly once (issue 10 item 15).
+"""Mail jobs: the emails a write owes, recorded in its transaction and run exactly once.
 
     resolution / finish --in the write's transaction--> MailJob row (pending)
       --on commit--> its queue task (tasks.queue_result_notifications / queue_finished_notifications)
@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from games.models import Game
 
-from . import notify
+from . import finished_mails, result_mails
 from .budget import TimeBudget
 from .models import MailJob, MailJobKind, MailJobStatus
 from .outbox import sweep_grace
@@ -46,8 +46,8 @@ def job_record(*, kind: str, game: Game, phase: int | None = None, event_ids: Se
 
 def _emails_queue(job: MailJob) -> int:
     if job.kind == MailJobKind.RESULT:
-        return notify.result_notifications_queue(game_id=job.game_id, phase=job.phase, event_ids=job.event_ids)
-    return notify.finished_notifications_queue(game_id=job.game_id)
+        return result_mails.result_notifications_queue(game_id=job.game_id, phase=job.phase, event_ids=job.event_ids)
+    return finished_mails.finished_notifications_queue(game_id=job.game_id)
 
 
 def _failure_record(job_id: int, exc: Exception) -> None:

@@ -111,7 +111,7 @@ class Notification(models.Model):
     # back follow-up prompts used it too; they are now queued only once due, by the prompt sweep.)
     not_before = models.DateTimeField(null=True, blank=True)
     lead_hours = models.PositiveIntegerField(null=True, blank=True)  # reminders only
-    # Issue 25: a prompt (or webhook) mailed "when I'm away": its send re-checks that the player is not on
+    # A prompt (or webhook) mailed "when I'm away": its send re-checks that the player is not on
     # the game's page, and waits while they are (wants.py). Rows from before are sent as they were queued.
     away_only = models.BooleanField(default=False)
     # Held by the player's quiet hours: sent when they end, together with the others held (quiet.py).
@@ -155,7 +155,7 @@ class MailJobStatus(models.TextChoices):
 
 
 class MailJob(models.Model):
-    """Emails a write owes, recorded in that write's transaction (jobs.py; issue 10 item 15).
+    """Emails a write owes, recorded in that write's transaction (jobs.py).
 
     The resolution or finish that causes them inserts the row, so it commits (or rolls back) with the
     write. The task enqueued on commit claims it and renders its emails; if that task is lost (broker

@@ -1,4 +1,4 @@
-"""Whether a write owes a mail task at all: the seats' mail choices of one game, read in one query (issue 28).
+"""Whether a write owes a mail task at all: the seats' mail choices of one game, read in one query.
 
 A task that finds nothing to do costs the mail worker more than the query that tells it is not needed (a
 Celery task's receipt, hand-over and acknowledgement: ~3 ms of CPU under the load benchmark, against ~0.2 ms
@@ -9,8 +9,9 @@ for this query in the process that made the write). So a write asks first:
                            finds it through its index once due, if it is still open; with no delay it is due now)
     result_job_owed(...)   a seat whose player reads a result email per step
 
-The rules are the mail layer's own (recipients.mailable, wants.effective_mode, recipients.reads_results), applied
-to the same rows; the job or task re-reads them when it runs, so a choice changed in between is honoured there.
+The rules are the mail layer's own, applied to the same rows: prompt_owed.prompt_owed (the one rule the prompt
+mails apply too, so the two cannot disagree: tests/mail/test_owed.py) and recipients.reads_results. The job or
+task re-reads them when it runs, so a choice changed in between is honoured there.
 """
 
 from __future__ import annotations
@@ -19,10 +20,11 @@ from collections.abc import Iterable
 
 from accounts.models import GamePromptMail, NotificationPreferences, User
 from games.models import Game, Seat
-from games.sql_rows import ModelColumns, fetch_all, quoted, statement, table
+from games.fastpath.sql_rows import ModelColumns, fetch_all, quoted, statement, table
 
 from . import wants
-from .recipients import loaded_preferences, mailable, reads_results
+from .prompt_owed import prompt_owed
+from .recipients import mailable, reads_results
 
 _SEAT = ModelColumns(Seat, "s", ["id", "game_id", "user_id", "is_bot"])
 _USER = ModelColumns(User, "u", ["id", "is_active", "email", "email_verified_at"])
@@ -73,8 +75,7 @@ def prompt_task_owed(*, game: Game, seat_ids: Iterable[int]) -> bool:
     seat_ids = set(seat_ids)
 
     def mailed_at_once(seat: Seat) -> bool:
-        preferences = loaded_preferences(seat.user)
-        return wants.mode_with_own_choice(preferences, game_id=seat.game_id, own_mode=seat.own_mode) == wants.EVERY
+        return prompt_owed(seat, own_mode=seat.own_mode).at_once
 
     return any(seat.pk in seat_ids and mailed_at_once(seat) for seat in _mailable_seats(game))
 

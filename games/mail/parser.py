@@ -41,7 +41,7 @@ QUOTE_HEADER = re.compile(
     re.IGNORECASE)
 
 
-# The subject of one of our mails ("Mage Knight #4: your turn (round 2)", issue 25; "[Game #4] ..." before):
+# The subject of one of our mails ("Mage Knight #4: your turn (round 2)"; "[Game #4] ..." in older mails):
 # a reply that kept it is not a pick typed in the subject.
 OUR_SUBJECT = re.compile(r"^(\[Game #\d+\]|[^:\n]{1,60} #\d+(:|$))")
 

@@ -1,4 +1,4 @@
-"""One signed webhook call to a checked address (issue 25), made by the outbox's delivery (delivery.py).
+"""One signed webhook call to a checked address, made by the outbox's delivery (delivery.py).
 
     url_check (accounts/player_hook_urls.py: normalise, resolve, every address public) -> connect to the first
     checked address itself (never a second lookup: DNS rebinding gains nothing), TLS verified for the URL's host

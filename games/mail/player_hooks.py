@@ -1,8 +1,9 @@
 """A player's webhook for their turns: a delivery of the outbox on the webhook channel, sent by delivery.py.
 
-    prompt opened -> notify.prompt_notifications_queue -> prompt_webhook_queue: a Notification about the
-    prompt on the webhook channel (dedupe key per prompt and seat holder), its JSON in body_text, with the
-    prompt mail's rules (not before the delay, only while the player is away, held by quiet hours)
+    prompt opened -> prompt_mails.prompt_mails_run -> prompt_webhook_queue: a Notification about the
+    prompt on the webhook channel (dedupe key per prompt and seat holder), its JSON in body_text, owed by
+    prompt_owed.py's rule (an active human player who set a URL) and timed as the prompt mail is (not before
+    the delay, only while the player is away, unless they want every decision mailed; held by quiet hours)
     -> delivery: the URL read and checked again at send time, one signed POST (player_hook_calls.py),
        retried with the send task's back-off on a 5xx or a timeout, never sent twice (the row lock)
 
@@ -24,12 +25,7 @@ from games.models import Prompt
 from . import compose
 from .models import Channel, Notification, NotificationKind
 from .outbox import notification_queue
-from .recipients import loaded_preferences
 from .tokens import holder_generation_suffix
-
-
-def webhook_wanted(user: User) -> bool:
-    return bool(user.is_active and loaded_preferences(user).webhook_url)
 
 
 def decision_url(game_id: int) -> str:

@@ -1,4 +1,4 @@
-"""Which mail the mail worker takes first when it has a backlog (issue 16: every due reminder on time).
+"""Which mail the mail worker takes first when it has a backlog, so every due reminder goes on time.
 
 The mail queue is one FIFO per priority level in Redis (kombu's redis transport keeps a list per step of
 ``priority_steps`` and its BRPOP asks for the lower number first). Mail that a player must act on before

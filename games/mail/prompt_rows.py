@@ -1,4 +1,4 @@
-"""The prompts a prompt-mail run looks at, with everything it decides by, in one hand-written query (issue 28).
+"""The prompts a prompt-mail run looks at, with everything it decides by, in one hand-written query (the fast path's sql_rows: games/fastpath/README.md).
 
 Every resolution and every prompt sweep asks which of some prompts a mail is owed for: the prompt with its
 game, seat, player, the player's preferences and the seat's mailbox, and five facts beside them (the seat's
@@ -16,7 +16,7 @@ from datetime import datetime
 
 from accounts.models import GamePresence, GamePromptMail, NotificationPreferences, User
 from games.models import Game, GameStatus, Prompt, Seat, Submission, SubmissionSource
-from games.sql_rows import ModelColumns, column_value, db_value, fetch_all, quoted, statement, table
+from games.fastpath.sql_rows import ModelColumns, column_value, db_value, fetch_all, quoted, statement, table
 
 from .models import Notification, NotificationKind, SeatMailbox
 

@@ -1,4 +1,4 @@
-"""The one mail that carries what fell due during a player's quiet hours (issue 25; delivery.py).
+"""The one mail that carries what fell due during a player's quiet hours (delivery.py).
 
 Each held mail keeps its own text, one after the other, oldest first, under a line with its subject; the
 mail's Reply-To is the newest decision's reply address, and each part about a decision says its own, so a

@@ -12,7 +12,7 @@ share one task, which finds them by the write's time (every prompt of one write 
 
 Result and game-over emails are owed by a write that leaves no other trace a sweep could find them by:
 their receivers hear the ``*_in_write`` signals, inside the write's transaction, and record a mail job
-there (jobs.py; issue 10 item 15) before enqueueing its task on commit, so a lost task only delays them.
+there (jobs.py) before enqueueing its task on commit, so a lost task only delays them.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from games.chat.signals import message_moderated
 from games.models import Prompt
 from games.signals import game_finished_in_write, phase_resolved_in_write, prompts_opened, seat_changed_hands
 
-from . import chat_mail, jobs, notify, owed, reminders, tasks
+from . import chat_mail, jobs, owed, prompt_mails, reminders, tasks
 from .models import MailJobKind
 from .tokens import mailbox_rotate
 from .unsent import reminders_queued_ahead_withdraw, seat_deliveries_withdraw
@@ -52,7 +52,7 @@ def task_enqueue_on_commit(task, *args) -> None:
 @receiver(prompts_opened, dispatch_uid="mail.prompts_opened")
 def on_prompts_opened(sender, opened, **kwargs) -> None:
     due_now = [o.prompt for o in opened
-               if (o.follow_up_of or "") in notify.AT_ONCE_AFTER or not notify.followup_delay()]
+               if (o.follow_up_of or "") in prompt_mails.AT_ONCE_AFTER or not prompt_mails.followup_delay()]
     # A held-back follow-up enqueues nothing: the prompt sweep emails it once due, if still open (nothing
     # is rendered before); so does a "when away" prompt, due after its delay (owed.py: a task would find
     # nothing to do). The others were opened by one write, so they share its time as opened_at.
@@ -97,7 +97,7 @@ def on_seat_changed_hands(sender, seat, previous_user_id, reason, **kwargs) -> N
 @receiver(post_delete, sender=Vacation, dispatch_uid="mail.vacation_deleted")
 def on_reminder_settings_changed(sender, instance, **kwargs) -> None:
     """A player's reminder lead times, email switch or vacations changed: their open prompts' next
-    reminders are planned again by the reminders task (issue 16 item 1)."""
+    reminders are planned again by the reminders task."""
     reminders.plan_again_for_user(instance.user_id)
 
 
@@ -117,5 +117,5 @@ def on_anymail_inbound(sender, event, esp_name, **kwargs) -> None:
 
 @receiver(message_moderated, dispatch_uid="mail.on_message_moderated")
 def on_message_moderated(sender, message, kind, actor, reason, **kwargs) -> None:
-    """Staff hid or restored a message (after the commit): its author is told by mail (issue 23)."""
+    """Staff hid or restored a message (after the commit): its author is told by mail."""
     chat_mail.moderation_notice_queue(message=message, kind=kind, reason=reason)

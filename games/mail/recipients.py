@@ -1,7 +1,8 @@
 """Who may get game mail, and what they asked for: the rules every kind of email applies first.
 
-Shared by the emails a write owes (notify.py) and the deadline reminders (reminders.py), so it sits below
-both: neither reaches into the other for them.
+Shared by the prompt, result, game-over and digest emails (prompt_owed.py, result_mails.py, finished_mails.py,
+digests.py) and the deadline reminders (reminders.py), so it sits below them all: none reaches into another
+for them.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from games.models import Seat
 
 
 def address_confirmed(user: User) -> bool:
-    """Game mail goes only to an active account's confirmed address (issue 10 item 3)."""
+    """Game mail goes only to an active account's confirmed address (an unconfirmed one may be mistyped or
+    someone else's)."""
     return bool(user.email) and user.is_active and user.email_verified_at is not None
 
 

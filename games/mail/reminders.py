@@ -1,4 +1,4 @@
-"""Deadline reminders, found through the time each open prompt's next reminder is due (issue 16 item 1).
+"""Deadline reminders, found through the time each open prompt's next reminder is due.
 
 Each open prompt stores ``next_reminder_at`` (games.Prompt): the deadline minus the seat's player's
 next lead time not yet crossed, or NULL when no reminder is left. The reminders task (beat, every
@@ -13,7 +13,7 @@ never take one prompt twice):
    outbox's dedupe key makes a second queue a no-op) and their next reminder time computed from the
    current deadline and preferences, so a stale plan only costs a look.
 
-A run sends first, then plans, then sends what planning found due (issue 22 item 10): a backlog of
+A run sends first, then plans, then sends what planning found due: a backlog of
 prompts to plan (a deploy, many re-plans at once) never holds back the reminders already due.
 
 The look-ahead is one period of the task (lookahead_seconds): a reminder that falls due before the next
@@ -300,7 +300,7 @@ def reminders_due_run(*, now: datetime | None = None, budget_seconds: float | No
     due; a batch at a time until no work is left or ``budget_seconds`` (None: run_budget_seconds(); 0: no
     budget) have passed after a batch.
 
-    Due work goes before the backlog (issue 22 item 10): the reminders already planned and due are sent
+    Due work goes before the backlog: the reminders already planned and due are sent
     before any planning, so many prompts to plan at once (a deploy, a burst of re-plans) cost the due
     reminders nothing; an unplanned prompt's stale ``next_reminder_at`` is harmless there (the send step
     decides from the current deadline and preferences)."""

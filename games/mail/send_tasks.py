@@ -14,21 +14,20 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timedelta
 
-from celery import shared_task
 from django.db import transaction
 from django.utils import timezone
 
 from . import delivery
 from .models import Notification
 from .priorities import send_priority
+from .task_options import mail_task
 
 logger = logging.getLogger(__name__)
 
 RETRY_BACKOFF = (30, 120, 600, 1800)  # seconds before attempts 2..5
 
 
-@shared_task(name="mail.send_notification", bind=True, max_retries=len(RETRY_BACKOFF), acks_late=True,
-             reject_on_worker_lost=True, time_limit=60, soft_time_limit=50, ignore_result=True)
+@mail_task("mail.send_notification", time_limit=60, soft_time_limit=50, bind=True, max_retries=len(RETRY_BACKOFF))
 def send_notification(self, notification_id: int) -> str:
     """Send one outbox row once; retried with back-off when the mail backend fails."""
     try:
@@ -44,8 +43,7 @@ def send_notification(self, notification_id: int) -> str:
         raise self.retry(exc=exc, countdown=RETRY_BACKOFF[self.request.retries])
 
 
-@shared_task(name="mail.send_notifications", acks_late=True, reject_on_worker_lost=True, time_limit=60,
-             soft_time_limit=50, ignore_result=True)
+@mail_task("mail.send_notifications", time_limit=60, soft_time_limit=50)
 def send_notifications(notification_ids: list[int]) -> int:
     """Send a batch of outbox rows due at the same time (sends_enqueue_on_commit: a reminders run's rows,
     SEND_BATCH a task); one whose send fails is retried alone by send_notification, with its back-off.

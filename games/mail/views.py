@@ -11,7 +11,7 @@ from django.views.decorators.http import require_http_methods
 
 from .links import LinkError, unsubscribe_read
 from .links_service import link_target, link_use
-from .notify import preferences_unsubscribe
+from .unsubscribe import preferences_unsubscribe
 
 STATUS = {"forged": 400, "expired": 410, "revoked": 403, "used": 409, "unknown": 404, "stale_prompt": 409,
           "game_not_active": 409, "not_an_option": 400, "deactivated": 403, "account_deactivated": 403}

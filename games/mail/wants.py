@@ -1,4 +1,4 @@
-"""Which decisions a player wants mailed, and whether they are away from the game's page (issue 25).
+"""Which decisions a player wants mailed, and whether they are away from the game's page.
 
     prompt_modes(...)  the player's choice for a game: every decision / when away (default) / digest / never
                        (the game's own choice, accounts.GamePromptMail, over the account's prompt_mail;
@@ -75,7 +75,7 @@ def away_from(*, user_id: int, game_id: int, seat_id: int | None, now: datetime)
 
 
 def away_from_signs(*, seen_at: datetime | None, web_pick_at: datetime | None, now: datetime) -> datetime | None:
-    """away_from for signs the caller read already (annotations of a batch: notify.py)."""
+    """away_from for signs the caller read already (annotations of a batch: prompt_mails.py, result_mails.py)."""
     until = present_until_signs(seen_at, web_pick_at)
     return until if until is not None and until > now else None
 

@@ -7,9 +7,9 @@ day and the first reminders runs planned every open prompt before sending the re
 migration computes, for each open prompt still at those defaults, what the mail jobs would have stored:
 
 - ``mail_pending``: false if its prompt email was queued (a prompt Notification under the prompt's current
-  dedupe key, games.mail.notify.prompt_dedupe_key), if none is owed (a bot or no player, no confirmed
+  dedupe key, games.mail.prompt_mails.prompt_dedupe_key), if none is owed (a bot or no player, no confirmed
   address, prompt emails off, game not active) or if it opened before the prompt sweep's window
-  (notify.MISSING_PROMPT_WINDOW: the sweep settles those unsent, they are left to the reminders); else
+  (prompt_mails.MISSING_PROMPT_WINDOW: the sweep settles those unsent, they are left to the reminders); else
   true (its email is due or, a held-back follow-up, will be).
 - ``reminder_planned`` true and ``next_reminder_at`` as a reminders run's plan followed by its send step
   (games.mail.reminders): the reminder due now if the most urgent lead crossed was not sent yet (a
@@ -37,7 +37,7 @@ from django.utils import timezone
 ID_RANGE = 2000  # prompt ids per batch: one transaction of three statements (read, read the mail, UPDATE)
 
 # accounts.models.default_reminder_lead_hours, games.mail.reminders.MAX_LEAD_HOURS,
-# games.mail.notify.MISSING_PROMPT_WINDOW, games.models.GameStatus.ACTIVE at the time of this migration.
+# games.mail.prompt_mails.MISSING_PROMPT_WINDOW, games.models.GameStatus.ACTIVE at the time of this migration.
 DEFAULT_LEAD_HOURS = [24, 2]
 MAX_LEAD_HOURS = 24 * 7
 MISSING_PROMPT_WINDOW = timedelta(hours=24)
@@ -58,7 +58,7 @@ def lead_hours(values) -> list[int]:
 
 
 def prompt_dedupe_key(prompt_id: int, seat_id: int, generation: int) -> str:
-    """games.mail.notify.prompt_dedupe_key."""
+    """games.mail.prompt_mails.prompt_dedupe_key."""
     return f"prompt:{prompt_id}:seat{seat_id}" + (f":g{generation}" if generation else "")
 
 

@@ -5,7 +5,7 @@ locked, changes the engine state through the protocol only, keeps the Prompt row
 the engine asks (auto-picking for bots and standing orders), and saves once at the end.
 
 A pick is CPU-bound in the web process, and on this path compiling ORM queries costs more than the
-database spends on them, so a Turn reads its working set in two hand-written queries (games/sql_rows:
+database spends on them, so a Turn reads its working set in two hand-written queries (games/fastpath/sql_rows.py:
 the game row, locked; the seats joined with their open prompt and whether a vacation could stretch
 their deadlines), writes only rows and fields that changed, and opens or closes the prompts of one pass
 over the seats in one statement each.
@@ -28,8 +28,8 @@ from ..errors import ErrorCode, GameError, NotAnOption
 from ..models import HUMAN_SOURCES, BotReason, Event, Game, GameStatus, Prompt, Seat, Submission, SubmissionSource
 from ..presentation.wording import seat_in_words
 from ..selectors import loaded_open_prompt, seats_with_open_prompts, users_with_vacation_ahead
-from ..sql_rows import (ModelColumns, db_value, execute, execute_together, fetch_one, for_update, insert, new, quoted,
-                        statement, table, update_statement)
+from ..fastpath.sql_rows import (ModelColumns, db_value, execute, execute_together, fetch_one, for_update, insert,
+                                 new, quoted, statement, table, update_statement)
 from ..version_events import announce_on_commit
 from ..signals import OpenedPrompt, game_finished, game_finished_in_write, prompts_opened
 from . import clock

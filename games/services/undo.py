@@ -23,7 +23,7 @@ import json
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db import connection, transaction
+from django.db import transaction
 
 from accounts.models import User
 
@@ -33,7 +33,6 @@ from ..errors import ErrorCode, GameError, StalePrompt
 from ..models import (HUMAN_SOURCES, Event, Game, GameStatus, Prompt, Submission, SubmissionSource, TakeBack, Undo,
                       UndoTo)
 from ..presentation.wording import seat_in_words
-from ..sql_rows import ModelColumns, db_value, fetch_all, fetch_one, insert, quoted, statement, table
 from .turn import Turn, events_store, prompts_sync, step_check, turn_load_for_player, turn_save
 from .undo_points import take_back_state, take_backs_for_seat
 
@@ -132,7 +131,7 @@ def _undo(turn: Turn, position: int, *, prompt_id: str, to: str, idempotency_key
 
     undo = Undo(game=game, seat=seat, phase=game.phase, prompt_id=prompt_id, to=to, moves=len(taken),
                 idempotency_key=idempotency_key or None, source=source)
-    insert([undo])
+    undo.save(force_insert=True)
     events_store(turn, [_undo_event(seat, len(taken), public=public)], phase=game.phase)
     turn.kept_clocks[position] = reopened_clock
     if target.bank_seconds is not None:  # a time bank: as it was before the first pick taken back
@@ -144,44 +143,20 @@ def _undo(turn: Turn, position: int, *, prompt_id: str, to: str, idempotency_key
     return UndoOutcome(game=game, undo=undo, replayed=False)
 
 
-# The writes of an undo in hand-written SQL (sql_rows): it runs under the game's lock, and each ORM query compiled
-# costs more than the database spends on it (18 statements by the ORM; 10 so on PostgreSQL, the deletes in one).
-_LATER = ModelColumns(Submission, "s")
-
-
 def _submissions_since(game: Game, submission_id: int) -> list[Submission]:
     """The step's submissions from ``submission_id`` on (every seat's), in their order."""
-    q = quoted
-    sql = statement("undo_submissions_since", lambda: (
-        f"SELECT {_LATER.sql()} FROM {table(Submission)} s WHERE s.{q('game_id')} = %s AND s.{q('phase')} = %s"
-        f" AND s.{q('id')} >= %s ORDER BY s.{q('id')}"))
-    return [_LATER.instance(row) for row in fetch_all(sql, [game.pk, game.phase, submission_id])]
+    return list(Submission.objects.filter(game=game, phase=game.phase, id__gte=submission_id).order_by("id"))
 
 
 def _picks_take_back(*, event_ids: list[int], prompt_row_ids: list[int], submission_ids: list[int]) -> bool:
     """Delete the taken-back picks (their submissions and take-back points) and their events, and mark the prompts
     they answered unanswered (the rows stay closed: history). Whether any of those events was public."""
-    if connection.vendor == "postgresql":
-        # One statement: each part is a data-modifying CTE of the same snapshot (the foreign keys between the rows
-        # are checked at commit, Django's are deferred).
-        (public,) = fetch_one(statement("undo_take_back", _take_back_sql), [
-            event_ids, db_value(Prompt, "answered", False), prompt_row_ids, submission_ids, submission_ids])
-        return bool(public)
-    # SQLite (the embedded default, no data-modifying CTEs): the ORM, statement by statement.
     public = Event.objects.filter(pk__in=event_ids, visibility__isnull=True).exists()
     Event.objects.filter(pk__in=event_ids).delete()
     Prompt.objects.filter(pk__in=prompt_row_ids).update(answered=False)
-    Submission.objects.filter(pk__in=submission_ids).delete()  # and their take-back points (cascade)
+    TakeBack.objects.filter(submission_id__in=submission_ids).delete()  # no database cascade: see TakeBack
+    Submission.objects.filter(pk__in=submission_ids).delete()
     return public
-
-
-def _take_back_sql() -> str:
-    q = quoted
-    return (f"WITH e AS (DELETE FROM {table(Event)} WHERE {q('id')} = ANY(%s) RETURNING {q('visibility')}),"
-            f" p AS (UPDATE {table(Prompt)} SET {q('answered')} = %s WHERE {q('id')} = ANY(%s)),"
-            f" t AS (DELETE FROM {table(TakeBack)} WHERE {q('submission_id')} = ANY(%s)),"
-            f" s AS (DELETE FROM {table(Submission)} WHERE {q('id')} = ANY(%s))"
-            f" SELECT COALESCE(BOOL_OR({q('visibility')} IS NULL), FALSE) FROM e")
 
 
 def _clock_of_the_reopened_prompt(target: TakeBack, open_row: Prompt | None) -> tuple[datetime | None, datetime]:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..models import HUMAN_SOURCES, Game, GameStatus, Prompt, Submission, TakeBack
-from ..sql_rows import ModelColumns, fetch_all, fetch_one, insert_statement, new, quoted, statement, table
+from ..fastpath.sql_rows import ModelColumns, fetch_all, insert_statement, new, quoted, statement, table
 from .turn import Turn
 
 
@@ -91,9 +91,7 @@ def take_backs_for_seat(*, game: Game, seat_id: int) -> list[TakeBack]:
 
 def take_back_state(point: TakeBack) -> str:
     """The engine state (JSON text) the take-back point goes back to."""
-    row = fetch_one(statement("take_back_state", lambda: (
-        f"SELECT {quoted('state')} FROM {table(TakeBack)} WHERE {quoted('id')} = %s")), [point.pk])
-    return row[0]
+    return TakeBack.objects.values_list("state", flat=True).get(pk=point.pk)
 
 
 def undo_offer(*, game: Game, seat_id: int) -> dict[str, Any] | None:

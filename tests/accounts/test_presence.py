@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from accounts.models import GamePresence, GamePromptMail, NotificationPreferences
 from accounts.presence import forget, presence_record
-from games.mail import delivery, notify, reminders
+from games.mail import delivery, prompt_mails, reminders
 from games.mail.models import Notification, NotificationKind, NotificationStatus
 from games.models import Prompt, Submission, SubmissionSource
 from tests.factories import make_started_game
@@ -48,14 +48,14 @@ def open_task(game) -> None:
     """The prompt task of the write that opened the game's prompts (as the worker runs it)."""
     ids = list(Prompt.objects.filter(game=game, closed_at__isnull=True).values_list("pk", flat=True))
     with TestCase.captureOnCommitCallbacks(execute=True):
-        notify.prompt_notifications_queue(prompt_ids=ids)
+        prompt_mails.prompt_notifications_queue(prompt_ids=ids)
 
 
-def due_run(prompt: Prompt, *, at, send_now: bool = True) -> notify.PromptMails:
+def due_run(prompt: Prompt, *, at, send_now: bool = True) -> prompt_mails.PromptMails:
     """The look-again task of a "when away" prompt (tasks.queue_due_prompt_notifications), run at ``at``;
     ``send_now``: its send task runs too (else the test sends the row itself)."""
     with TestCase.captureOnCommitCallbacks(execute=send_now):
-        return notify.prompt_mails_run(prompt_ids=[prompt.pk], now=at)
+        return prompt_mails.prompt_mails_run(prompt_ids=[prompt.pk], now=at)
 
 
 def row_of(prompt: Prompt, kind=NotificationKind.PROMPT) -> Notification | None:
@@ -69,7 +69,7 @@ def send(row: Notification, *, at) -> str:
 
 def sweep(*, at=None) -> int:
     with TestCase.captureOnCommitCallbacks(execute=True):
-        return notify.due_prompt_notifications_queue(now=at)
+        return prompt_mails.due_prompt_notifications_queue(now=at)
 
 
 def leave(user, game, *, minutes_ago: int = 2) -> None:
@@ -151,7 +151,7 @@ def test_a_prompt_answered_on_the_page_within_the_delay_is_never_mailed():
     open_task(game)
     prompt = open_prompt(game, 0)
     pick(game, 0, source=SubmissionSource.WEB)
-    assert due_run(prompt, at=prompt.opened_at + timedelta(seconds=121)) == notify.PromptMails(queued=[], later={})
+    assert due_run(prompt, at=prompt.opened_at + timedelta(seconds=121)) == prompt_mails.PromptMails(queued=[], later={})
     assert row_of(prompt) is None and not Prompt.objects.get(pk=prompt.pk).mail_pending  # settled: never mailed
     assert [m for m in mails_to(alice.email) if m.extra_headers.get("X-Faltisia-Prompt") == str(prompt.pk)] == []
 
@@ -192,7 +192,7 @@ def test_a_pick_on_the_page_is_a_sign_of_presence_too(settings):
     open_task(game)
     pick(game, 0, source=SubmissionSource.WEB)  # alice plays her card on the page; the bet opens
     bet = open_prompt(game, 0)
-    assert not notify.prompt_notifications_queue(prompt_ids=[bet.pk])
+    assert not prompt_mails.prompt_notifications_queue(prompt_ids=[bet.pk])
     assert row_of(bet) is None
     Submission.objects.update(created_at=F("created_at") - timedelta(minutes=20))
     Prompt.objects.filter(pk=bet.pk).update(opened_at=F("opened_at") - timedelta(minutes=20))

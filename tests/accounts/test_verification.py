@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 from accounts.models import User
 from accounts.services import user_create
 from accounts.verification import email_verification_token
-from games.mail.notify import prompts_due_without_mail
+from games.mail.prompt_mails import prompts_due_without_mail
 from games.models import Prompt
 from games.services import game_create, game_join
 from tests.mail.helpers import mails_to

@@ -10,7 +10,7 @@ from django.test import TestCase
 from django.utils import timezone
 
 from benchmarks.scale_seed import DUE, seed
-from games.mail import jobs, notify, outbox
+from games.mail import digests, jobs, outbox, prompt_mails, reminders
 from games.mail.models import Notification, NotificationKind
 from games.models import Game, Prompt
 from games.services.sweep import due_phases
@@ -25,11 +25,11 @@ def test_the_seeded_due_work_is_what_each_periodic_job_finds():
     assert Prompt.objects.filter(closed_at__isnull=False).count() == 2000  # the history
     assert len(due_phases(now=now + timedelta(seconds=5))) == DUE["deadline_games"]
     with TestCase.captureOnCommitCallbacks(execute=False):
-        assert notify.reminders_due_queue(now=now) == DUE["reminders"]
-        assert notify.reminders_due_queue(now=now) == 0  # once
+        assert reminders.reminders_due_queue(now=now) == DUE["reminders"]
+        assert reminders.reminders_due_queue(now=now) == 0  # once
         # 4 of the 40 new prompts' players have prompt emails off (one user in ten)
-        assert 0 < notify.due_prompt_notifications_queue(now=now) <= DUE["new_prompts"]
-        assert notify.digests_queue(now=now) == DUE["digests"]
+        assert 0 < prompt_mails.due_prompt_notifications_queue(now=now) <= DUE["new_prompts"]
+        assert digests.digests_queue(now=now) == DUE["digests"]
         assert outbox.outbox_sweep(now=now, enqueue=lambda pk, kind: None) == DUE["outbox"]
         assert jobs.jobs_sweep(now=now, budget_seconds=0) == DUE["mail_jobs"]  # every job, however busy the machine
     assert Notification.objects.filter(kind=NotificationKind.REMINDER).count() == DUE["reminders"]
@@ -74,8 +74,8 @@ def test_rearmed_reminders_fall_due_over_the_span_and_are_found_once_due():
     assert len(due) == DUE["reminders"]
     assert min(due.values()) == now and max(due.values()) == now + timedelta(seconds=100)
     with TestCase.captureOnCommitCallbacks(execute=False):
-        assert notify.reminders_due_queue(now=now + timedelta(seconds=50)) == 40  # due by then: the first 40 (100 s over 79 gaps)
-        assert notify.reminders_due_queue(now=now + timedelta(seconds=100)) == DUE["reminders"] - 40
+        assert reminders.reminders_due_queue(now=now + timedelta(seconds=50)) == 40  # due by then: the first 40 (100 s over 79 gaps)
+        assert reminders.reminders_due_queue(now=now + timedelta(seconds=100)) == DUE["reminders"] - 40
 
 
 def test_a_seed_used_long_after_it_ran_is_moved_to_the_runs_start_with_its_designed_due_work():
@@ -110,8 +110,8 @@ def test_a_seed_used_long_after_it_ran_is_moved_to_the_runs_start_with_its_desig
     assert reminders.due_prompts(now=now).count() == DUE["reminders"]
     assert len(due_phases(now=now + timedelta(seconds=5))) == DUE["deadline_games"]
     with TestCase.captureOnCommitCallbacks(execute=False):
-        assert notify.reminders_due_queue(now=now) == DUE["reminders"]
-        assert notify.digests_queue(now=now) == DUE["digests"]
+        assert reminders.reminders_due_queue(now=now) == DUE["reminders"]
+        assert digests.digests_queue(now=now) == DUE["digests"]
         assert outbox.outbox_sweep(now=now, enqueue=lambda pk, kind: None) == DUE["outbox"]
         assert jobs.jobs_sweep(now=now, budget_seconds=0) == DUE["mail_jobs"]  # every job, however busy the machine
     assert shift_to(start=now, games=500, vacuum=False)["shifted_s"] == 0.0  # moved already: nothing to do

@@ -17,7 +17,7 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
-from games.mail import notify
+from games.mail import prompt_mails
 from games.mail.models import Notification, NotificationKind
 from games.models import GameStatus
 from tests.browser.conftest import log_in
@@ -29,7 +29,7 @@ pytestmark = [pytest.mark.browser, needs_engine, pytest.mark.django_db(transacti
 VIEWPORTS = ({"width": 1280, "height": 800}, {"width": 390, "height": 844})
 
 
-def prompt_mails(users) -> int:
+def prompt_mail_count(users) -> int:
     return Notification.objects.filter(kind=NotificationKind.PROMPT, user__in=users).count()
 
 
@@ -52,7 +52,7 @@ def test_two_players_on_the_page_play_a_whole_mage_knight_game_without_a_prompt_
     settings.WEB_POLL_INTERVAL_MS = 250
     settings.MAIL_PROMPT_DELAY_SECONDS = 0  # no grace for an answer on the page: only presence holds a mail back
     game, users = mk_game(seed=5)
-    mailed_while_away = prompt_mails(users)
+    mailed_while_away = prompt_mail_count(users)
     assert mailed_while_away >= 1 and len(mail.outbox) >= 1  # the control: away players are mailed their prompts
 
     contexts, pages = [], []
@@ -91,7 +91,7 @@ def test_two_players_on_the_page_play_a_whole_mage_knight_game_without_a_prompt_
         for context in contexts:
             context.close()
 
-    assert prompt_mails(users) == mailed_while_away
+    assert prompt_mail_count(users) == mailed_while_away
     # Nothing held back to be sent later either: the sweep of postponed prompt mails, well after, finds none.
-    assert notify.due_prompt_notifications_queue(now=timezone.now() + timedelta(hours=1)) == 0
-    assert prompt_mails(users) == mailed_while_away
+    assert prompt_mails.due_prompt_notifications_queue(now=timezone.now() + timedelta(hours=1)) == 0
+    assert prompt_mail_count(users) == mailed_while_away

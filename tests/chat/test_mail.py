@@ -112,7 +112,7 @@ def test_the_preference_turns_chat_mail_off():
 def test_a_prompt_mail_that_goes_sooner_carries_the_messages_and_the_batch_sends_none():
     game, (alice, bob, _) = game_with_mail()
     message_post(game=game, user=alice, text="your turn soon")
-    from games.mail.notify import prompt_notifications_queue
+    from games.mail.prompt_mails import prompt_notifications_queue
 
     prompt = Prompt.objects.get(seat__game=game, seat__user=bob, closed_at__isnull=True)
     Notification.objects.filter(prompt=prompt).delete()  # as if its email had not gone yet
@@ -141,7 +141,7 @@ def test_picks_and_a_private_message_share_one_reply():
     with TestCase.captureOnCommitCallbacks(execute=True):
         game.refresh_from_db()
     prompt = Prompt.objects.get(seat__game=game, seat__user=bob, closed_at__isnull=True)
-    from games.mail.notify import prompt_notifications_queue
+    from games.mail.prompt_mails import prompt_notifications_queue
 
     Notification.objects.filter(prompt=prompt).delete()
     with TestCase.captureOnCommitCallbacks(execute=True):

@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from games.mail import notify
+from games.mail import result_mails
 from games.mail.models import MailJob, MailJobStatus, Notification, NotificationKind, NotificationStatus
 from games.models import Game, GameStatus
 from tests.e2e import client
@@ -207,7 +207,7 @@ def test_two_web_and_two_worker_nodes_through_pgbouncer_resolve_each_step_and_se
     results = {(r.user_id, r.dedupe_key.split(":")[2]) for r in rows if r.kind == NotificationKind.RESULT}
     jobs_done = dict(MailJob.objects.filter(game=game, kind="result").values_list("phase", "done_at"))
     for step in range(2 * ROUNDS - 1):  # the last step's result is in the game-over email
-        opened = set(notify.resolution_prompt_ids(game_id=game.pk, phase=step))
+        opened = set(result_mails.resolution_prompt_ids(game_id=game.pk, phase=step))
         asked = {r.user_id for r in rows if r.kind == NotificationKind.PROMPT and r.prompt_id in opened}
         # A step's result job that a busy mail worker ran only after the game ended sends nothing: the
         # game-over email tells each player what happened since their last prompt email (one mail per step,

@@ -20,7 +20,7 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError
 
 from accounts.models import NotificationPreferences
-from games.mail import compose, notify, tasks
+from games.mail import compose, prompt_mails, prompt_rows, result_mails, tasks
 from games.mail.models import Notification, NotificationKind, NotificationStatus
 from games.models import Event, Prompt
 from tests.games.helpers import open_prompt, pick, play_step
@@ -118,7 +118,7 @@ def test_a_write_opening_every_seats_prompt_enqueues_one_task_for_all_of_them():
     assert [c.kwargs["args"] for c in prompt_calls][-1] == (game.pk, cards[0].opened_at.isoformat())
     assert len(prompt_calls) == 4 + 1
     with CaptureQueriesContext(connection) as reads:
-        ids = notify.write_prompt_ids(game_id=game.pk, opened_at=cards[0].opened_at)
+        ids = prompt_rows.write_prompt_ids(game_id=game.pk, opened_at=cards[0].opened_at)
     assert ids == [p.pk for p in cards] and len(reads) == 1
     n = len(mail.outbox)
     with TestCase.captureOnCommitCallbacks(execute=True):
@@ -132,9 +132,9 @@ def test_the_prompts_seats_users_and_preferences_are_read_in_one_query_whatever_
     ids = list(Prompt.objects.filter(game=game, closed_at__isnull=True).values_list("pk", flat=True))
     Notification.objects.all().delete()
     NotificationPreferences.objects.update_or_create(user=users[1], defaults={"email_prompts": False})
-    with mock.patch.object(notify, "notification_queue") as queue:
+    with mock.patch.object(prompt_mails, "notification_queue") as queue:
         with CaptureQueriesContext(connection) as reads:
-            notify.prompt_notifications_queue(prompt_ids=ids)
+            prompt_mails.prompt_notifications_queue(prompt_ids=ids)
     # One read, and one UPDATE settling the four prompts for the prompt sweep.
     assert len(reads) == 2 and reads[1]["sql"].startswith("UPDATE"), [q["sql"] for q in reads]
     assert sorted(c.kwargs["user_id"] for c in queue.call_args_list) == sorted(u.pk for u in users if u != users[1])
@@ -148,9 +148,11 @@ def test_a_resolutions_result_emails_read_the_players_and_their_preferences_in_o
     event_ids = list(Event.objects.filter(game=game).values_list("pk", flat=True))
     assert event_ids
     NotificationPreferences.objects.update_or_create(user=users[2], defaults={"email_results": False})
-    with mock.patch.object(notify, "notification_queue") as queue:
+    # The result emails and the prompt emails the resolution's job queues first, as one mock.
+    with mock.patch.object(result_mails, "notification_queue") as queue, \
+            mock.patch.object(prompt_mails, "notification_queue", queue):
         with CaptureQueriesContext(connection) as reads:
-            notify.result_notifications_queue(game_id=game.pk, phase=0, event_ids=event_ids)
+            result_mails.result_notifications_queue(game_id=game.pk, phase=0, event_ids=event_ids)
     # The game, the prompts the resolution opened (2), their prompt emails' read and settling UPDATE, the
     # seats asked by a prompt email, the events, the seats: 8 whatever the players.
     assert len(reads) == 8, [q["sql"] for q in reads]
@@ -196,9 +198,9 @@ def test_the_prompt_sweep_skips_old_answered_mailed_and_opted_out_prompts():
     p0, p1, p2 = (open_prompt(game, i) for i in range(3))
 
     def due() -> list[int]:
-        return list(notify.prompts_due_without_mail(now=now).values_list("pk", flat=True))
+        return list(prompt_mails.prompts_due_without_mail(now=now).values_list("pk", flat=True))
 
-    Prompt.objects.filter(pk=p0.pk).update(opened_at=now - notify.MISSING_PROMPT_WINDOW - timedelta(minutes=1))
+    Prompt.objects.filter(pk=p0.pk).update(opened_at=now - prompt_mails.MISSING_PROMPT_WINDOW - timedelta(minutes=1))
     Prompt.objects.filter(pk__in=[p1.pk, p2.pk]).update(opened_at=now - timedelta(minutes=5))
     NotificationPreferences.objects.update_or_create(user=carol, defaults={"email_prompts": False})
     Prompt.objects.filter(pk=p1.pk).update(opened_at=now - timedelta(seconds=30))  # too fresh: its task may run yet
@@ -207,7 +209,7 @@ def test_the_prompt_sweep_skips_old_answered_mailed_and_opted_out_prompts():
     # p0 is older than the window (reminders cover it); carol opted out, which the sweep finds out once
     assert sorted(due()) == [p1.pk, p2.pk]
     with TestCase.captureOnCommitCallbacks(execute=True):
-        assert notify.due_prompt_notifications_queue(now=now) == 1
+        assert prompt_mails.due_prompt_notifications_queue(now=now) == 1
     assert due() == []  # p1 has its email now, carol's is settled without one, p0 left the index
     assert not Prompt.objects.filter(pk=p0.pk, mail_pending=True).exists()
     Notification.objects.all().delete()
@@ -221,7 +223,7 @@ def test_the_prompt_sweep_walks_the_index_of_prompts_whose_email_is_not_settled(
     if connection.vendor == "postgresql":
         with connection.cursor() as c:
             c.execute("SET LOCAL enable_seqscan = off")  # tiny tables: ask what it would use at scale
-    plan = notify.prompts_due_without_mail(now=timezone.now()).explain()
+    plan = prompt_mails.prompts_due_without_mail(now=timezone.now()).explain()
     assert "prompt_mail_pending" in plan, plan  # the index of unsettled prompts only
 
 

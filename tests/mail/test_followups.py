@@ -1,6 +1,6 @@
 """Follow-up prompts within one step are not spammed to web and API players, and cost nothing at once.
 
-The rule (notify.prompt_due_at): a seat's FIRST prompt of a step is emailed at once; a follow-up
+The rule (prompt_mails.prompt_due_at): a seat's FIRST prompt of a step is emailed at once; a follow-up
 (the seat already answered a prompt in this step) is emailed at once only if that pick came by email.
 Otherwise nothing is enqueued or rendered when it opens: the prompt sweep (beat) emails it once
 MAIL_FOLLOWUP_DELAY_SECONDS have passed if it is still open, and never if it was answered meanwhile.
@@ -20,7 +20,7 @@ from django.db.models import F
 from django.test import TestCase, override_settings
 from django.utils import timezone
 
-from games.mail import compose, delivery, notify, outbox, tasks
+from games.mail import compose, delivery, outbox, prompt_mails, tasks
 from games.mail.models import Notification, NotificationKind, NotificationStatus
 from games.models import Prompt, Submission, SubmissionSource
 from tests.games.helpers import open_prompt, pick
@@ -34,7 +34,7 @@ def tiny():
     return start_game(players=2, options={"rounds": 1})
 
 
-def prompt_mails(user) -> list:
+def prompt_mails_to(user) -> list:
     return [m for m in mails_to(user.email) if "X-Faltisia-Prompt" in m.extra_headers]
 
 
@@ -72,7 +72,7 @@ def test_the_first_prompt_of_a_step_is_emailed_at_once(tiny):
     for user in (alice, bob):
         row = prompt_row(Prompt.objects.get(seat__user=user, closed_at__isnull=True))
         assert row.status == NotificationStatus.SENT and row.not_before is None
-        assert len(prompt_mails(user)) == 1
+        assert len(prompt_mails_to(user)) == 1
 
 
 @pytest.mark.parametrize("source", [SubmissionSource.WEB, SubmissionSource.API])
@@ -82,7 +82,7 @@ def test_a_follow_up_after_a_web_or_api_pick_costs_nothing_at_once_and_the_sweep
         pick(game, 0, source=source)  # the card, clicked on the site: the bet prompt opens at once
     assert counts == {"enqueued": 0, "rendered": 0}
     bet = open_prompt(game, 0)
-    assert prompt_row(bet) is None and len(prompt_mails(alice)) == 1
+    assert prompt_row(bet) is None and len(prompt_mails_to(alice)) == 1
     # Not before its delay: neither the sweep nor a stray task (the old one-prompt task) emails it.
     minutes_pass(9)
     with watching() as counts:
@@ -94,7 +94,7 @@ def test_a_follow_up_after_a_web_or_api_pick_costs_nothing_at_once_and_the_sweep
     assert sweep() == 1
     assert prompt_row(bet).status == NotificationStatus.SENT and prompt_row(bet).not_before is None
     assert latest_prompt_mail(alice.email).extra_headers["X-Faltisia-Prompt"] == str(bet.pk)
-    assert sweep() == 0 and len(prompt_mails(alice)) == 2
+    assert sweep() == 0 and len(prompt_mails_to(alice)) == 2
 
 
 def test_a_follow_up_answered_within_the_delay_is_never_rendered_nor_sent(tiny):
@@ -106,7 +106,7 @@ def test_a_follow_up_answered_within_the_delay_is_never_rendered_nor_sent(tiny):
         minutes_pass(60)
         assert sweep() == 0
     assert counts["rendered"] == 0 and prompt_row(bet) is None
-    assert len(prompt_mails(alice)) == 1
+    assert len(prompt_mails_to(alice)) == 1
 
 
 def test_a_follow_up_after_an_email_pick_comes_in_the_answer_not_a_mail_of_its_own(tiny):
@@ -138,9 +138,9 @@ def test_a_follow_up_after_a_standing_order_waits_like_one_after_a_web_pick(tiny
     bet = open_prompt(game, 0)
     assert prompt_row(bet) is None
     now = timezone.now()
-    assert notify.prompt_notifications_queue(prompt_ids=[bet.pk], now=now) == []
+    assert prompt_mails.prompt_notifications_queue(prompt_ids=[bet.pk], now=now) == []
     with TestCase.captureOnCommitCallbacks(execute=True):
-        (row,) = notify.prompt_notifications_queue(prompt_ids=[bet.pk], now=now + notify.followup_delay())
+        (row,) = prompt_mails.prompt_notifications_queue(prompt_ids=[bet.pk], now=now + prompt_mails.followup_delay())
     assert row.prompt_id == bet.pk and row.not_before is None
 
 
@@ -166,7 +166,7 @@ def test_the_task_and_the_sweep_racing_send_it_once(tiny):
 
     def sweep_at(now) -> int:
         with TestCase.captureOnCommitCallbacks(execute=True):
-            return notify.due_prompt_notifications_queue(now=now)
+            return prompt_mails.due_prompt_notifications_queue(now=now)
 
     def lost() -> None:  # the emails gone and the prompts unsettled, as if nothing had run
         Notification.objects.all().delete()
@@ -178,9 +178,9 @@ def test_the_task_and_the_sweep_racing_send_it_once(tiny):
     assert task() == 2 and sweep_at(later) == 0
     lost()
     with TestCase.captureOnCommitCallbacks(execute=True):
-        assert len(notify.prompt_notifications_queue(prompt_ids=[cards[0].pk])) == 1
+        assert len(prompt_mails.prompt_notifications_queue(prompt_ids=[cards[0].pk])) == 1
         with mock.patch("django.db.models.query.QuerySet.exists", return_value=False):  # not committed yet
-            assert notify.prompt_notifications_queue(prompt_ids=[cards[0].pk]) == []
+            assert prompt_mails.prompt_notifications_queue(prompt_ids=[cards[0].pk]) == []
     assert Notification.objects.filter(prompt=cards[0], kind=NotificationKind.PROMPT).count() == 1
 
 
@@ -191,11 +191,11 @@ def test_in_the_embedded_mode_the_beat_stand_in_sends_a_held_back_follow_up_once
     bet = open_prompt(game, 0)
     with TestCase.captureOnCommitCallbacks(execute=True):
         call_command("beat_embedded", "--once", stdout=io.StringIO())
-    assert prompt_row(bet) is None and len(prompt_mails(alice)) == 1
+    assert prompt_row(bet) is None and len(prompt_mails_to(alice)) == 1
     minutes_pass(11)
     with TestCase.captureOnCommitCallbacks(execute=True):
         call_command("beat_embedded", "--once", stdout=io.StringIO())
-    assert prompt_row(bet).status == NotificationStatus.SENT and len(prompt_mails(alice)) == 2
+    assert prompt_row(bet).status == NotificationStatus.SENT and len(prompt_mails_to(alice)) == 2
 
 
 def test_a_delayed_row_queued_by_the_previous_release_is_still_sent_only_when_due(tiny):

@@ -72,7 +72,7 @@ def newest_prompt_row(user) -> Notification | None:
 
 # A deadlock to guard against: a reply's pick holding the game FOR UPDATE and closing a prompt the mail worker has
 # locked, while the worker's commit checks its mail's foreign key to the game (FOR KEY SHARE). The game is locked FOR NO
-# KEY UPDATE (games/sql_rows.py for_update); a 451 fails this test, whose client does not retry.
+# KEY UPDATE (games/fastpath/sql_rows.py for_update); a 451 fails this test, whose client does not retry.
 def test_a_whole_faltisia_game_by_email_over_smtp_with_a_real_worker(mail_stack):
     stack, smtp_port = mail_stack
     game, users = start_game(players=3, engine="faltisia", seed=23)

@@ -22,7 +22,7 @@ from django.test import TestCase, override_settings
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
-from games.mail import jobs, notify, tasks
+from games.mail import jobs, result_mails, tasks
 from games.mail.models import MailJob, MailJobKind, MailJobStatus, Notification, NotificationKind
 from games.models import Game
 from games.services import phase_resolve
@@ -181,7 +181,7 @@ def test_a_failing_job_is_rolled_back_retried_with_back_off_and_given_up_without
         play_step(game)
         play_step(other)
     broken, fine = MailJob.objects.get(game=game), MailJob.objects.get(game=other)
-    real = notify.result_notifications_queue
+    real = result_mails.result_notifications_queue
 
     def render_fails_for_game(**kwargs):
         if kwargs["game_id"] == game.pk:
@@ -189,7 +189,7 @@ def test_a_failing_job_is_rolled_back_retried_with_back_off_and_given_up_without
             raise RuntimeError("template broke")
         return real(**kwargs)
 
-    with mock.patch.object(notify, "result_notifications_queue", side_effect=render_fails_for_game):
+    with mock.patch.object(result_mails, "result_notifications_queue", side_effect=render_fails_for_game):
         assert sweep() == 1  # the other game's job ran
         broken.refresh_from_db()
         assert broken.status == MailJobStatus.PENDING and broken.attempts == 1 and "template broke" in broken.last_error

@@ -12,7 +12,7 @@ from django.test import TestCase
 from django.utils import timezone
 
 from accounts.models import NotificationPreferences
-from games.mail import delivery, notify, outbox
+from games.mail import delivery, outbox, prompt_mails, reminders, unsubscribe
 from games.mail.models import Notification, NotificationKind, NotificationStatus
 from games.mail.send_tasks import send_notification
 from games.mail.tasks import send_digests
@@ -63,7 +63,7 @@ def test_the_same_notification_is_never_sent_twice(tiny):
     game, (alice, bob) = tiny
     prompt = Prompt.objects.get(seat__user=alice, closed_at__isnull=True)
     n = len(mail.outbox)
-    assert run_on_commit(notify.prompt_notifications_queue, prompt_ids=[prompt.pk]) == []  # task delivered again
+    assert run_on_commit(prompt_mails.prompt_notifications_queue, prompt_ids=[prompt.pk]) == []  # task delivered again
     row = Notification.objects.get(prompt=prompt, kind=NotificationKind.PROMPT)
     assert send_notification.apply(args=(row.pk,)).get() == NotificationStatus.SENT  # a duplicate task
     assert len(mail.outbox) == n
@@ -73,9 +73,9 @@ def test_a_prompt_email_is_skipped_if_the_prompt_was_answered_before_it_went_out
     game, (alice, bob) = tiny
     pick(game, 0, commit=False)  # opens the bet prompt; its email is not queued yet (no commit)
     bet = Prompt.objects.get(seat__user=alice, closed_at__isnull=True)
-    due = timezone.now() + notify.followup_delay()  # the sweep, once the follow-up's delay has passed
+    due = timezone.now() + prompt_mails.followup_delay()  # the sweep, once the follow-up's delay has passed
     with TestCase.captureOnCommitCallbacks(execute=False):  # queued, but the send task has not run yet
-        (row,) = notify.prompt_notifications_queue(prompt_ids=[bet.pk], now=due)
+        (row,) = prompt_mails.prompt_notifications_queue(prompt_ids=[bet.pk], now=due)
     pick(game, 0, commit=False)  # the bet is answered (on the web, say) before the email task runs
     n = len(mail.outbox)
     assert delivery.notification_send(notification_id=row.pk) == NotificationStatus.SKIPPED
@@ -89,7 +89,7 @@ def test_a_failing_backend_is_retried_then_marked_failed_and_never_sent_twice(ti
     prompt = Prompt.objects.get(seat__user=bob, closed_at__isnull=True)
     Notification.objects.filter(prompt=prompt).delete()
     with TestCase.captureOnCommitCallbacks(execute=False):
-        (row,) = notify.prompt_notifications_queue(prompt_ids=[prompt.pk])
+        (row,) = prompt_mails.prompt_notifications_queue(prompt_ids=[prompt.pk])
     with mock.patch("django.core.mail.message.EmailMessage.send", side_effect=OSError("smtp down")):
         for attempt in range(delivery.MAX_ATTEMPTS):  # what the worker does with the task's retries
             try:
@@ -110,22 +110,22 @@ def test_reminders_at_the_players_lead_times_once_each_and_fresh_after_a_moved_d
     prompt = Prompt.objects.get(seat__user=alice, closed_at__isnull=True)
     deadline = prompt.deadline  # two days after opening (the default clock)
 
-    def reminders():
+    def reminder_rows():
         return list(Notification.objects.filter(kind=NotificationKind.REMINDER, prompt=prompt).order_by("id"))
 
-    run_on_commit(notify.reminders_due_queue, now=deadline - timedelta(hours=30))
-    assert reminders() == []
-    run_on_commit(notify.reminders_due_queue, now=deadline - timedelta(hours=23))
-    run_on_commit(notify.reminders_due_queue, now=deadline - timedelta(hours=22))
-    assert [r.lead_hours for r in reminders()] == [24]
-    run_on_commit(notify.reminders_due_queue, now=deadline - timedelta(hours=1))
-    run_on_commit(notify.reminders_due_queue, now=deadline - timedelta(minutes=30))
-    assert [r.lead_hours for r in reminders()] == [24, 2]
+    run_on_commit(reminders.reminders_due_queue, now=deadline - timedelta(hours=30))
+    assert reminder_rows() == []
+    run_on_commit(reminders.reminders_due_queue, now=deadline - timedelta(hours=23))
+    run_on_commit(reminders.reminders_due_queue, now=deadline - timedelta(hours=22))
+    assert [r.lead_hours for r in reminder_rows()] == [24]
+    run_on_commit(reminders.reminders_due_queue, now=deadline - timedelta(hours=1))
+    run_on_commit(reminders.reminders_due_queue, now=deadline - timedelta(minutes=30))
+    assert [r.lead_hours for r in reminder_rows()] == [24, 2]
     assert "REMINDER: about 2 hours left" in mails_to(alice.email)[-1].body
     # The deadline moves (an admin's extension of alice's seat): the new deadline gets its own reminders.
     deadline_extend(game=game, by=alice, hours=24, position=prompt.seat.position)
-    run_on_commit(notify.reminders_due_queue, now=deadline + timedelta(hours=23))
-    assert [r.lead_hours for r in reminders()] == [24, 2, 2]
+    run_on_commit(reminders.reminders_due_queue, now=deadline + timedelta(hours=23))
+    assert [r.lead_hours for r in reminder_rows()] == [24, 2, 2]
     # Bob (default leads [24, 2]) had the old deadline: his reminders came once each, none for the move.
     assert sorted(Notification.objects.filter(kind=NotificationKind.REMINDER, seat__user=bob)
                   .values_list("lead_hours", flat=True)) == [2, 24]
@@ -136,7 +136,7 @@ def test_no_reminder_once_the_player_decided(tiny):
     deadline = Prompt.objects.get(seat__user=alice, closed_at__isnull=True).deadline
     with TestCase.captureOnCommitCallbacks(execute=True):
         play_step(game)  # both decide the draft step
-    run_on_commit(notify.reminders_due_queue, now=deadline - timedelta(hours=1))
+    run_on_commit(reminders.reminders_due_queue, now=deadline - timedelta(hours=1))
     old = Notification.objects.filter(kind=NotificationKind.REMINDER, prompt__closed_at__isnull=False)
     assert not old.exists()
 
@@ -161,7 +161,7 @@ def test_results_go_to_result_readers_and_digest_readers_get_one_digest_a_day(db
 
 def test_unsubscribed_players_get_no_prompt_emails(db):
     game, (alice, bob) = start_game(players=2, options={"rounds": 1})
-    notify.preferences_unsubscribe(user_id=alice.pk)
+    unsubscribe.preferences_unsubscribe(user_id=alice.pk)
     n = len(mails_to(alice.email))
     with TestCase.captureOnCommitCallbacks(execute=True):
         pick(game, 0)

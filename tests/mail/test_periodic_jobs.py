@@ -19,7 +19,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.models import NotificationPreferences, Vacation
-from games.mail import notify
+from games.mail import digests, prompt_mails, reminders
 from games.mail.models import Notification, NotificationKind
 from games.models import Prompt
 from tests.mail.helpers import start_game
@@ -59,15 +59,15 @@ def test_a_reminder_run_reads_no_prompt_that_is_not_due_however_many_are_open():
     with 2 or 10 open prompts (not every prompt due within a week)."""
     start_game(players=2, options={"rounds": 1})
     now = timezone.now()
-    run(notify.reminders_due_queue, now=now)  # plans the new prompts
+    run(reminders.reminders_due_queue, now=now)  # plans the new prompts
     with loaded(Prompt) as few:
-        run(notify.reminders_due_queue, now=now)
+        run(reminders.reminders_due_queue, now=now)
     for _ in range(4):
         start_game(players=2, options={"rounds": 1})
-    run(notify.reminders_due_queue, now=now)
+    run(reminders.reminders_due_queue, now=now)
     assert Prompt.objects.filter(closed_at__isnull=True).count() == 10
     with loaded(Prompt) as many:
-        run(notify.reminders_due_queue, now=now)
+        run(reminders.reminders_due_queue, now=now)
     assert few["rows"] == many["rows"] == 0
     assert few["queries"] == many["queries"]
 
@@ -78,11 +78,11 @@ def test_the_reminders_task_plans_each_new_prompt_once():
     prompt = Prompt.objects.get(seat__user=alice, closed_at__isnull=True)
     assert not prompt.reminder_planned
     now = timezone.now()
-    run(notify.reminders_due_queue, now=now)
+    run(reminders.reminders_due_queue, now=now)
     prompt.refresh_from_db()
     assert prompt.reminder_planned and prompt.next_reminder_at == prompt.deadline - timedelta(hours=24)
     with loaded(Prompt) as second:
-        run(notify.reminders_due_queue, now=now)
+        run(reminders.reminders_due_queue, now=now)
     assert second["rows"] == 0
 
 
@@ -96,7 +96,7 @@ def test_reminders_go_once_at_each_lead_time_when_the_task_runs_every_period():
     t = prompt.deadline - timedelta(hours=24, minutes=12)
     sent_at = {}
     while t < prompt.deadline:
-        run(notify.reminders_due_queue, now=t)
+        run(reminders.reminders_due_queue, now=t)
         for lead in reminders_of(prompt):
             sent_at.setdefault(lead, t)
         t += period if t < prompt.deadline - timedelta(hours=23) or t > prompt.deadline - timedelta(hours=3) \
@@ -112,20 +112,20 @@ def test_a_preference_change_moves_the_next_reminder():
     game, (alice, bob) = start_game(players=2, options={"rounds": 1})
     prompt = Prompt.objects.get(seat__user=alice, closed_at__isnull=True)
     now = timezone.now()
-    run(notify.reminders_due_queue, now=now)
+    run(reminders.reminders_due_queue, now=now)
     prefs, _ = NotificationPreferences.objects.get_or_create(user=alice)
     prefs.reminder_lead_hours = [36]
     prefs.save()
     prompt.refresh_from_db()
     assert not prompt.reminder_planned
-    run(notify.reminders_due_queue, now=now)
+    run(reminders.reminders_due_queue, now=now)
     prompt.refresh_from_db()
     assert prompt.next_reminder_at == prompt.deadline - timedelta(hours=36)
-    run(notify.reminders_due_queue, now=prompt.deadline - timedelta(hours=35))
+    run(reminders.reminders_due_queue, now=prompt.deadline - timedelta(hours=35))
     assert reminders_of(prompt) == [36]
     prefs.email_prompts = False  # and switching prompt emails off leaves no reminder planned
     prefs.save()
-    run(notify.reminders_due_queue, now=now)
+    run(reminders.reminders_due_queue, now=now)
     prompt.refresh_from_db()
     assert prompt.reminder_planned and prompt.next_reminder_at is None
 
@@ -134,11 +134,11 @@ def test_a_vacation_booked_or_cancelled_plans_the_players_reminders_again():
     """A vacation changes when the player can act: their open prompts are planned again."""
     game, (alice, bob) = start_game(players=2, options={"rounds": 1})
     now = timezone.now()
-    run(notify.reminders_due_queue, now=now)
+    run(reminders.reminders_due_queue, now=now)
     vacation = Vacation.objects.create(user=alice, starts=now + timedelta(days=5), ends=now + timedelta(days=6))
     assert list(Prompt.objects.filter(closed_at__isnull=True, reminder_planned=False)
                 .values_list("seat__user", flat=True)) == [alice.pk]
-    run(notify.reminders_due_queue, now=now)
+    run(reminders.reminders_due_queue, now=now)
     vacation.delete()
     assert Prompt.objects.filter(closed_at__isnull=True, reminder_planned=False).count() == 1
 
@@ -149,9 +149,9 @@ def test_a_paused_games_prompts_get_no_reminder_until_the_resume_plans_them_agai
 
     game, (alice, bob) = start_game(players=2, options={"rounds": 1})
     prompt = Prompt.objects.get(seat__user=alice, closed_at__isnull=True)
-    run(notify.reminders_due_queue, now=timezone.now())
+    run(reminders.reminders_due_queue, now=timezone.now())
     game_pause(game=game, by=alice)
-    run(notify.reminders_due_queue, now=prompt.deadline - timedelta(hours=1))
+    run(reminders.reminders_due_queue, now=prompt.deadline - timedelta(hours=1))
     prompt.refresh_from_db()
     assert reminders_of(prompt) == [] and prompt.next_reminder_at is None
     game_resume(game=game, by=alice)
@@ -165,15 +165,15 @@ def test_only_the_digests_due_this_hour_are_read():
     game, users = start_game(players=4, options={"rounds": 1})
     NotificationPreferences.objects.filter(user__in=users).update(digest=True)
     now = timezone.now()
-    run(notify.digests_queue, now=now)  # every reader's first digest (or first look): next one in a day
+    run(digests.digests_queue, now=now)  # every reader's first digest (or first look): next one in a day
     assert not NotificationPreferences.objects.filter(digest=True, next_digest_at__lte=now).exists()
     with loaded(NotificationPreferences) as none_due:
-        assert run(notify.digests_queue, now=now + timedelta(hours=1)) == 0
+        assert run(digests.digests_queue, now=now + timedelta(hours=1)) == 0
     assert none_due["rows"] == 0 and none_due["queries"] <= 6  # two claims (never read; due), savepoints
     # One reader due again: only that one is read.
     NotificationPreferences.objects.filter(user=users[0]).update(next_digest_at=now)
     with loaded(NotificationPreferences) as one_due:
-        run(notify.digests_queue, now=now + timedelta(hours=1))
+        run(digests.digests_queue, now=now + timedelta(hours=1))
     assert one_due["rows"] == 1
 
 
@@ -182,9 +182,9 @@ def test_a_digest_reader_with_nothing_new_keeps_the_window_for_the_next_day():
     game, (alice, bob) = start_game(players=2, options={"rounds": 1})
     NotificationPreferences.objects.filter(user=alice).update(digest=True)
     now = timezone.now() + timedelta(days=2)  # the game's start events are older than a day by then
-    assert run(notify.digests_queue, now=now) == 0
+    assert run(digests.digests_queue, now=now) == 0
     prefs = NotificationPreferences.objects.get(user=alice)
-    assert prefs.digest_since is None and prefs.next_digest_at == now + notify.DIGEST_EVERY
+    assert prefs.digest_since is None and prefs.next_digest_at == now + digests.DIGEST_EVERY
 
 
 def test_the_prompt_sweep_reads_only_prompts_whose_email_is_not_settled():
@@ -194,5 +194,5 @@ def test_the_prompt_sweep_reads_only_prompts_whose_email_is_not_settled():
         start_game(players=2, options={"rounds": 1})
     assert not Prompt.objects.filter(closed_at__isnull=True, mail_pending=True).exists()
     with loaded(Prompt) as sweep:
-        assert run(notify.due_prompt_notifications_queue, now=timezone.now() + timedelta(minutes=15)) == 0
+        assert run(prompt_mails.due_prompt_notifications_queue, now=timezone.now() + timedelta(minutes=15)) == 0
     assert sweep["rows"] == 0

@@ -17,7 +17,7 @@ from django.test import TestCase
 from django.utils import timezone
 
 from accounts.models import NotificationPreferences
-from games.mail import jobs, notify, outbox, prune, reminders
+from games.mail import digests, jobs, outbox, prompt_mails, prune, reminders
 from games.mail.models import InboundMessage, InboundOutcome, MailJob, Notification, NotificationKind, UsedLink
 from games.models import Prompt
 from games.tournaments.services import tournaments_due
@@ -38,12 +38,12 @@ def plan_of(queryset) -> str:
      "prompt_reminder_unplanned"),
     ("reminders: send", lambda now: reminders.due_prompts(now=now).order_by("next_reminder_at")[:200],
      "prompt_reminder_due"),
-    ("digests", lambda now: notify.due_digest_readers(now=now)[:200], "prefs_digest_due"),
-    ("digests never read", lambda now: notify.due_digest_readers(now=now, never_read=True)[:200],
+    ("digests", lambda now: digests.due_digest_readers(now=now)[:200], "prefs_digest_due"),
+    ("digests never read", lambda now: digests.due_digest_readers(now=now, never_read=True)[:200],
      # Either partial index answers it: with a handful of rows the planner may pick prefs_digest_due with
      # "next_digest_at IS NULL" as its index condition, which reads only the never-read digest readers too.
      ("prefs_digest_never_read", "prefs_digest_due")),
-    ("prompt sweep", lambda now: notify.prompts_due_without_mail(now=now)[:200], "prompt_mail_pending"),
+    ("prompt sweep", lambda now: prompt_mails.prompts_due_without_mail(now=now)[:200], "prompt_mail_pending"),
     ("outbox", lambda now: outbox.lost_notifications(now=now)[:500], "mail_notification_due"),
     ("mail jobs", lambda now: jobs.due_jobs(now=now)[:200], "mail_job_pending"),
     ("tournaments", lambda now: tournaments_due(now=now)[:200], "tournament_registration_due"),
@@ -144,7 +144,7 @@ def test_a_digest_reader_another_worker_holds_is_skipped():
     try:
         assert holding.wait(20)
         with TestCase.captureOnCommitCallbacks(execute=True):
-            assert notify.digests_queue() == 1
+            assert digests.digests_queue() == 1
     finally:
         release.set()
         worker.join(20)

@@ -17,7 +17,7 @@ from rest_framework.test import APIClient
 
 from accounts.models import NotificationPreferences
 from accounts.player_hook_urls import AddressNotAllowed, url_check, player_hook_secret
-from games.mail import delivery, player_hook_calls, notify
+from games.mail import delivery, player_hook_calls, prompt_mails
 from games.mail.models import Channel, Notification, NotificationStatus
 from games.mail.send_tasks import send_notification
 from games.models import Prompt
@@ -177,7 +177,7 @@ def webhook_row(url: str):
     ids = list(Prompt.objects.filter(game=game, closed_at__isnull=True).values_list("pk", flat=True))
     prompt = open_prompt(game, 0)
     with TestCase.captureOnCommitCallbacks(execute=False):
-        notify.prompt_notifications_queue(prompt_ids=ids)
+        prompt_mails.prompt_notifications_queue(prompt_ids=ids)
     return alice, Notification.objects.get(prompt=prompt, channel=Channel.WEBHOOK)
 
 

@@ -79,7 +79,7 @@ def full_text(m) -> str:
 
 def test_a_seats_private_event_never_reaches_another_seats_prompt_or_result_summary():
     """Event visibility [1]: only seat 1 may read it, in any email (compose.events_since_last_decision and
-    notify.result_notifications_queue filter with Event.visible_to)."""
+    result_mails.result_notifications_queue filter with Event.visible_to)."""
     game, (alice, bob) = start_game(players=2, options={"rounds": 1})
     secret = Event.objects.create(game=game, phase=0, visibility=[1],
                                   text="Seat 1 privately drew the Canary Quill of Vexmoor.")

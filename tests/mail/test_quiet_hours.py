@@ -15,7 +15,7 @@ from django.test import TestCase
 
 from accounts.models import NotificationPreferences
 from accounts.quiet_hours import quiet_until
-from games.mail import delivery, notify
+from games.mail import delivery, prompt_mails, reminders
 from games.mail.models import Notification, NotificationKind, NotificationStatus
 from games.mail.outbox import thread_id
 from games.models import Prompt
@@ -91,8 +91,8 @@ def test_mail_held_through_the_spring_change_goes_in_one_mail_at_seven_berlin_ti
     NotificationPreferences.objects.update_or_create(user=alice, defaults={"quiet_start": time(22), "quiet_end": time(7)})
     prompt = Prompt.objects.get(game=game, seat__user=alice, closed_at__isnull=True)
     with TestCase.captureOnCommitCallbacks(execute=False):  # the send tasks do not run: the clock is ours
-        notify.prompt_notifications_queue(prompt_ids=[prompt.pk])
-        notify.reminders_due_queue(now=prompt.deadline - timedelta(hours=1, minutes=30))
+        prompt_mails.prompt_notifications_queue(prompt_ids=[prompt.pk])
+        reminders.reminders_due_queue(now=prompt.deadline - timedelta(hours=1, minutes=30))
     rows = list(Notification.objects.filter(user=alice, kind__in=[NotificationKind.PROMPT, NotificationKind.REMINDER])
                 .order_by("pk"))
     assert [r.kind for r in rows] == [NotificationKind.PROMPT, NotificationKind.REMINDER]

@@ -16,7 +16,7 @@ from django.test import TestCase
 from django.utils import timezone
 
 from accounts.models import NotificationPreferences
-from games.mail import delivery, notify
+from games.mail import delivery, prompt_mails
 from games.mail.models import Channel, Notification, NotificationKind, NotificationStatus
 from games.models import Prompt
 from games.services.admin_actions import seat_hand_to_bot, seat_replace_player
@@ -34,7 +34,7 @@ def _webhooks(prompt: Prompt) -> list[Notification]:
 
 def _queue_prompt_deliveries(prompt: Prompt) -> None:
     with TestCase.captureOnCommitCallbacks(execute=False):  # the sends are judged by the test
-        notify.prompt_notifications_queue(prompt_ids=[prompt.pk], now=timezone.now() + timedelta(hours=1))
+        prompt_mails.prompt_notifications_queue(prompt_ids=[prompt.pk], now=timezone.now() + timedelta(hours=1))
 
 
 def _game_with_a_held_webhook():

@@ -22,7 +22,7 @@ from django.test import TestCase
 
 from games.engines.bots import make_bot
 from games.engines.registry import get_engine
-from games.mail import compose, notify
+from games.mail import compose, reminders
 from games.mail.outbox import thread_id
 from games.models import Game, GameStatus, Prompt, Seat
 from games.services import submission_create
@@ -77,7 +77,7 @@ def test_every_mail_of_a_game_by_email_says_why_and_hangs_under_the_games_root_m
     # A reminder before alice's first deadline.
     prompt = Prompt.objects.get(game=game, seat__user=users[0], closed_at__isnull=True)
     with TestCase.captureOnCommitCallbacks(execute=True):
-        notify.reminders_due_queue(now=prompt.deadline - timedelta(hours=1, minutes=30))
+        reminders.reminders_due_queue(now=prompt.deadline - timedelta(hours=1, minutes=30))
     replied = set()
     for _ in range(200):
         if Game.objects.get(pk=game.pk).status != GameStatus.ACTIVE:

@@ -27,7 +27,7 @@ from django.test import TestCase
 from django.utils import timezone
 
 from accounts.models import NotificationPreferences, User
-from games.mail import notify, reminders, tasks
+from games.mail import digests, prompt_mails, reminders, tasks
 from games.mail.models import Notification, NotificationKind
 from games.models import Event, Game, Prompt
 from tests.factories import make_started_game
@@ -274,9 +274,9 @@ def test_the_prompt_sweep_takes_the_newest_due_prompt_before_a_backlog(monkeypat
     due = Prompt.objects.get(seat__user=alice, closed_at__isnull=True)
     Notification.objects.filter(prompt=due).delete()  # its task was lost
     Prompt.objects.filter(pk=due.pk).update(mail_pending=True, opened_at=timezone.now() - timedelta(minutes=30))
-    monkeypatch.setattr(notify, "MISSING_PROMPT_BATCH", 2)
-    monkeypatch.setattr(notify, "MAX_PROMPT_BATCHES_PER_SWEEP", 1)
-    assert run(notify.due_prompt_notifications_queue) == 1
+    monkeypatch.setattr(prompt_mails, "MISSING_PROMPT_BATCH", 2)
+    monkeypatch.setattr(prompt_mails, "MAX_PROMPT_BATCHES_PER_SWEEP", 1)
+    assert run(prompt_mails.due_prompt_notifications_queue) == 1
     assert Notification.objects.filter(prompt=due, kind=NotificationKind.PROMPT).count() == 1
 
 
@@ -292,9 +292,9 @@ def test_a_digest_reader_never_looked_at_gets_the_next_digest_a_period_after_the
     Notification.objects.filter(dedupe_key="digest:old").update(created_at=last)
     Event.objects.filter(game=game).update(created_at=last + timedelta(hours=2))
     now = last + timedelta(hours=5)  # the next day: the digest's dedupe key would not stop a second one
-    assert run(notify.digests_queue, now=now) == 1  # bob's first; alice's is 18 hours ahead
+    assert run(digests.digests_queue, now=now) == 1  # bob's first; alice's is 18 hours ahead
     assert list(Notification.objects.filter(kind=NotificationKind.DIGEST, created_at__gt=last)
                 .values_list("user", flat=True)) == [bob.pk]
     prefs = NotificationPreferences.objects.get(user=alice)
-    assert prefs.next_digest_at == last + notify.DIGEST_EVERY and prefs.digest_since == last
-    assert run(notify.digests_queue, now=last + notify.DIGEST_EVERY) == 1  # then hers, covering since then
+    assert prefs.next_digest_at == last + digests.DIGEST_EVERY and prefs.digest_since == last
+    assert run(digests.digests_queue, now=last + digests.DIGEST_EVERY) == 1  # then hers, covering since then

@@ -22,7 +22,7 @@ from rest_framework.test import APIClient
 from accounts.models import GamePresence, NotificationPreferences
 from accounts.presence import presence_record
 from accounts.player_hook_urls import AddressNotAllowed, address_allowed, url_check, player_hook_secret
-from games.mail import delivery, player_hook_calls, notify
+from games.mail import delivery, player_hook_calls, prompt_mails
 from games.mail.models import Channel, Notification, NotificationStatus
 from games.mail.send_tasks import RETRY_BACKOFF, send_notification
 from games.models import Prompt
@@ -157,7 +157,7 @@ def game_with_webhook(url: str):
     ids = list(Prompt.objects.filter(game=game, closed_at__isnull=True).values_list("pk", flat=True))
     prompt = open_prompt(game, 0)
     with TestCase.captureOnCommitCallbacks(execute=False):  # the send tasks are run by the test
-        notify.prompt_notifications_queue(prompt_ids=ids)
+        prompt_mails.prompt_notifications_queue(prompt_ids=ids)
     return game, alice, prompt, Notification.objects.filter(prompt=prompt, channel=Channel.WEBHOOK).first()
 
 
@@ -225,7 +225,7 @@ def test_a_webhook_waits_like_a_prompt_mail_while_the_player_is_on_the_page(rece
     assert row is None and Prompt.objects.get(pk=prompt.pk).mail_pending  # not due: nothing made yet
     due = prompt.opened_at + timedelta(seconds=121)
     with TestCase.captureOnCommitCallbacks(execute=False):
-        notify.prompt_notifications_queue(prompt_ids=[prompt.pk], now=due)
+        prompt_mails.prompt_notifications_queue(prompt_ids=[prompt.pk], now=due)
     row = Notification.objects.get(prompt=prompt, channel=Channel.WEBHOOK)
     assert row.away_only and row.not_before is None
     presence_record(user_id=alice.pk, game_id=game.pk)  # she came to the page meanwhile: held while there

@@ -184,7 +184,7 @@ def parse_cost(text: str) -> tuple[int, tuple[int, int, int, int]]:
 
 def count(n: int, word: str, plural: str | None = None) -> str:
     """"1 Sterling", "3 Sterlings", "1 red token": a number with its noun in the right number (card texts and
-    log lines are read by people: issue 11 item 7). MP is an abbreviation and stays as it is: "1 MP", "3 MP"."""
+    log lines are read by people, not parsed). MP is an abbreviation and stays as it is: "1 MP", "3 MP"."""
     return f"{n} {word if n == 1 else (plural or word + 's')}"
 
 
@@ -247,7 +247,7 @@ def _at_least(n: int, op: str) -> str:
 
 def describe_condition(cond: tuple) -> str:
     """A card's condition in plain English ("Strength 4 or more", "attributes adding up to 30 or more"), with no
-    operators or field names (issue 11 item 7: not "attr total >= 36")."""
+    operators or field names (not "attr total >= 36": players read it)."""
     out = []
     for kind, arg, op, n in cond:
         bound = _at_least(n, op)

@@ -2,7 +2,7 @@
 
 from django.db import migrations, models
 
-# The missing-prompt-email sweep (notify.missing_prompt_notifications_queue) walks open prompts opened in
+# The missing-prompt-email sweep (now prompt_mails.due_prompt_notifications_queue) walks open prompts opened in
 # a recent window. games.Prompt has no index on opened_at, and this app must not add migrations to the
 # games app, so the partial index is created here in plain SQL (the same statement on SQLite and
 # PostgreSQL). It covers open prompts only, so its size follows the seats waiting, not the history.

@@ -1,5 +1,5 @@
 # The prompt sweep reads games.Prompt's partial index of prompts whose email is not settled
-# (prompt_mail_pending, issue 16 item 1), and a write's task finds its prompts through
+# (prompt_mail_pending), and a write's task finds its prompts through
 # prompt_open_game_opened (game, opened_at): this app's index of every open prompt by opening time
 # (0002) now only costs writes and tempts the planner away from the smaller one.
 

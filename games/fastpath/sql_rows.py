@@ -12,8 +12,6 @@ instances are exactly the ones the ORM would have built.
 
 from __future__ import annotations
 
-import threading
-from asyncio import get_running_loop
 from typing import Any, Callable, Hashable, Sequence
 
 from django.conf import settings
@@ -26,32 +24,9 @@ from django.db.models.signals import post_init, pre_init
 _STATEMENTS: dict[tuple, str] = {}
 
 
-# Each thread's default connection, as ``connections`` gave it (default_connection).
-_per_thread = threading.local()
-
-
 def default_connection():
-    """The default database's connection itself, kept per thread.
-
-    Django's ``connection`` is a proxy that looks the connection up (a context-local read) on every
-    attribute: through it a request pays ~70 such lookups, ~6% of its CPU in a CPU-clock profile, half of them
-    quoting the same column names again. ``connections[alias]`` is that same read (asgiref's Local): made ~30
-    times a pick by this module, it costs ~4% of a web process's CPU under the load benchmark (py-spy). In a
-    thread without an event loop, asgiref's Local is plain thread-local storage, and Django makes one
-    connection object per thread there and keeps it for the thread's life (closing and reopening the database
-    connection inside it), so the first lookup of such a thread is kept here (the one place that puts another
-    object in a thread's slot, a test live server's request thread, does so before that thread runs anything).
-    Where an event loop runs in the thread (Playwright's sync API in the browser tests), asgiref keeps a
-    connection per async context instead: the lookup is made every time.
-    """
-    try:
-        get_running_loop()
-    except RuntimeError:
-        try:
-            return _per_thread.db
-        except AttributeError:
-            db = _per_thread.db = connections[DEFAULT_DB_ALIAS]
-            return db
+    """The default database's connection (Django's ``connection``, looked up once per call rather than on every
+    attribute, as its proxy does)."""
     return connections[DEFAULT_DB_ALIAS]
 
 
@@ -322,25 +297,6 @@ def update_statement(obj: Model, field_names: Sequence[str]) -> tuple[str, list]
         f"UPDATE {table(type(obj))} SET {', '.join(quoted(f.column) + ' = %s' for f in fields)}"
         f" WHERE {quoted(meta.pk.column)} = %s"))
     return sql, values + [obj.pk]
-
-
-# psycopg parses a statement's placeholders once per distinct text, in a bounded LRU cache, but only for
-# statements of at most 50 parameters: longer ones are parsed again on every run. Opening a step's prompts
-# for four seats is one INSERT of 52 (13 columns a row), and parsing it on every run costs ~2% of a web
-# process's CPU under the load benchmark (py-spy). The statements written here come from a
-# bounded set (``statement``'s keys), so they may all be cached: up to this many parameters (a six-seat
-# game's prompts, a resolution's events).
-PSYCOPG_CACHED_PARAMS = 256
-
-
-def psycopg_cache_widen() -> None:
-    """Let psycopg cache the parse of statements of up to PSYCOPG_CACHED_PARAMS parameters (its module
-    setting, read on every execute; the cache itself stays bounded, 128 statements)."""
-    try:
-        from psycopg import _queries
-    except ImportError:  # SQLite only: nothing to widen
-        return
-    _queries.MAX_CACHED_STATEMENT_PARAMS = max(_queries.MAX_CACHED_STATEMENT_PARAMS, PSYCOPG_CACHED_PARAMS)
 
 
 def execute_together(statements: Sequence[tuple[str, Sequence[Any]]]) -> None:

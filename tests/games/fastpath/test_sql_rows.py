@@ -1,4 +1,4 @@
-"""games/sql_rows: the hand-written statements of the hot path build the instances the ORM would."""
+"""games/fastpath/sql_rows.py: the hand-written statements of the hot path build the instances the ORM would."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def test_the_statements_reuse_one_cursor_until_the_connection_or_its_logging_cha
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from games import sql_rows
+    from games.fastpath import sql_rows
 
     game, _ = make_started_game(players=2, options={"rounds": 1})
     first = sql_rows._cursor()
@@ -65,26 +65,6 @@ def test_the_statements_reuse_one_cursor_until_the_connection_or_its_logging_cha
     assert sql_rows._cursor() is not first
 
 
-def test_psycopg_parses_a_six_seat_prompt_insert_once():
-    """A step's prompts for six seats (78 parameters) are parsed by psycopg once per statement text, as shorter
-    statements are, not again on every run (psycopg's own cap is 50; games/apps.py widens it at start)."""
-    from unittest import mock
-
-    from psycopg import _queries
-    from psycopg.adapt import Transformer
-
-    from games.sql_rows import _insert_fields, _insert_values_sql, statement
-
-    n_params = 6 * len(_insert_fields(Prompt))
-    assert n_params > 50
-    sql = statement(("test-insert", 6), lambda: _insert_values_sql(Prompt, 6))
-    params = [None] * n_params
-    with mock.patch.object(_queries, "_query2pg_nocache", wraps=_queries._query2pg_nocache) as parsed_each_time:
-        for _ in range(2):
-            _queries.PostgresQuery(Transformer()).convert(sql, params)
-    assert parsed_each_time.call_count == 0
-
-
 @pytest.mark.django_db(transaction=True)
 def test_each_thread_uses_its_own_connection():
     """The connection sql_rows keeps per thread (default_connection) is the one Django gives that thread: a
@@ -93,7 +73,7 @@ def test_each_thread_uses_its_own_connection():
 
     from django.db import connections
 
-    from games.sql_rows import default_connection
+    from games.fastpath.sql_rows import default_connection
 
     here = default_connection()
     assert here is connections["default"] and default_connection() is here
@@ -116,7 +96,7 @@ def test_new_makes_the_instance_model_init_makes():
     related instances; and refuses a keyword that is no field, as Model.__init__ does. One difference on purpose:
     a one-to-one's related instance is not given the new one back (a reference cycle: test_reference_cycles.py)."""
     from games.models import Event, Submission, TakeBack
-    from games.sql_rows import new
+    from games.fastpath.sql_rows import new
 
     game, _ = make_started_game(players=2, options={"rounds": 1})
     seat = game.seats.order_by("position").first()
@@ -160,7 +140,7 @@ def test_with_an_event_loop_running_the_connection_is_the_one_of_its_context():
 
     from django.db import connections
 
-    from games.sql_rows import default_connection
+    from games.fastpath.sql_rows import default_connection
 
     seen = {}
 

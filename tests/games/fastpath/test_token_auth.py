@@ -1,4 +1,4 @@
-"""accounts.authentication.FastTokenAuthentication: DRF's token contract, in one query."""
+"""games.fastpath.token_auth.FastTokenAuthentication: DRF's token contract, in one query."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ def test_an_inactive_players_token_is_refused(player):
 
 
 def test_the_request_carries_the_full_user_and_the_token(player, rf):
-    from accounts.authentication import FastTokenAuthentication
+    from games.fastpath.token_auth import FastTokenAuthentication
 
     user, token = FastTokenAuthentication().authenticate_credentials(player.auth_token.key)
     assert user.pk == player.pk and user.username == "ada" and user.email == "ada@example.org"
@@ -58,7 +58,7 @@ def test_the_request_carries_the_full_user_and_the_token(player, rf):
 # --- the per-process cache (PostgreSQL): revalidated by row version on every request --------------------
 
 def _authenticate(key: str):
-    from accounts.authentication import FastTokenAuthentication
+    from games.fastpath.token_auth import FastTokenAuthentication
 
     return FastTokenAuthentication().authenticate_credentials(key)
 

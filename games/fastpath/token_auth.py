@@ -4,7 +4,7 @@ the token and user rows that every request revalidates in the round trip it alre
 DRF's TokenAuthentication reads the token and its user with an ORM query compiled on every request;
 under the load benchmark that costs ~30% of the web processes' CPU (py-spy), more than any pick's own
 work. Same header, same errors, same result (``request.user`` the active user, ``request.auth`` the
-token): only the lookup is written out (games/sql_rows).
+token): only the lookup is written out (sql_rows.py).
 
 The cache. Without it each API request makes two round trips before its view runs: Django's
 connection health check (``CONN_HEALTH_CHECKS``: a ``SELECT 1`` on the first query of a request) and
@@ -35,9 +35,9 @@ from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 
-from games.sql_rows import ModelColumns, default_connection, fetch_one, quoted, statement, table
+from accounts.models import User
 
-from .models import User
+from .sql_rows import ModelColumns, default_connection, fetch_one, quoted, statement, table
 
 _USER = ModelColumns(User, "u")
 _TOKEN = ModelColumns(Token, "t")
