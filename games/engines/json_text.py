@@ -1,4 +1,4 @@
-"""JSON text of engine states, written fast and exactly (issue 28).
+"""JSON text of engine states, written fast and exactly.
 
 A pick writes JSON several times: the game row's state, the prompts' options and the events' data, and each
 engine's take-back key (``checkpoint_key``) serialises most of the state before and after the pick. orjson

@@ -1,4 +1,5 @@
-"""The table options a game takes, declared in one place per engine (issue 22 item 2).
+"""The table options a game takes, declared in one place per engine, so a create request's options are checked
+against what the engine declares (unbounded values refused).
 
 Each engine lists its options as ``OptionSpec`` rows (``Engine.option_specs``): a name and what values it
 allows. ``check_options`` refuses, with the engine's own message, any option not declared and any value not

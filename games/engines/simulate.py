@@ -2,7 +2,7 @@
 
     python -m games.engines.simulate faltisia --players 4 --games 1000 --seed 1 --bot greedy [--json]
     python -m games.engines.simulate faltisia --players 1 --solo hard --games 300   # Faltisia Solo Mode
-    python -m games.engines.simulate faltisia --players 4 --expansion battle_for_london   # issue 13
+    python -m games.engines.simulate faltisia --players 4 --expansion battle_for_london   # The Battle for London
 
 Exits non-zero on any exception or broken invariant (checked after every step).
 """

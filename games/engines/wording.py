@@ -1,6 +1,6 @@
 """Small wording helpers every engine (and the presentation) may share: plain Python, nothing of Django.
 
-Issue 26 item 6: no "(s)" in a generated label, log line or mail; the count decides the form of the noun.
+No "(s)" in a generated label, log line or mail: the count decides the form of the noun.
 """
 
 from __future__ import annotations

@@ -95,7 +95,8 @@ class Notification(models.Model):
     a task exactly once: the outbox. ``kind`` says what it is about, ``channel`` how it goes."""
 
     kind = models.CharField(max_length=10, choices=NotificationKind.choices)
-    channel = models.CharField(max_length=10, choices=Channel.choices, default=Channel.MAIL)
+    # The database's default too: a node still running the code before the channel existed inserts emails.
+    channel = models.CharField(max_length=10, choices=Channel.choices, default=Channel.MAIL, db_default=Channel.MAIL)
     dedupe_key = models.CharField(max_length=200, unique=True)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
                              related_name="mail_notifications")
@@ -116,7 +117,9 @@ class Notification(models.Model):
     away_only = models.BooleanField(default=False)
     # Held by the player's quiet hours: sent when they end, together with the others held (quiet.py).
     quiet_held = models.BooleanField(default=False)
-    address = models.CharField(max_length=254, blank=True)  # where it goes on its channel (see Channel)
+    # Where it goes on its channel (see Channel). The column keeps its first name, so nodes of the code before it
+    # and after it can run side by side during an upgrade.
+    address = models.CharField(max_length=254, blank=True, db_column="to_email")
     subject = models.CharField(max_length=300)
     body_text = models.TextField()
     body_html = models.TextField(blank=True)

@@ -211,7 +211,7 @@ def test_two_web_and_two_worker_nodes_through_pgbouncer_resolve_each_step_and_se
         asked = {r.user_id for r in rows if r.kind == NotificationKind.PROMPT and r.prompt_id in opened}
         # A step's result job that a busy mail worker ran only after the game ended sends nothing: the
         # game-over email tells each player what happened since their last prompt email (one mail per step,
-        # in order; tests/mail/test_mail_jobs.py). Under load that can be any of the last few steps.
+        # in order; tests/mail/test_jobs.py). Under load that can be any of the last few steps.
         late = jobs_done[step] > game.finished_at
         for u in users:
             got = (u.pk, str(step)) in results

@@ -5,7 +5,7 @@ message).
 
 What other tests have: the "2 hours left" reminder (tests/accounts/test_presence), "recorded, your next
 decision" after a multi-pick reply (test_multi_pick_replies), one References per mailbox and the game's title
-first in a whole Faltisia game by email (test_play_by_email), the table talk's threading (tests/chat/test_mail).
+first in a whole Faltisia game by email (test_play_by_email), the table talk's threading (tests/mail/test_chat_mail).
 Here: every decision of a Mage Knight game past its first round is mailed once as "your turn (round N)" with the
 round it is asked in; every mail of a whole game by email (prompts, answers with and without the next decision,
 a reminder, the game over) says why in its subject and hangs under the game's root Message-ID; the game-over

@@ -422,7 +422,7 @@ MATRIX = {
         },
     },
     # The game page's table talk: the panel's poll answers the messages after ?since= (the world
-    # has one table message per game; 204 while nothing is new, tests/chat/test_web.py) and a 404 where the page is; every form redirects back to the page, refused or not (a refusal
+    # has one table message per game; 204 while nothing is new, tests/web/test_chat_views.py) and a 404 where the page is; every form redirects back to the page, refused or not (a refusal
     # is a message on the page: a spectator's post, a stranger's mute), and is a 404 where the page is.
     "web:game-chat": {
         "GET": {

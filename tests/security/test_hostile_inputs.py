@@ -38,8 +38,8 @@ from games.mail.tokens import mailbox_for_seat, reply_address
 from games.models import Seat, Submission
 from games.invites import invite_token
 
-from tests.mail.test_inbound_webhooks import PROVIDER_KEYS, RIGHT, mounted_inbound_urls
-from tests.mail.test_inbound_webhooks import SECRET as WEBHOOK_SECRET
+from tests.mail.test_inbound_providers import PROVIDER_KEYS, RIGHT, mounted_inbound_urls
+from tests.mail.test_inbound_providers import SECRET as WEBHOOK_SECRET
 
 from .hostile import Arena, api_client, arena_build, assert_held, snapshot, web_client
 from .routes import all_routes

@@ -71,7 +71,7 @@ def test_api_conforms_to_its_schema(case, seated):
             case.path_parameters[name] = seated[name]
     if case.query and "wait" in case.query and case.path.endswith("/messages/"):
         # A message wait is held out in full when nothing arrives (up to 30 s an example); its timing has its
-        # own tests (tests/chat/test_api.py, test_waiting.py). Here only its answer's shape is checked.
+        # own tests (tests/games/test_chat_views.py, tests/chat/test_waiting.py). Here only its answer's shape is checked.
         case.query["wait"] = 0
     token = seated["user"].auth_token.key
     SENT[case.operation.label] = SENT.get(case.operation.label, 0) + 1

@@ -1,7 +1,7 @@
 """The game page's live updates: ``/games/{id}/live/?v=<version>`` answers 204 while nothing the page shows
 has changed, for the session and one small query, and the fragment (200, a new version) as soon as anything
 did: another player's pick, a resolution, a pause or resume, a join, any write path to the game
-(tests/games/test_conditional_get.py lists them), the viewer's time zone. The version differs per viewer
+(tests/games/test_conditional.py lists them), the viewer's time zone. The version differs per viewer
 and holds ids, a counter and the viewer's own zone name only.
 """
 
@@ -20,7 +20,7 @@ from games.api.version_tag import version_tag
 from games.invites import invite_token
 from tests.factories import UserFactory, make_started_game
 from tests.games.helpers import open_prompt, pick, play_step
-from tests.games.test_conditional_get import WRITES, Table
+from tests.games.test_conditional import WRITES, Table
 
 from .conftest import client_for, play_until
 
@@ -195,7 +195,7 @@ def _staff():
 
 @pytest.mark.parametrize("clock,prepare,write", [w[1:] for w in WRITES], ids=[w[0] for w in WRITES])
 def test_every_write_through_the_services_moves_the_page_version(db, clock, prepare, write):
-    """The writes that move the API's ETag (one per write path, tests/games/test_conditional_get.py) move the
+    """The writes that move the API's ETag (one per write path, tests/games/test_conditional.py) move the
     page's version too, for a player and a spectator: the page shows no less than that GET plus the events,
     and every write that adds an event is one of them."""
     game, users = make_started_game(players=3, options={"rounds": 2}, clock=clock)

@@ -13,7 +13,7 @@ from django.urls import reverse
 from games.models import Game, TakeBack
 from tests.factories import UserFactory
 from tests.undo.helpers import frozen, open_prompt
-from tests.undo.test_undo_service import _mk, _two_free_picks
+from tests.games.test_undo import _mk, _two_free_picks
 
 pytestmark = pytest.mark.django_db
 

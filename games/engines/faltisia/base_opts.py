@@ -32,7 +32,7 @@ def _label(oid: str) -> str:
         return "Fallback: " + _label(arg)
     if head in ("play", "draft"):
         c = CARDS[arg]
-        # No card number in a label (issue 11 item 7): the name is unique, and the page draws the card itself.
+        # No card number in a label: the name is unique, and the page draws the card itself.
         return f"{'Play' if head == 'play' else 'Draft'} {c.name} ({TYPE_LABEL[c.type]}: {c.text})"
     if head == "shop":
         c = CARDS[arg]

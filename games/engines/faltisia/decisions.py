@@ -58,7 +58,7 @@ def offcampus_options(state: dict, seat: dict, prefix: str = "", exclude: str | 
 
 
 def _why_not_face_up(seat: dict, card: str) -> str:
-    """Why a card cannot be turned face up, in the player's words (issue 11 item 3)."""
+    """Why a card cannot be turned face up, in the player's words (a refusal the player can act on)."""
     c = CARDS[card]
     if c.cond and not check(seat, c.cond):
         return f"face up needs {describe_condition(c.cond)}"

@@ -22,7 +22,7 @@ def _ev(state: dict, text: str, phase: str | None = None, bfl: dict | None = Non
     ``phase`` defaults to the step being resolved (lecture/action for the off-campus queue, also when
     a re-prompt resumes it); registration, exams and the end pass their own.
 
-    ``wording`` (issue 11 item 1): the sentence with ``{key}`` where a seat is named, each ``key`` a keyword
+    ``wording``: the sentence with ``{key}`` where a seat is named, each ``key`` a keyword
     argument holding a 0-based seat position or a list of them; the presentation fills in the players'
     names (games/presentation/faltisia/events.py). The seats' characters are stamped beside it, so an old
     surface or the API can name them too. ``text`` stays the fallback, already plain English.

@@ -33,7 +33,7 @@ def _seats_in_words(seats: int | list[int]) -> str:
 
 def seat_event(wording: str, *, seats: tuple[int, ...] | None = None, **data) -> Event:
     """An event whose sentence names seats as ``{key}``, each key a data field holding a 0-based position (or a
-    list of them) (issue 11 item 1). Its text says "seat 2" (1-based, as people count); the presentation
+    list of them), so every surface can name the players instead of seat numbers. Its text says "seat 2" (1-based, as people count); the presentation
     fills in the players' names from ``data["wording"]`` (games/presentation/wording.py)."""
     keys = {k for _, k, _, _ in Formatter().parse(wording) if k}
     text = wording.format(**{k: _seats_in_words(data[k]) for k in keys})

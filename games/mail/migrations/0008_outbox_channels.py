@@ -5,7 +5,9 @@
   at send time), so the rules about prompts (the seat's holder, an open prompt, the task's priority) hold for
   it as for the prompt's email. Every other row is an email, the column's default: adding it rewrites no row
   on PostgreSQL.
-- ``to_email`` is renamed ``address`` (a rename of the column: no row is rewritten).
+- ``to_email`` is renamed ``address`` in the code only: the column keeps its name, and ``channel`` has a default in
+  the database too, so a node still running the code before this migration goes on writing its emails while the
+  others are upgraded.
 - The sweep's index: the pending rows by the time they fall due (``COALESCE(not_before, created_at)``) instead
   of by creation, so a sweep reads the rows due by now and none held for later. It is built before the old one
   goes, so pending rows are never without an index, and on PostgreSQL without blocking writes (CONCURRENTLY:
@@ -58,16 +60,17 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.RenameField(model_name='notification', old_name='to_email', new_name='address'),
         migrations.AlterField(
             model_name='notification',
-            name='address',
-            field=models.CharField(blank=True, max_length=254),
+            name='to_email',
+            field=models.CharField(blank=True, max_length=254, db_column='to_email'),
         ),
+        migrations.RenameField(model_name='notification', old_name='to_email', new_name='address'),
         migrations.AddField(
             model_name='notification',
             name='channel',
-            field=models.CharField(choices=[('mail', 'Mail'), ('webhook', 'Webhook')], default='mail', max_length=10),
+            field=models.CharField(choices=[('mail', 'Mail'), ('webhook', 'Webhook')], db_default='mail',
+                                   default='mail', max_length=10),
         ),
         migrations.RunPython(webhook_rows_on_their_channel, webhook_rows_as_they_were, elidable=False),
         migrations.AlterField(

@@ -10,7 +10,7 @@ from games.chat.services import message_post
 from games.models import Press
 from tests.web.conftest import client_for
 
-from .helpers import chat_game, spectator
+from tests.chat.helpers import chat_game, spectator
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ from games.chat.models import ChatMessage, SeatNote
 from games.chat.services import message_post
 from games.models import Press
 
-from .helpers import chat_game, spectator
+from tests.chat.helpers import chat_game, spectator
 
 pytestmark = pytest.mark.django_db
 

@@ -22,7 +22,7 @@ from games.models import Press, Prompt, Seat
 from tests.factories import UserFactory
 from tests.mail.helpers import as_email, mails_to, pipe, reply_bytes
 
-from .helpers import chat_game
+from tests.chat.helpers import chat_game
 
 pytestmark = pytest.mark.django_db
 

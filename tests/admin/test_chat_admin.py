@@ -20,7 +20,7 @@ from games.chat.services import message_post
 from games.models import Game, GameStatus, Press, Seat
 from tests.factories import UserFactory
 
-from .helpers import chat_game, reader
+from tests.chat.helpers import chat_game, reader
 
 pytestmark = pytest.mark.django_db
 

@@ -21,7 +21,7 @@ from games.selectors import events_for_user
 from games.web.replay import state_after_step
 from tests.factories import UserFactory, make_started_game
 
-from .helpers import advance_to_free_pick, free_option, frozen, open_prompt, pick, undo
+from tests.undo.helpers import advance_to_free_pick, free_option, frozen, open_prompt, pick, undo
 
 pytestmark = pytest.mark.django_db
 
@@ -112,7 +112,7 @@ def test_a_checkpoint_cannot_be_taken_back_and_nothing_to_undo_says_so():
     game.refresh_from_db()
     before = frozen(game.state)
     # A pick the engine calls a checkpoint (here: the first option that is one) ends the take-backs.
-    from .helpers import is_checkpoint
+    from tests.undo.helpers import is_checkpoint
     checkpoint = next((o["id"] for o in row.options if is_checkpoint(game.engine, game.state, 0, o["id"])), None)
     if checkpoint is not None:
         pick(game, 0, checkpoint)
@@ -318,7 +318,7 @@ def test_the_write_keeps_the_state_text_the_row_held():
 def _compound_free_pick(game: Game, position: int, phase: int) -> str | None:
     """An option of the seat's open prompt in step ``phase`` that can be taken back and leaves it another prompt of
     the same step (the first pick of a compound secret decision), or None."""
-    from .helpers import is_checkpoint
+    from tests.undo.helpers import is_checkpoint
     row = open_prompt(game, position)
     if row is None or row.phase != phase:
         return None

@@ -11,8 +11,8 @@ from games.chat.services import message_post
 from games.models import Press
 from tests.factories import UserFactory
 
-from .helpers import chat_game, spectator
-from .test_api import client
+from tests.chat.helpers import chat_game, spectator
+from tests.games.test_chat_views import client
 
 pytestmark = pytest.mark.django_db
 
