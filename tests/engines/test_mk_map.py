@@ -464,14 +464,3 @@ def test_discarded_ruins_token_goes_to_the_map_discard_or_back_to_the_caller():
     ruins = hexmap.hexes_of_site(m, "ancient_ruins")[0]
     assert hexmap.discard_ruins(m, ruins) == "ruins_1"
     assert m["ruins_discard"] == ["ruins_1"] and m["hexes"][ruins]["ruins"] is None
-
-
-def test_hex_labels_are_plain_english():
-    m = hand_map(("starting_a", "0,0"), ("countryside_1", "2,-3"), ("core_7", "3,-1"))
-    assert hexmap.hex_label(m, "0,0") == "the portal on starting tile A"
-    assert hexmap.hex_label(m, "1,-1") == "a forest space on starting tile A"
-    assert hexmap.hex_label(m, "3,-3") == "the village on countryside tile 1"
-    assert hexmap.hex_label(m, "3,-1") == "the white city"
-    assert hexmap.hex_label(m, "2,-3") == "the magical glade on countryside tile 1"
-    assert hexmap.hex_label(m, "2,-2") == "a plains space on countryside tile 1"
-    assert hexmap.hex_label(m, "99,0") == "a space off the map"

@@ -78,20 +78,6 @@ def reach(m: Map, start: str, steps: int, passable) -> dict[str, int]:
     return seen
 
 
-def hex_label(m: Map, key: str) -> str:
-    """Plain English for a space, for event texts: 'the village on countryside tile 1', 'a forest space on
-    starting tile A'."""
-    h = m["hexes"].get(key)
-    if h is None:
-        return "a space off the map"
-    where = TILES[h["tile"]].label
-    if h["site"] is not None:
-        if h["site"] == "city":
-            return f"the {h['city_colour']} city"
-        return f"the {site_facts.site(h['site'])['name'].lower()} on {where}"
-    return f"{'an' if h['terrain'][0] in 'aeiou' else 'a'} {h['terrain']} space on {where}"
-
-
 def is_rampaging(h: dict[str, Any]) -> bool:
     return bool(h["rampaging"] and h["enemies"])
 
