@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import threading
-from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import pytest
 from django.core.cache import cache
@@ -16,13 +14,14 @@ from django.test import Client, TestCase
 from rest_framework.test import APIClient
 
 from accounts.models import NotificationPreferences
-from accounts.player_hook_urls import AddressNotAllowed, url_check, player_hook_secret
+from accounts.player_hook_urls import AddressNotAllowed, player_hook_secret, url_check
 from games.mail import delivery, player_hook_calls, prompt_mails
 from games.mail.models import Channel, Notification, NotificationStatus
 from games.mail.send_tasks import send_notification
 from games.models import Prompt
 from tests.factories import UserFactory, make_started_game
 from tests.games.helpers import open_prompt
+from tests.mail.test_player_hooks import Receiver
 
 pytestmark = pytest.mark.django_db
 
@@ -132,37 +131,10 @@ def test_the_preferences_page_stores_and_shows_the_normalised_url(resolved):
 
 # --- a legacy row stored before the URL was normalised ------------------------------------------------------
 
-class PathReceiver:
-    """A local HTTP server answering 200, keeping the request targets and headers it got."""
-
-    def __init__(self):
-        self.got = []
-        receiver = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                body = self.rfile.read(int(self.headers["Content-Length"]))
-                receiver.got.append((self.path, dict(self.headers), body))
-                self.send_response(200)
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-
-            def log_message(self, *args):
-                pass
-
-        self.server = HTTPServer(("127.0.0.1", 0), Handler)
-        self.base = f"http://127.0.0.1:{self.server.server_port}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def close(self):
-        self.server.shutdown()
-        self.server.server_close()
-
-
 @pytest.fixture
 def receiver(settings):
     settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = True
-    r = PathReceiver()
+    r = Receiver()
     yield r
     r.close()
 
@@ -184,7 +156,8 @@ def webhook_row(url: str):
 def test_a_legacy_non_ascii_path_is_sent_percent_encoded(receiver):
     alice, row = webhook_row(receiver.base + "/hé?q=ü")
     assert delivery.notification_send(notification_id=row.pk) == NotificationStatus.SENT
-    (path, headers, body), = receiver.got
+    (headers, body), = receiver.got
+    path, = receiver.paths
     assert path == "/h%C3%A9?q=%C3%BC"
 
 
@@ -266,7 +239,7 @@ def test_rotating_changes_the_signature_of_the_next_call_and_the_old_secret_no_l
     player_hook_calls.webhook_post(url=url, body=body, user_id=alice.pk, delivery_id=7)
     new = api_for(alice).post("/api/auth/webhook/", {"rotate_secret": True}, format="json").json()["secret"]
     player_hook_calls.webhook_post(url=url, body=body, user_id=alice.pk, delivery_id=7)
-    (_, before, _), (_, after, _) = receiver.got
+    (before, _), (after, _) = receiver.got
 
     def signed(secret):
         return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()

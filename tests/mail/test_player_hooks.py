@@ -107,16 +107,18 @@ def test_put_without_a_url_is_invalid_and_anonymous_callers_are_refused():
 # --- delivery: a local receiver (private addresses allowed for the test) --------------------------------------
 
 class Receiver:
-    """A local HTTP server that answers the given statuses in turn and keeps what it got."""
+    """A local HTTP server that answers the given statuses in turn and keeps what it got (``got``: headers and
+    body; ``paths``: the request targets)."""
 
-    def __init__(self, statuses):
-        self.statuses, self.got = list(statuses), []
+    def __init__(self, statuses=()):
+        self.statuses, self.got, self.paths = list(statuses), [], []
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self):
                 body = self.rfile.read(int(self.headers["Content-Length"]))
                 receiver.got.append((dict(self.headers), body))
+                receiver.paths.append(self.path)
                 status = receiver.statuses.pop(0) if receiver.statuses else 200
                 self.send_response(status)
                 if 300 <= status < 400:
@@ -128,7 +130,8 @@ class Receiver:
                 pass
 
         self.server = HTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_port}/hook"
+        self.base = f"http://127.0.0.1:{self.server.server_port}"
+        self.url = self.base + "/hook"
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
     def close(self):
