@@ -154,8 +154,7 @@ def _picks_take_back(*, event_ids: list[int], prompt_row_ids: list[int], submiss
     public = Event.objects.filter(pk__in=event_ids, visibility__isnull=True).exists()
     Event.objects.filter(pk__in=event_ids).delete()
     Prompt.objects.filter(pk__in=prompt_row_ids).update(answered=False)
-    TakeBack.objects.filter(submission_id__in=submission_ids).delete()  # no database cascade: see TakeBack
-    Submission.objects.filter(pk__in=submission_ids).delete()
+    Submission.objects.filter(pk__in=submission_ids).delete()  # and their take-back points (the ORM's cascade)
     return public
 
 
